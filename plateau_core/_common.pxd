@@ -1,0 +1,59 @@
+# Shared toolkit of the compiled core: 64-bit board helpers and a seeded PRNG.
+# Every game kernel cimports these; all are inline, noexcept and nogil.
+from libc.stdint cimport uint64_t, uint32_t
+
+cdef extern from "bits.h" nogil:
+    int pl_popcount(uint64_t x)
+    int pl_ctz(uint64_t x)
+
+
+cdef inline uint64_t splitmix64(uint64_t x) noexcept nogil:
+    """A strong 64-bit mix of x (SplitMix64's finaliser); used for hash keys and seeding."""
+    x += <uint64_t>0x9E3779B97F4A7C15
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EB
+    return x ^ (x >> 31)
+
+
+ctypedef struct Rng:
+    # xoshiro256** state (Blackman & Vigna), seeded through splitmix64
+    uint64_t s0
+    uint64_t s1
+    uint64_t s2
+    uint64_t s3
+
+
+cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    r.s0 = splitmix64(seed)
+    r.s1 = splitmix64(r.s0 ^ <uint64_t>0x1)
+    r.s2 = splitmix64(r.s1 ^ <uint64_t>0x2)
+    r.s3 = splitmix64(r.s2 ^ <uint64_t>0x3)
+
+
+cdef inline uint64_t _rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    cdef uint64_t result = _rotl(r.s1 * 5, 7) * 9
+    cdef uint64_t t = r.s1 << 17
+    r.s2 ^= r.s0
+    r.s3 ^= r.s1
+    r.s1 ^= r.s2
+    r.s0 ^= r.s3
+    r.s2 ^= t
+    r.s3 = _rotl(r.s3, 45)
+    return result
+
+
+cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
+    """Uniform integer in [0, n) for n >= 1 (Lemire's multiply-shift, bias below 2**-32)."""
+    return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef inline int nth_set_bit(uint64_t x, int k) noexcept nogil:
+    """Index of the k-th (0-based) set bit of x; x must have more than k bits set."""
+    cdef int i
+    for i in range(k):
+        x &= x - 1
+    return pl_ctz(x)

@@ -1,0 +1,97 @@
+# Plateau X kernel: declarations shared by x.pyx and any kernel that cimports it (bots, batches).
+from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, uint64_t
+
+from plateau_core._common cimport Rng
+
+
+cdef enum:
+    X_MAX_SQ = 64          # boards up to 8x8 fit one uint64_t; Plateau X uses 7x7 and 6x6
+    X_MAX_PLAYERS = 4
+    X_MAX_PIECES = 4       # players * pieces per player, in every variant
+    X_MAX_ACTIONS = 2720   # >= num_distinct_actions of every variant (7x7: 2679)
+    X_NO_TILE = 0xFFFF     # top[] of a bare space
+
+
+ctypedef struct XSpec:
+    # One variant's constants, plus the action-id layout and anchor lookup tables.
+    int index
+    int n                  # board side
+    int nn                 # number of spaces
+    int players
+    int ppp                # pieces per player
+    int npieces
+    int singles
+    int doubles
+    int triples
+    uint64_t board         # every space
+    uint64_t not_last_col  # spaces with a right-hand neighbour
+    uint64_t not_last_row  # spaces with an upper neighbour
+    uint64_t block         # lower-left corners of 2x2 blocks
+    int nb                 # number of 2x2 blocks, (n-1)**2
+    # action-id layout: [S | DH | DV | T (4 orientations x nb) | enter | move | end]
+    int base_s
+    int base_dh
+    int base_dv
+    int base_t
+    int base_enter
+    int base_move
+    int base_end
+    int num_actions
+    int16_t dh_index[64]   # anchor square -> dense index (-1 if no such tile)
+    int16_t blk_index[64]
+    int8_t dh_anchor[64]   # dense index -> anchor square
+    int8_t blk_anchor[64]
+
+
+ctypedef struct XState:
+    # Everything that defines a position, in flat arrays; copied by value for undo and clone.
+    const XSpec* spec
+    uint64_t occ           # spaces holding a piece
+    uint64_t ground        # spaces at level 0
+    uint64_t eq_e          # bit a: a and a+1 (its right neighbour) have the same level
+    uint64_t eq_n          # bit a: a and a+n (its upper neighbour) have the same level
+    uint64_t step_e        # bit a: levels of a and a+1 differ by exactly one
+    uint64_t step_n        # bit a: levels of a and a+n differ by exactly one
+    uint64_t top_s         # anchors of tiles lying fully on top, by kind (flush rule)
+    uint64_t top_dh
+    uint64_t top_dv
+    uint64_t top_t[4]
+    uint64_t zob           # incremental Zobrist key (stamp order is folded in by x_hash)
+    uint8_t level[64]
+    uint16_t top[64]       # placement (build action id) of the tile on top of each space
+    int8_t pos[4]          # square of each piece, -1 while not in play
+    int32_t stamp[4]       # ply at which each piece last entered or moved
+    uint8_t singles[4]
+    uint8_t doubles[4]
+    int32_t supply
+    int32_t player         # player to move
+    int32_t ply
+    int32_t ended          # 1 once End was applied
+
+
+ctypedef struct XMasks:
+    # The legal actions of a position as bit masks (shared by counting, listing and checking).
+    uint64_t s
+    uint64_t dh
+    uint64_t dv
+    uint64_t t[4]
+    uint64_t enter
+    int nmove
+    int8_t move_from[4]
+    uint64_t move_to[4]
+    int end
+
+
+cdef const XSpec* x_spec(int variant) noexcept nogil
+cdef void x_init(XState* s, const XSpec* sp, int first_player) noexcept nogil
+cdef void x_masks(const XState* s, XMasks* m) noexcept nogil
+cdef int x_count(const XMasks* m) noexcept nogil
+cdef int x_list(const XState* s, const XMasks* m, uint16_t* out) noexcept nogil
+cdef bint x_masks_has(const XState* s, const XMasks* m, int a) noexcept nogil
+cdef void x_make(XState* s, int a) noexcept nogil
+cdef uint64_t x_plateau(const XState* s, int sq) noexcept nogil
+cdef uint64_t x_hash(const XState* s) noexcept nogil
+cdef void x_player_keys(const XState* s, uint64_t* keys) noexcept nogil
+cdef uint64_t x_perft(const XState* s, int depth, bint bulk) noexcept nogil
+cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept nogil
+cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int max_plies, long* plies, long* ended, long* wins) noexcept nogil

@@ -1,0 +1,973 @@
+"""Plateau X kernel: bitboard move generation, make, plateau labelling, ranking keys, perft and
+random playouts over a flat C struct, plus ``XCore``, the thin validated wrapper the Python
+package builds its public state class on.
+
+Square ``i`` is bit ``i`` of a ``uint64_t`` (``i = row * n + col``). Plateaus are the connected
+components of the "same level" relation (``eq_e``/``eq_n``) among spaces of level >= 1; a step is
+allowed along the "levels differ by one" relation (``step_e``/``step_n``). Both relations are
+updated incrementally by builds, the only actions that change levels.
+
+Kernels never raise and never check their input; ``XCore`` checks everything first.
+"""
+from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+
+from plateau_core._common cimport (
+    Rng, rng_seed, rng_below, splitmix64, pl_popcount, pl_ctz, nth_set_bit,
+)
+
+import numpy as np
+
+# ---------------------------------------------------------------------------------------------
+# Variants
+# ---------------------------------------------------------------------------------------------
+
+#: name, board side, players, pieces per player, singles, doubles, triples in supply
+VARIANTS = (
+    ("standard", 7, 4, 1, 2, 1, 37),
+    ("triple", 7, 3, 1, 2, 1, 37),
+    ("mini", 6, 2, 1, 3, 1, 37),
+    ("double", 7, 2, 2, 3, 1, 37),
+)
+
+cdef XSpec SPECS[4]
+
+
+cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
+                      int singles, int doubles, int triples) noexcept:
+    cdef int r, c, sq, k
+    sp.index = index
+    sp.n = n
+    sp.nn = n * n
+    sp.players = players
+    sp.ppp = ppp
+    sp.npieces = players * ppp
+    sp.singles = singles
+    sp.doubles = doubles
+    sp.triples = triples
+    sp.board = 0
+    sp.not_last_col = 0
+    sp.not_last_row = 0
+    sp.block = 0
+    for k in range(64):
+        sp.dh_index[k] = -1
+        sp.blk_index[k] = -1
+        sp.dh_anchor[k] = -1
+        sp.blk_anchor[k] = -1
+    k = 0
+    for r in range(n):
+        for c in range(n):
+            sq = r * n + c
+            sp.board |= (<uint64_t>1) << sq
+            if c < n - 1:
+                sp.not_last_col |= (<uint64_t>1) << sq
+                sp.dh_index[sq] = r * (n - 1) + c
+                sp.dh_anchor[r * (n - 1) + c] = sq
+            if r < n - 1:
+                sp.not_last_row |= (<uint64_t>1) << sq
+            if c < n - 1 and r < n - 1:
+                sp.block |= (<uint64_t>1) << sq
+                sp.blk_index[sq] = r * (n - 1) + c
+                sp.blk_anchor[r * (n - 1) + c] = sq
+    sp.nb = (n - 1) * (n - 1)
+    sp.base_s = 0
+    sp.base_dh = sp.nn
+    sp.base_dv = sp.base_dh + n * (n - 1)
+    sp.base_t = sp.base_dv + n * (n - 1)
+    sp.base_enter = sp.base_t + 4 * sp.nb
+    sp.base_move = sp.base_enter + sp.nn
+    sp.base_end = sp.base_move + sp.nn * (sp.nn - 1)
+    sp.num_actions = sp.base_end + 1
+
+
+for _i, _v in enumerate(VARIANTS):
+    _build_spec(&SPECS[_i], _i, _v[1], _v[2], _v[3], _v[4], _v[5], _v[6])
+
+
+cdef const XSpec* x_spec(int variant) noexcept nogil:
+    return &SPECS[variant]
+
+
+# ---------------------------------------------------------------------------------------------
+# Zobrist keys (computed on the fly from a strong mix; no tables to keep in cache)
+# ---------------------------------------------------------------------------------------------
+
+cdef enum:
+    Z_TILE = 1
+    Z_PIECE = 2
+    Z_STOCK = 3
+    Z_SUPPLY = 4
+    Z_TOMOVE = 5
+    Z_ENDED = 6
+    Z_ORDER = 7
+
+
+cdef inline uint64_t zkey(uint64_t domain, uint64_t x) noexcept nogil:
+    return splitmix64((domain << 40) ^ x ^ <uint64_t>0x51A7EA0C0FFEE)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------------------------
+
+cdef inline uint64_t bit(int sq) noexcept nogil:
+    return (<uint64_t>1) << sq
+
+
+cdef void x_init(XState* s, const XSpec* sp, int first_player) noexcept nogil:
+    cdef int i
+    s.spec = sp
+    s.occ = 0
+    s.ground = sp.board
+    s.eq_e = sp.not_last_col
+    s.eq_n = sp.not_last_row
+    s.step_e = 0
+    s.step_n = 0
+    s.top_s = 0
+    s.top_dh = 0
+    s.top_dv = 0
+    for i in range(4):
+        s.top_t[i] = 0
+    for i in range(64):
+        s.level[i] = 0
+        s.top[i] = X_NO_TILE
+    s.zob = 0
+    for i in range(4):
+        s.pos[i] = -1
+        s.stamp[i] = 0
+        s.singles[i] = 0
+        s.doubles[i] = 0
+    for i in range(sp.players):
+        s.singles[i] = sp.singles
+        s.doubles[i] = sp.doubles
+        s.zob ^= zkey(Z_STOCK, (i * 2) * 64 + sp.singles)
+        s.zob ^= zkey(Z_STOCK, (i * 2 + 1) * 64 + sp.doubles)
+    s.supply = sp.triples
+    s.zob ^= zkey(Z_SUPPLY, sp.triples)
+    s.player = first_player
+    s.zob ^= zkey(Z_TOMOVE, first_player)
+    s.ply = 0
+    s.ended = 0
+
+
+cdef uint64_t x_plateau(const XState* s, int sq) noexcept nogil:
+    """The spaces of the plateau holding ``sq`` (0 if ``sq`` is at level 0)."""
+    if s.level[sq] == 0:
+        return 0
+    cdef int n = s.spec.n
+    cdef uint64_t eqe = s.eq_e, eqn = s.eq_n
+    cdef uint64_t comp = bit(sq), grow
+    while True:
+        grow = comp | ((comp & eqe) << 1) | ((comp >> 1) & eqe) \
+            | ((comp & eqn) << n) | ((comp >> n) & eqn)
+        if grow == comp:
+            return comp
+        comp = grow
+
+
+cdef inline uint64_t _reach(const XState* s, int start, uint64_t allowed) noexcept nogil:
+    """Spaces a piece on ``start`` can end a move on: steps of exactly one level, into allowed."""
+    cdef int n = s.spec.n
+    cdef uint64_t se = s.step_e, sn = s.step_n
+    cdef uint64_t seen = bit(start), front = seen, nxt
+    while front:
+        nxt = ((front & se) << 1) | ((front >> 1) & se) | ((front & sn) << n) | ((front >> n) & sn)
+        front = nxt & allowed & ~seen
+        seen |= front
+    return seen & ~bit(start)
+
+
+cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
+    cdef const XSpec* sp = s.spec
+    cdef int p = s.player, n = sp.n, i, q, sq, k, tmp
+    cdef uint64_t free, eqe, eqn, blk, blocked, allowed, dest
+    cdef int8_t own[4]
+    m.s = 0
+    m.dh = 0
+    m.dv = 0
+    m.t[0] = 0
+    m.t[1] = 0
+    m.t[2] = 0
+    m.t[3] = 0
+    m.enter = 0
+    m.nmove = 0
+    m.end = 0
+    if s.ended:
+        return
+    free = sp.board & ~s.occ
+    eqe = s.eq_e
+    eqn = s.eq_n
+    # Build. A tile needs equal levels, no piece, and must not lie flush on a tile of its kind.
+    if s.singles[p]:
+        m.s = free & ~s.top_s
+    if s.doubles[p]:
+        m.dh = eqe & free & (free >> 1) & ~s.top_dh
+        m.dv = eqn & free & (free >> n) & ~s.top_dv
+    if s.supply > 0:
+        blk = sp.block
+        # orientation o leaves out corner o of the 2x2 block [a, a+1, a+n, a+n+1]
+        m.t[0] = blk & (eqn >> 1) & (eqe >> n) & (free >> 1) & (free >> n) & (free >> (n + 1)) \
+            & ~s.top_t[0]
+        m.t[1] = blk & eqn & (eqe >> n) & free & (free >> n) & (free >> (n + 1)) & ~s.top_t[1]
+        m.t[2] = blk & eqe & (eqn >> 1) & free & (free >> 1) & (free >> (n + 1)) & ~s.top_t[2]
+        m.t[3] = blk & eqe & eqn & free & (free >> 1) & (free >> n) & ~s.top_t[3]
+    # End is legal exactly when no build is.
+    m.end = (m.s | m.dh | m.dv | m.t[0] | m.t[1] | m.t[2] | m.t[3]) == 0
+    # Enter: a piece not yet in play goes to an unoccupied level-0 space.
+    k = 0
+    for i in range(sp.ppp):
+        q = p * sp.ppp + i
+        if s.pos[q] < 0:
+            m.enter = s.ground & free
+        else:
+            own[k] = s.pos[q]
+            k += 1
+    if k == 0:
+        return
+    # Move: opponents' plateaus (level >= 1) are closed; own pieces never block a plateau.
+    blocked = 0
+    for q in range(sp.npieces):
+        sq = s.pos[q]
+        if sq >= 0 and q // sp.ppp != p and s.level[sq] != 0 and not (blocked & bit(sq)):
+            blocked |= x_plateau(s, sq)
+    allowed = free & ~blocked
+    if k == 2 and own[1] < own[0]:
+        tmp = own[0]
+        own[0] = own[1]
+        own[1] = tmp
+    for i in range(k):
+        dest = _reach(s, own[i], allowed)
+        if dest:
+            m.move_from[m.nmove] = own[i]
+            m.move_to[m.nmove] = dest
+            m.nmove += 1
+
+
+cdef int x_count(const XMasks* m) noexcept nogil:
+    cdef int total = pl_popcount(m.s) + pl_popcount(m.dh) + pl_popcount(m.dv) \
+        + pl_popcount(m.t[0]) + pl_popcount(m.t[1]) + pl_popcount(m.t[2]) + pl_popcount(m.t[3]) \
+        + pl_popcount(m.enter) + m.end
+    cdef int i
+    for i in range(m.nmove):
+        total += pl_popcount(m.move_to[i])
+    return total
+
+
+cdef inline int move_id(const XSpec* sp, int f, int t) noexcept nogil:
+    return sp.base_move + f * (sp.nn - 1) + (t if t < f else t - 1)
+
+
+cdef int x_list(const XState* s, const XMasks* m, uint16_t* out) noexcept nogil:
+    """Write the legal action ids in ascending order; return how many."""
+    cdef const XSpec* sp = s.spec
+    cdef int k = 0, o, i, sq, f
+    cdef uint64_t b
+    b = m.s
+    while b:
+        out[k] = sp.base_s + pl_ctz(b)
+        k += 1
+        b &= b - 1
+    b = m.dh
+    while b:
+        out[k] = sp.base_dh + sp.dh_index[pl_ctz(b)]
+        k += 1
+        b &= b - 1
+    b = m.dv
+    while b:
+        out[k] = sp.base_dv + pl_ctz(b)
+        k += 1
+        b &= b - 1
+    for o in range(4):
+        b = m.t[o]
+        while b:
+            out[k] = sp.base_t + o * sp.nb + sp.blk_index[pl_ctz(b)]
+            k += 1
+            b &= b - 1
+    b = m.enter
+    while b:
+        out[k] = sp.base_enter + pl_ctz(b)
+        k += 1
+        b &= b - 1
+    for i in range(m.nmove):
+        f = m.move_from[i]
+        b = m.move_to[i]
+        while b:
+            out[k] = move_id(sp, f, pl_ctz(b))
+            k += 1
+            b &= b - 1
+    if m.end:
+        out[k] = sp.base_end
+        k += 1
+    return k
+
+
+cdef bint x_masks_has(const XState* s, const XMasks* m, int a) noexcept nogil:
+    """Whether action id ``a`` (0 <= a < num_actions) is among the legal ones in ``m``."""
+    cdef const XSpec* sp = s.spec
+    cdef int r, f, t, i
+    if a < sp.base_dh:
+        return (m.s >> (a - sp.base_s)) & 1
+    if a < sp.base_dv:
+        return (m.dh >> sp.dh_anchor[a - sp.base_dh]) & 1
+    if a < sp.base_t:
+        return (m.dv >> (a - sp.base_dv)) & 1
+    if a < sp.base_enter:
+        r = a - sp.base_t
+        return (m.t[r // sp.nb] >> sp.blk_anchor[r % sp.nb]) & 1
+    if a < sp.base_move:
+        return (m.enter >> (a - sp.base_enter)) & 1
+    if a < sp.base_end:
+        r = a - sp.base_move
+        f = r // (sp.nn - 1)
+        t = r % (sp.nn - 1)
+        if t >= f:
+            t += 1
+        for i in range(m.nmove):
+            if m.move_from[i] == f:
+                return (m.move_to[i] >> t) & 1
+        return False
+    return m.end != 0
+
+
+cdef int x_cells(const XSpec* sp, int a, int* cells) noexcept nogil:
+    """The spaces covered by build action ``a``, ascending; returns how many (1-3)."""
+    cdef int n = sp.n, c, o, r
+    if a < sp.base_dh:
+        cells[0] = a - sp.base_s
+        return 1
+    if a < sp.base_dv:
+        c = sp.dh_anchor[a - sp.base_dh]
+        cells[0] = c
+        cells[1] = c + 1
+        return 2
+    if a < sp.base_t:
+        c = a - sp.base_dv
+        cells[0] = c
+        cells[1] = c + n
+        return 2
+    r = a - sp.base_t
+    o = r // sp.nb
+    c = sp.blk_anchor[r % sp.nb]
+    if o == 0:
+        cells[0] = c + 1
+        cells[1] = c + n
+        cells[2] = c + n + 1
+    elif o == 1:
+        cells[0] = c
+        cells[1] = c + n
+        cells[2] = c + n + 1
+    elif o == 2:
+        cells[0] = c
+        cells[1] = c + 1
+        cells[2] = c + n + 1
+    else:
+        cells[0] = c
+        cells[1] = c + 1
+        cells[2] = c + n
+    return 3
+
+
+cdef inline void _set_anchor(XState* s, int a, bint on) noexcept nogil:
+    """Mark (or clear) the tile placed by build action ``a`` as lying fully on top."""
+    cdef const XSpec* sp = s.spec
+    cdef uint64_t* board
+    cdef int anchor, r
+    if a < sp.base_dh:
+        board = &s.top_s
+        anchor = a - sp.base_s
+    elif a < sp.base_dv:
+        board = &s.top_dh
+        anchor = sp.dh_anchor[a - sp.base_dh]
+    elif a < sp.base_t:
+        board = &s.top_dv
+        anchor = a - sp.base_dv
+    else:
+        r = a - sp.base_t
+        board = &s.top_t[r // sp.nb]
+        anchor = sp.blk_anchor[r % sp.nb]
+    if on:
+        board[0] |= bit(anchor)
+    else:
+        board[0] &= ~bit(anchor)
+
+
+cdef inline void _pair(uint64_t* eq, uint64_t* step, int a, int la, int lb) noexcept nogil:
+    if la == lb:
+        eq[0] |= bit(a)
+    else:
+        eq[0] &= ~bit(a)
+    if la - lb == 1 or lb - la == 1:
+        step[0] |= bit(a)
+    else:
+        step[0] &= ~bit(a)
+
+
+cdef void x_make(XState* s, int a) noexcept nogil:
+    """Apply legal action ``a`` in place."""
+    cdef const XSpec* sp = s.spec
+    cdef int p = s.player, n = sp.n, ncells, i, c, h, old, q, f, t, r
+    cdef int cells[3]
+    if a < sp.base_enter:
+        ncells = x_cells(sp, a, cells)
+        h = s.level[cells[0]]
+        for i in range(ncells):
+            c = cells[i]
+            old = s.top[c]
+            if old != X_NO_TILE:
+                _set_anchor(s, old, False)
+            s.top[c] = a
+            s.level[c] = h + 1
+        _set_anchor(s, a, True)
+        if h == 0:
+            for i in range(ncells):
+                s.ground &= ~bit(cells[i])
+        for i in range(ncells):
+            c = cells[i]
+            if c % n > 0:
+                _pair(&s.eq_e, &s.step_e, c - 1, s.level[c - 1], s.level[c])
+            if c % n < n - 1:
+                _pair(&s.eq_e, &s.step_e, c, s.level[c], s.level[c + 1])
+            if c >= n:
+                _pair(&s.eq_n, &s.step_n, c - n, s.level[c - n], s.level[c])
+            if c < sp.nn - n:
+                _pair(&s.eq_n, &s.step_n, c, s.level[c], s.level[c + n])
+        s.zob ^= zkey(Z_TILE, a * 64 + h + 1)
+        if ncells == 1:
+            s.zob ^= zkey(Z_STOCK, (p * 2) * 64 + s.singles[p])
+            s.singles[p] -= 1
+            s.zob ^= zkey(Z_STOCK, (p * 2) * 64 + s.singles[p])
+        elif ncells == 2:
+            s.zob ^= zkey(Z_STOCK, (p * 2 + 1) * 64 + s.doubles[p])
+            s.doubles[p] -= 1
+            s.zob ^= zkey(Z_STOCK, (p * 2 + 1) * 64 + s.doubles[p])
+        else:
+            s.zob ^= zkey(Z_SUPPLY, s.supply)
+            s.supply -= 1
+            s.zob ^= zkey(Z_SUPPLY, s.supply)
+    elif a < sp.base_move:
+        c = a - sp.base_enter
+        for i in range(sp.ppp):
+            q = p * sp.ppp + i
+            if s.pos[q] < 0:
+                break
+        s.pos[q] = c
+        s.stamp[q] = s.ply
+        s.occ |= bit(c)
+        s.zob ^= zkey(Z_PIECE, q * 64 + c)
+    elif a < sp.base_end:
+        r = a - sp.base_move
+        f = r // (sp.nn - 1)
+        t = r % (sp.nn - 1)
+        if t >= f:
+            t += 1
+        for i in range(sp.ppp):
+            q = p * sp.ppp + i
+            if s.pos[q] == f:
+                break
+        s.pos[q] = t
+        s.stamp[q] = s.ply
+        s.occ = (s.occ & ~bit(f)) | bit(t)
+        s.zob ^= zkey(Z_PIECE, q * 64 + f) ^ zkey(Z_PIECE, q * 64 + t)
+    else:
+        s.ended = 1
+        s.zob ^= zkey(Z_ENDED, 0)
+        s.ply += 1
+        return
+    s.zob ^= zkey(Z_TOMOVE, p)
+    p += 1
+    if p == sp.players:
+        p = 0
+    s.player = p
+    s.zob ^= zkey(Z_TOMOVE, p)
+    s.ply += 1
+
+
+cdef uint64_t x_hash(const XState* s) noexcept nogil:
+    """Zobrist key of the position: the incremental key plus the order of the pieces' stamps
+    (only their order matters for the ranking, so positions that differ in absolute plies only
+    hash alike)."""
+    cdef uint64_t h = s.zob
+    cdef int q, r, q2
+    for q in range(s.spec.npieces):
+        if s.pos[q] >= 0:
+            r = 0
+            for q2 in range(s.spec.npieces):
+                if s.pos[q2] >= 0 and s.stamp[q2] < s.stamp[q]:
+                    r += 1
+            h ^= zkey(Z_ORDER, q * 8 + r)
+    return h
+
+
+cdef inline uint64_t _piece_key(const XState* s, int q) noexcept nogil:
+    cdef int sq = s.pos[q]
+    cdef uint64_t size
+    if sq < 0:
+        return 0
+    size = pl_popcount(x_plateau(s, sq))
+    return ((<uint64_t>1) << 60) | ((<uint64_t>s.level[sq]) << 52) | (size << 44) \
+        | (((<uint64_t>1) << 40) - 1 - <uint64_t>s.stamp[q])
+
+
+cdef void x_player_keys(const XState* s, uint64_t* keys) noexcept nogil:
+    """Each player's standing as one integer (bigger is better): in play, level, plateau size,
+    earlier stamp, of their best piece."""
+    cdef int p, i
+    cdef uint64_t k
+    for p in range(s.spec.players):
+        keys[p] = 0
+        for i in range(s.spec.ppp):
+            k = _piece_key(s, p * s.spec.ppp + i)
+            if k > keys[p]:
+                keys[p] = k
+
+
+cdef uint64_t x_perft(const XState* s, int depth, bint bulk) noexcept nogil:
+    cdef XMasks m
+    cdef XState child
+    cdef uint16_t buf[X_MAX_ACTIONS]
+    cdef int k, i
+    cdef uint64_t total = 0
+    if depth == 0:
+        return 1
+    if s.ended:
+        return 0
+    x_masks(s, &m)
+    if depth == 1 and bulk:
+        return x_count(&m)
+    k = x_list(s, &m, buf)
+    for i in range(k):
+        child = s[0]
+        x_make(&child, buf[i])
+        total += x_perft(&child, depth - 1, bulk)
+    return total
+
+
+cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept nogil:
+    """A uniformly random legal action (the position must not be over)."""
+    cdef const XSpec* sp = s.spec
+    cdef int k = <int>rng_below(rng, <uint32_t>x_count(m)), c, o, i
+    c = pl_popcount(m.s)
+    if k < c:
+        return sp.base_s + nth_set_bit(m.s, k)
+    k -= c
+    c = pl_popcount(m.dh)
+    if k < c:
+        return sp.base_dh + sp.dh_index[nth_set_bit(m.dh, k)]
+    k -= c
+    c = pl_popcount(m.dv)
+    if k < c:
+        return sp.base_dv + nth_set_bit(m.dv, k)
+    k -= c
+    for o in range(4):
+        c = pl_popcount(m.t[o])
+        if k < c:
+            return sp.base_t + o * sp.nb + sp.blk_index[nth_set_bit(m.t[o], k)]
+        k -= c
+    c = pl_popcount(m.enter)
+    if k < c:
+        return sp.base_enter + nth_set_bit(m.enter, k)
+    k -= c
+    for i in range(m.nmove):
+        c = pl_popcount(m.move_to[i])
+        if k < c:
+            return move_id(sp, m.move_from[i], nth_set_bit(m.move_to[i], k))
+        k -= c
+    return sp.base_end
+
+
+cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int max_plies,
+                     long* plies, long* ended, long* wins) noexcept nogil:
+    """Play ``n`` uniformly random games; count plies, finished games and first places."""
+    cdef Rng rng
+    cdef XState st
+    cdef XMasks m
+    cdef uint64_t keys[4]
+    cdef uint64_t best
+    cdef long g
+    cdef int p
+    rng_seed(&rng, seed)
+    for g in range(n):
+        x_init(&st, sp, first_player)
+        while not st.ended and st.ply < max_plies:
+            x_masks(&st, &m)
+            x_make(&st, x_random_action(&st, &m, &rng))
+        plies[0] += st.ply
+        if st.ended:
+            ended[0] += 1
+            x_player_keys(&st, keys)
+            best = 0
+            for p in range(sp.players):
+                if keys[p] > best:
+                    best = keys[p]
+            for p in range(sp.players):
+                if keys[p] == best:
+                    wins[p] += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout helpers for the Python layer (notation lives there; the id layout lives here, once)
+# ---------------------------------------------------------------------------------------------
+
+cdef const XSpec* _checked_spec(int variant) except NULL:
+    if not 0 <= variant < 4:
+        raise ValueError(f"variant index {variant!r} out of range [0, 4)")
+    return &SPECS[variant]
+
+
+def layout(int variant):
+    """The action-id layout and constants of a variant, as a dict."""
+    cdef const XSpec* sp = _checked_spec(variant)
+    return {
+        "name": VARIANTS[variant][0], "n": sp.n, "players": sp.players, "ppp": sp.ppp,
+        "singles": sp.singles, "doubles": sp.doubles, "triples": sp.triples,
+        "base_s": sp.base_s, "base_dh": sp.base_dh, "base_dv": sp.base_dv, "base_t": sp.base_t,
+        "base_enter": sp.base_enter, "base_move": sp.base_move, "base_end": sp.base_end,
+        "num_actions": sp.num_actions,
+    }
+
+
+def decode(int variant, int a):
+    """``(kind, squares)`` of action id ``a``: kind is one of "S", "D", "T" (squares ascending),
+    "P" (the square entered), "M" (from, to) or "E" (no squares)."""
+    cdef const XSpec* sp = _checked_spec(variant)
+    cdef int cells[3]
+    cdef int k, r, f, t
+    if not 0 <= a < sp.num_actions:
+        raise ValueError(f"action id {a!r} out of range [0, {sp.num_actions})")
+    if a < sp.base_enter:
+        k = x_cells(sp, a, cells)
+        return ("S", "D", "T")[k - 1], tuple(cells[i] for i in range(k))
+    if a < sp.base_move:
+        return "P", (a - sp.base_enter,)
+    if a < sp.base_end:
+        r = a - sp.base_move
+        f = r // (sp.nn - 1)
+        t = r % (sp.nn - 1)
+        if t >= f:
+            t += 1
+        return "M", (f, t)
+    return "E", ()
+
+
+def encode(int variant, str kind, tuple squares):
+    """Inverse of :func:`decode`; returns -1 if no action of that kind covers those squares."""
+    cdef const XSpec* sp = _checked_spec(variant)
+    cdef int n = sp.n, a, i
+    cdef int cells[3]
+    for sq in squares:
+        if not (isinstance(sq, int) and 0 <= sq < sp.nn):
+            return -1
+    cdef list sqs = sorted(squares)
+    if len(set(sqs)) != len(sqs):
+        return -1
+    if kind == "E":
+        return sp.base_end if not sqs else -1
+    if kind == "P":
+        return sp.base_enter + sqs[0] if len(sqs) == 1 else -1
+    if kind == "M":
+        if len(squares) != 2:
+            return -1
+        return move_id(sp, squares[0], squares[1])
+    if kind == "S":
+        return sp.base_s + sqs[0] if len(sqs) == 1 else -1
+    if kind == "D":
+        if len(sqs) != 2:
+            return -1
+        if sqs[1] == sqs[0] + 1 and sqs[0] % n < n - 1:
+            return sp.base_dh + sp.dh_index[sqs[0]]
+        if sqs[1] == sqs[0] + n:
+            return sp.base_dv + sqs[0]
+        return -1
+    if kind == "T":
+        if len(sqs) != 3:
+            return -1
+        for a in range(sp.base_t, sp.base_enter):
+            x_cells(sp, a, cells)
+            if cells[0] == sqs[0] and cells[1] == sqs[1] and cells[2] == sqs[2]:
+                return a
+        return -1
+    return -1
+
+
+def random_playouts(int variant, long n, unsigned long long seed=0, int max_plies=400,
+                    int first_player=0):
+    """Play ``n`` uniformly random games inside the core (GIL released)."""
+    cdef const XSpec* sp = _checked_spec(variant)
+    if n < 0:
+        raise ValueError(f"number of games must be >= 0, got {n!r}")
+    if max_plies < 0:
+        raise ValueError(f"max_plies must be >= 0, got {max_plies!r}")
+    if not 0 <= first_player < sp.players:
+        raise ValueError(f"first_player {first_player!r} out of range [0, {sp.players})")
+    cdef long plies = 0, ended = 0
+    cdef long wins[4]
+    wins[:] = [0, 0, 0, 0]
+    with nogil:
+        x_playouts(sp, first_player, n, seed, max_plies, &plies, &ended, wins)
+    return {"games": n, "plies": plies, "ended": ended,
+            "wins": [wins[i] for i in range(sp.players)]}
+
+
+# ---------------------------------------------------------------------------------------------
+# XCore: one game in progress, with its undo history
+# ---------------------------------------------------------------------------------------------
+
+cdef class XCore:
+    """A Plateau X position with its history. The public class ``plateau.PlateauXState`` adds
+    notation, serialization and the diagram on top; everything here validates its input."""
+
+    cdef XState s
+    cdef XState* _hist          # the position before each applied action
+    cdef int32_t* _acts         # the applied actions
+    cdef Py_ssize_t _len
+    cdef Py_ssize_t _cap
+    cdef XMasks _m              # legal masks of s, valid while _m_ok
+    cdef bint _m_ok
+    cdef int _variant
+    cdef int _first
+
+    def __cinit__(self):
+        self._hist = NULL
+        self._acts = NULL
+        self._len = 0
+        self._cap = 0
+        self._m_ok = False
+        self._variant = 0
+        self._first = 0
+        x_init(&self.s, &SPECS[0], 0)
+
+    def __dealloc__(self):
+        free(self._hist)
+        free(self._acts)
+
+    def _core_init(self, int variant, int first_player):
+        cdef const XSpec* sp = _checked_spec(variant)
+        if not 0 <= first_player < sp.players:
+            raise ValueError(
+                f"first_player {first_player!r} out of range [0, {sp.players}) "
+                f"for variant {VARIANTS[variant][0]!r}")
+        self._variant = variant
+        self._first = first_player
+        self._len = 0
+        self._m_ok = False
+        x_init(&self.s, sp, first_player)
+
+    cdef int _reserve(self, Py_ssize_t need) except -1:
+        cdef Py_ssize_t cap
+        cdef XState* h
+        cdef int32_t* a
+        if need <= self._cap:
+            return 0
+        cap = max(need, 2 * self._cap, 64)
+        h = <XState*>realloc(self._hist, cap * sizeof(XState))
+        if h == NULL:
+            raise MemoryError()
+        self._hist = h
+        a = <int32_t*>realloc(self._acts, cap * sizeof(int32_t))
+        if a == NULL:
+            raise MemoryError()
+        self._acts = a
+        self._cap = cap
+        return 0
+
+    cdef inline void _masks(self) noexcept:
+        if not self._m_ok:
+            x_masks(&self.s, &self._m)
+            self._m_ok = True
+
+    cdef inline void _push(self, int a) noexcept:
+        # capacity must have been reserved
+        self._hist[self._len] = self.s
+        self._acts[self._len] = a
+        self._len += 1
+        x_make(&self.s, a)
+        self._m_ok = False
+
+    # -- the state API ------------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self.s.spec.players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.s.spec.num_actions
+
+    @property
+    def board_size(self) -> int:
+        return self.s.spec.n
+
+    @property
+    def pieces_per_player(self) -> int:
+        return self.s.spec.ppp
+
+    @property
+    def current_player(self) -> int:
+        """The player to move, or -1 once the game is over."""
+        return -1 if self.s.ended else self.s.player
+
+    @property
+    def ply(self) -> int:
+        return self.s.ply
+
+    @property
+    def first_player(self) -> int:
+        return self._first
+
+    @property
+    def supply(self) -> int:
+        """Triples left in the common supply."""
+        return self.s.supply
+
+    @property
+    def hash(self) -> int:
+        """64-bit Zobrist hash of the position (not of the way it was reached)."""
+        return x_hash(&self.s)
+
+    @property
+    def history(self) -> list:
+        """The applied action ids, oldest first (a copy)."""
+        return [self._acts[i] for i in range(self._len)]
+
+    def is_terminal(self) -> bool:
+        return self.s.ended != 0
+
+    def legal_actions(self):
+        """The legal action ids, ascending, as a numpy int64 array."""
+        cdef uint16_t buf[X_MAX_ACTIONS]
+        cdef int k, i
+        self._masks()
+        k = x_list(&self.s, &self._m, buf)
+        out = np.empty(k, dtype=np.int64)
+        cdef long long[::1] view = out
+        for i in range(k):
+            view[i] = buf[i]
+        return out
+
+    def legal_actions_mask(self):
+        """A bool array of length ``num_distinct_actions``, True at the legal action ids."""
+        cdef uint16_t buf[X_MAX_ACTIONS]
+        cdef int k, i
+        self._masks()
+        k = x_list(&self.s, &self._m, buf)
+        out = np.zeros(self.s.spec.num_actions, dtype=np.bool_)
+        cdef uint8_t[::1] view = out.view(np.uint8)
+        for i in range(k):
+            view[buf[i]] = 1
+        return out
+
+    def num_legal_actions(self) -> int:
+        self._masks()
+        return x_count(&self._m)
+
+    def is_legal(self, a) -> bool:
+        """Whether ``a`` is the id of a legal action (any other value gives False)."""
+        if type(a) is not int:
+            return False
+        if not 0 <= a < self.s.spec.num_actions:
+            return False
+        self._masks()
+        return x_masks_has(&self.s, &self._m, a)
+
+    def apply(self, a) -> None:
+        """Apply a legal action, given as an int id or a notation string."""
+        cdef long ai
+        if type(a) is int and 0 <= a < self.s.spec.num_actions:
+            ai = a
+            self._masks()
+            if x_masks_has(&self.s, &self._m, ai):
+                self._reserve(self._len + 1)
+                self._push(ai)
+                return
+        # everything else (strings, numpy ints, bad input) goes through the Python layer,
+        # which raises the domain error or comes back with a checked id
+        self._apply_slow(a)
+
+    def _apply_checked(self, long a) -> bool:
+        """Apply ``a`` if it is a legal id; return whether it was applied."""
+        if not 0 <= a < self.s.spec.num_actions:
+            return False
+        self._masks()
+        if not x_masks_has(&self.s, &self._m, a):
+            return False
+        self._reserve(self._len + 1)
+        self._push(a)
+        return True
+
+    def _apply_slow(self, a):
+        raise TypeError(f"cannot apply {a!r}")
+
+    def undo(self) -> int:
+        """Take back the last action and return its id."""
+        if self._len == 0:
+            raise IndexError("nothing to undo: no action has been applied")
+        self._len -= 1
+        self.s = self._hist[self._len]
+        self._m_ok = False
+        return self._acts[self._len]
+
+    def clone(self):
+        """An independent copy, history included."""
+        cdef XCore other = type(self).__new__(type(self))
+        other._variant = self._variant
+        other._first = self._first
+        other.s = self.s
+        other._reserve(self._len)
+        if self._len:
+            memcpy(other._hist, self._hist, self._len * sizeof(XState))
+            memcpy(other._acts, self._acts, self._len * sizeof(int32_t))
+        other._len = self._len
+        other._m = self._m
+        other._m_ok = self._m_ok
+        return other
+
+    def perft(self, int depth, bint bulk=True) -> int:
+        """Number of leaf positions ``depth`` plies ahead (bulk counting at the last ply)."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be >= 0, got {depth!r}")
+        cdef uint64_t r
+        with nogil:
+            r = x_perft(&self.s, depth, bulk)
+        return r
+
+    # -- position accessors used by the Python layer ------------------------------------------
+
+    cdef int _sq(self, long sq) except -1:
+        if not 0 <= sq < self.s.spec.nn:
+            raise ValueError(f"square index {sq!r} out of range [0, {self.s.spec.nn})")
+        return sq
+
+    def _level(self, long sq) -> int:
+        return self.s.level[self._sq(sq)]
+
+    def _levels(self) -> list:
+        return [self.s.level[i] for i in range(self.s.spec.nn)]
+
+    def _top(self, long sq) -> int:
+        """The build action id of the tile on top of ``sq``, or -1 on the bare board."""
+        cdef int t = self.s.top[self._sq(sq)]
+        return -1 if t == X_NO_TILE else t
+
+    def _plateau_mask(self, long sq) -> int:
+        return x_plateau(&self.s, self._sq(sq))
+
+    def _positions(self) -> list:
+        return [self.s.pos[q] for q in range(self.s.spec.npieces)]
+
+    def _stamps(self) -> list:
+        return [self.s.stamp[q] for q in range(self.s.spec.npieces)]
+
+    def _stock(self, int player) -> tuple:
+        if not 0 <= player < self.s.spec.players:
+            raise ValueError(f"player {player!r} out of range [0, {self.s.spec.players})")
+        return self.s.singles[player], self.s.doubles[player]
+
+    def _player_keys(self) -> list:
+        cdef uint64_t keys[4]
+        x_player_keys(&self.s, keys)
+        return [keys[p] for p in range(self.s.spec.players)]
+
+    @property
+    def _variant_index(self) -> int:
+        return self._variant
