@@ -727,7 +727,7 @@ cdef class XCore:
     cdef int _variant
     cdef int _first
 
-    def __cinit__(self):
+    def __cinit__(self, *args, **kwargs):
         self._hist = NULL
         self._acts = NULL
         self._len = 0
@@ -880,8 +880,8 @@ cdef class XCore:
                 self._reserve(self._len + 1)
                 self._push(ai)
                 return
-        # everything else (strings, numpy ints, bad input) goes through the Python layer,
-        # which raises the domain error or comes back with a checked id
+        # everything else (strings, numpy ints, bad input) goes to the Python layer's
+        # _apply_slow, which raises the domain error or applies through _apply_checked
         self._apply_slow(a)
 
     def _apply_checked(self, long a) -> bool:
@@ -894,9 +894,6 @@ cdef class XCore:
         self._reserve(self._len + 1)
         self._push(a)
         return True
-
-    def _apply_slow(self, a):
-        raise TypeError(f"cannot apply {a!r}")
 
     def undo(self) -> int:
         """Take back the last action and return its id."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import reference.plateau_x as ref
@@ -254,3 +256,24 @@ def test_copy_is_independent() -> None:
     assert state.stacks[0] != twin.stacks[0]
     assert state.ply == 1 and twin.ply == 2
     assert "S@a1" in state.legal()
+
+
+@pytest.mark.parametrize("variant", sorted(PERFT))
+def test_random_games_finish(variant: str) -> None:
+    rng = random.Random(variant)
+    for _ in range(2):
+        state = ref.RefState(variant, first_player=rng.randrange(ref.VARIANTS[variant].players))
+        while not state.is_over():
+            legal = state.legal()
+            assert legal == sorted(set(legal)) and legal
+            assert ("end" in legal) == (not any(a[0] in "SDT" for a in legal))
+            ply = state.ply
+            state.play(rng.choice(legal))
+            assert state.ply == ply + 1
+        assert state.current_player == -1 and state.legal() == []
+        points = ref.VARIANTS[variant].points
+        returns = state.returns()
+        assert sorted(returns, reverse=True)[0] == points[0]
+        assert sorted(p for group in state.ranking() for p in group) == list(
+            range(state.num_players)
+        )

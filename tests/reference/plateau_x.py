@@ -28,22 +28,11 @@ class Variant:
 
 
 VARIANTS: dict[str, Variant] = {
-    "standard": Variant(
-        players=4, board_size=7, pieces_each=1, singles=2, doubles=1, triples=37,
-        points=(4, 2, 1, 0),
-    ),
-    "triple": Variant(
-        players=3, board_size=7, pieces_each=1, singles=2, doubles=1, triples=37,
-        points=(3, 1, 0),
-    ),
-    "mini": Variant(
-        players=2, board_size=6, pieces_each=1, singles=3, doubles=1, triples=37,
-        points=(1, 0),
-    ),
-    "double": Variant(
-        players=2, board_size=7, pieces_each=2, singles=3, doubles=1, triples=37,
-        points=(1, 0),
-    ),
+    # name:         players, board, pieces each, singles, doubles, triples, points by place
+    "standard": Variant(4, 7, 1, 2, 1, 37, (4, 2, 1, 0)),
+    "triple": Variant(3, 7, 1, 2, 1, 37, (3, 1, 0)),
+    "mini": Variant(2, 6, 1, 3, 1, 37, (1, 0)),
+    "double": Variant(2, 7, 2, 3, 1, 37, (1, 0)),
 }
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"

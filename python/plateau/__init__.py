@@ -1,0 +1,40 @@
+"""plateau: fast rules engines for the Plateau family of board games.
+
+>>> import plateau
+>>> s = plateau.new_game("plateau-x", variant="standard")
+>>> len(s.legal_actions()), s.perft(2)
+(326, 98308)
+"""
+
+from __future__ import annotations
+
+from plateau import games as _games  # registers every game
+from plateau.errors import IllegalActionError, InvalidRecordError
+from plateau.games.plateau_x import PlateauXState
+from plateau.notation import square_index, square_name
+from plateau.record import from_json, to_json
+from plateau.registry import game_info, games, new_game, random_playouts, variants
+from plateau.state import GameState
+from plateau.tournament import Tournament
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GameState",
+    "IllegalActionError",
+    "InvalidRecordError",
+    "PlateauXState",
+    "Tournament",
+    "__version__",
+    "from_json",
+    "game_info",
+    "games",
+    "new_game",
+    "random_playouts",
+    "square_index",
+    "square_name",
+    "to_json",
+    "variants",
+]
+
+del _games

@@ -1,0 +1,3 @@
+from plateau.cli import main
+
+raise SystemExit(main())

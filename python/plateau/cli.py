@@ -1,0 +1,142 @@
+"""The ``plateau`` command. With no arguments it runs the demo: a seeded random game of the
+standard variant printed move by move, the final ranking, and perft of the start position."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+
+from plateau.record import from_json
+from plateau.registry import game_info, games, new_game, random_playouts
+
+
+def _add_game_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="plateau-x", choices=games())
+    p.add_argument("--variant", default=None, help="variant name (default: the game's default)")
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    state = new_game(args.game, args.variant)
+    rng = random.Random(args.seed)
+    print(f"A random game of {game_info(args.game).title}, variant {state.variant!r}, "
+          f"seed {args.seed}\n")
+    print(state)
+    while not state.is_terminal() and state.ply < args.max_plies:
+        player = state.current_player
+        legal = state.legal_actions()
+        action = int(legal[rng.randrange(len(legal))])
+        text = state.action_to_string(action)
+        state.apply(action)
+        print(f"\nply {state.ply - 1}: player {player} plays {text}   ({len(legal)} legal)")
+        if not args.quiet:
+            print(state)
+    if args.quiet:
+        print(state)
+    print(f"\nfinal ranking (best first): {state.ranking()}")
+    print(f"points: {state.returns()}")
+    start = new_game(args.game, state.variant)
+    print("\nperft of the start position (leaf counts, bulk counting at the last ply):")
+    for depth in range(1, args.perft_depth + 1):
+        t0 = time.perf_counter()
+        nodes = start.perft(depth)
+        dt = time.perf_counter() - t0
+        rate = f"{nodes / dt:,.0f} leaves/s" if dt > 0 else ""
+        print(f"  depth {depth}: {nodes:>15,}  {dt:8.3f} s  {rate}")
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    state = new_game(args.game, args.variant)
+    state.apply_all(args.actions)
+    for depth in range(1, args.depth + 1) if args.all else [args.depth]:
+        t0 = time.perf_counter()
+        nodes = state.perft(depth, bulk=not args.no_bulk)
+        dt = time.perf_counter() - t0
+        print(f"depth={depth} nodes={nodes} seconds={dt:.3f}")
+    return 0
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    state = new_game(args.game, args.variant)
+    state.apply_all(args.actions)
+    for text in sorted(state.legal_action_strings()):
+        print(text)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    if args.record:
+        with open(args.record, encoding="utf-8") as f:
+            state = from_json(f.read())
+    else:
+        state = new_game(args.game, args.variant)
+        state.apply_all(args.actions)
+    print(state)
+    print(f"ranking: {state.ranking()}  hash: {state.hash:016x}")
+    return 0
+
+
+def cmd_playouts(args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
+    r = random_playouts(args.game, args.variant, args.games, seed=args.seed,
+                        max_plies=args.max_plies)
+    dt = time.perf_counter() - t0
+    print(f"games={r['games']} plies={r['plies']} ended={r['ended']} wins={r['wins']} "
+          f"seconds={dt:.3f} games_per_s={r['games'] / dt:,.0f} plies_per_s={r['plies'] / dt:,.0f}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="plateau", description="Rules engines for the Plateau board games.")
+    sub = parser.add_subparsers(dest="command")
+
+    p = sub.add_parser("demo", help="a seeded random game, move by move, and perft (default)")
+    _add_game_args(p)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--max-plies", type=int, default=400)
+    p.add_argument("--perft-depth", type=int, default=3)
+    p.add_argument("--quiet", action="store_true", help="print only the moves and the end")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("perft", help="count leaf positions after ACTIONS from the start")
+    _add_game_args(p)
+    p.add_argument("depth", type=int)
+    p.add_argument("actions", nargs="*")
+    p.add_argument("--no-bulk", action="store_true", help="apply every last-ply action")
+    p.add_argument("--all", action="store_true", help="every depth from 1 to DEPTH")
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("legal", help="the legal actions after ACTIONS, byte-sorted")
+    _add_game_args(p)
+    p.add_argument("actions", nargs="*")
+    p.set_defaults(func=cmd_legal)
+
+    p = sub.add_parser("show", help="the diagram after ACTIONS, or of a saved record")
+    _add_game_args(p)
+    p.add_argument("actions", nargs="*")
+    p.add_argument("--record", help="a JSON game record to load instead")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("playouts", help="uniformly random games inside the core")
+    _add_game_args(p)
+    p.add_argument("--games", type=int, default=10000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-plies", type=int, default=400)
+    p.set_defaults(func=cmd_playouts)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["demo", *(argv or [])])
+    try:
+        return int(args.func(args))
+    except ValueError as e:  # bad actions, records or options: a message, not a traceback
+        print(f"plateau: error: {e}", file=sys.stderr)
+        return 2

@@ -1,0 +1,5 @@
+"""One module per game; importing this package registers every game."""
+
+from plateau.games import plateau_x
+
+__all__ = ["plateau_x"]

@@ -1,0 +1,299 @@
+"""Plateau X (Hendrik Simon): variants, notation, ranking, the text diagram and the public
+state class, on top of the compiled kernel ``plateau_core.x``.
+
+Rules: ``docs/rules/plateau-x.md`` (the project's copy of the rules page).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from plateau_core import x as _x
+
+from plateau.errors import IllegalActionError
+from plateau.notation import square_index, square_name
+from plateau.registry import GameInfo, register
+from plateau.state import GameState, rank_by_keys
+
+COLOURS = ("black", "yellow", "orange", "green")
+
+
+@dataclass(frozen=True)
+class XVariant:
+    """One Plateau X variant (see the rules page's variant table)."""
+
+    name: str
+    index: int  # the kernel's variant index
+    players: int
+    board_size: int
+    pieces_each: int
+    singles: int
+    doubles: int
+    triples: int
+    points: tuple[float, ...]
+
+
+_POINTS = {"standard": (4, 2, 1, 0), "triple": (3, 1, 0), "mini": (1, 0), "double": (1, 0)}
+
+VARIANTS: dict[str, XVariant] = {}
+for _index, (_name, _n, _players, _ppp, _singles, _doubles, _triples) in enumerate(_x.VARIANTS):
+    VARIANTS[_name] = XVariant(
+        _name, _index, _players, _n, _ppp, _singles, _doubles, _triples,
+        tuple(float(p) for p in _POINTS[_name]),
+    )
+_BY_INDEX = {v.index: v for v in VARIANTS.values()}
+
+_BUILD = re.compile(r"([sdt])@((?:[a-z][1-9][0-9]?)+)\Z")
+_ENTER = re.compile(r"p@([a-z][1-9][0-9]?)\Z")
+_MOVE = re.compile(r"([a-z][1-9][0-9]?)-([a-z][1-9][0-9]?)\Z")
+_SQUARES = re.compile(r"[a-z][1-9][0-9]?")
+_KIND_NAME = {"S": "single", "D": "double", "T": "triple"}
+
+
+class PlateauXState(_x.XCore, GameState):
+    """A game of Plateau X in progress.
+
+    >>> import plateau
+    >>> s = plateau.new_game("plateau-x", variant="standard")
+    >>> s.apply("T@c3d3c4"); s.apply("P@a1")
+    >>> s.history_strings(), s.current_player, s.level("c3")
+    (['T@c3d3c4', 'P@a1'], 2, 1)
+    """
+
+    game = "plateau-x"
+
+    def __init__(self, variant: str = "standard", first_player: int = 0) -> None:
+        if variant not in VARIANTS:
+            raise ValueError(
+                f"unknown variant {variant!r} of 'plateau-x'; known variants: "
+                f"{', '.join(VARIANTS)}"
+            )
+        if isinstance(first_player, bool) or not isinstance(first_player, int):
+            raise ValueError(f"first_player must be an int, got {first_player!r}")
+        self._core_init(VARIANTS[variant].index, first_player)
+
+    # -- identity ----------------------------------------------------------------------------
+
+    @property
+    def spec(self) -> XVariant:
+        """The variant's constants."""
+        return _BY_INDEX[self._variant_index]
+
+    @property
+    def variant(self) -> str:
+        return self.spec.name
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"first_player": self.first_player}
+
+    def points_by_place(self) -> tuple[float, ...]:
+        return self.spec.points
+
+    # -- notation ----------------------------------------------------------------------------
+
+    def _sq(self, square: int | str) -> int:
+        n = self.board_size
+        if isinstance(square, str):
+            return square_index(square, n)
+        if isinstance(square, bool) or not isinstance(square, int):
+            raise ValueError(f"a square is a name like 'c3' or an index, got {square!r}")
+        if not 0 <= square < n * n:
+            raise ValueError(f"square index {square!r} out of range [0, {n * n})")
+        return square
+
+    def _name(self, sq: int) -> str:
+        return square_name(sq, self.board_size)
+
+    def action_to_string(self, action: int) -> str:
+        """Canonical notation of the action id ``action`` (legal here or not)."""
+        kind, sqs = _x.decode(self._variant_index, self.action_id(action))
+        if kind == "E":
+            return "end"
+        if kind == "M":
+            return f"{self._name(sqs[0])}-{self._name(sqs[1])}"
+        return kind + "@" + "".join(self._name(q) for q in sqs)
+
+    def parse_action(self, text: str) -> int:
+        """The id of the action written ``text`` (legal or not); the covered spaces of a build
+        may come in any order, and letters in either case."""
+        if not isinstance(text, str):
+            raise IllegalActionError(f"action notation must be a string, got {text!r}")
+        t = text.strip().lower()
+        n = self.board_size
+        try:
+            if t == "end":
+                return self.spec_layout["base_end"]
+            m = _MOVE.match(t)
+            if m:
+                f, to = square_index(m.group(1), n), square_index(m.group(2), n)
+                if f == to:
+                    raise IllegalActionError(f"{text!r}: a move must end on another space")
+                return int(_x.encode(self._variant_index, "M", (f, to)))
+            m = _ENTER.match(t)
+            if m:
+                return int(_x.encode(self._variant_index, "P", (square_index(m.group(1), n),)))
+            m = _BUILD.match(t)
+            if m:
+                kind = m.group(1).upper()
+                sqs = tuple(square_index(q, n) for q in _SQUARES.findall(m.group(2)))
+                a = int(_x.encode(self._variant_index, kind, sqs))
+                if a < 0:
+                    raise IllegalActionError(
+                        f"{text!r}: {', '.join(self._name(q) for q in sqs)} is not the shape of a "
+                        f"{_KIND_NAME[kind]} tile"
+                        + (" (triples are L-shaped)" if kind == "T" else "")
+                    )
+                return a
+        except IllegalActionError:
+            raise
+        except ValueError as e:
+            raise IllegalActionError(f"{text!r}: {e}") from None
+        raise IllegalActionError(
+            f"{text!r} is not Plateau X notation (S@c3, D@c3d3, T@c3d3c4, P@c3, c3-e5 or end)"
+        )
+
+    @property
+    def spec_layout(self) -> dict[str, int]:
+        return _LAYOUTS[self._variant_index]
+
+    def why_illegal(self, action: int) -> str:
+        kind, sqs = _x.decode(self._variant_index, action)
+        p = self.current_player
+        who = f"player {p} ({COLOURS[p]})"
+        if kind in _KIND_NAME:
+            singles, doubles = self._stock(p)
+            if kind == "S" and singles == 0:
+                return f"{who} has no single left"
+            if kind == "D" and doubles == 0:
+                return f"{who} has no double left"
+            if kind == "T" and self.supply == 0:
+                return "the supply of triples is empty"
+            if len({self._level(q) for q in sqs}) > 1:
+                return "the covered spaces are not all at the same level"
+            for q in sqs:
+                if self.piece_at(q) is not None:
+                    return f"a piece stands on {self._name(q)}"
+            return f"it would lie flush on a {_KIND_NAME[kind]} (a tile of the same kind)"
+        if kind == "P":
+            if all(self._positions()[q] >= 0 for q in self._own_pieces(p)):
+                return f"{who} has no piece left to enter"
+            if self.piece_at(sqs[0]) is not None:
+                return f"{self._name(sqs[0])} is occupied"
+            return f"{self._name(sqs[0])} is not at level 0"
+        if kind == "M":
+            f, to = sqs
+            if self.piece_at(f) != p:
+                return f"{who} has no piece on {self._name(f)}"
+            return f"no path of one-level steps leads from {self._name(f)} to {self._name(to)}"
+        return f"{who} can still build, so the game cannot be ended"
+
+    # -- position ----------------------------------------------------------------------------
+
+    def _own_pieces(self, player: int) -> range:
+        ppp = self.pieces_per_player
+        return range(player * ppp, (player + 1) * ppp)
+
+    def level(self, square: int | str) -> int:
+        """The level (number of stacked tiles) of a square, given by name or index."""
+        return int(self._level(self._sq(square)))
+
+    def levels(self) -> list[list[int]]:
+        """Levels as rows, ``levels()[row][col]`` (row 0 is rank 1)."""
+        n = self.board_size
+        flat = self._levels()
+        return [flat[r * n : (r + 1) * n] for r in range(n)]
+
+    def plateau(self, square: int | str) -> list[int]:
+        """Sorted square indices of the plateau holding ``square`` (empty at level 0)."""
+        mask = int(self._plateau_mask(self._sq(square)))
+        return [i for i in range(self.board_size**2) if mask >> i & 1]
+
+    def piece_at(self, square: int | str) -> int | None:
+        """The player whose piece stands on ``square``, or None."""
+        sq = self._sq(square)
+        for q, pos in enumerate(self._positions()):
+            if pos == sq:
+                return q // self.pieces_per_player
+        return None
+
+    def piece_squares(self) -> list[int | None]:
+        """Square of each piece (piece ``q`` belongs to player ``q // pieces_per_player``), or
+        None while not in play."""
+        return [None if pos < 0 else int(pos) for pos in self._positions()]
+
+    def stamps(self) -> list[int | None]:
+        """Ply at which each piece last entered or moved, or None while not in play."""
+        return [None if pos < 0 else int(st) for pos, st in zip(self._positions(), self._stamps())]
+
+    def stock(self, player: int) -> dict[str, int]:
+        """A player's own stock of tiles."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise ValueError(f"player must be an int, got {player!r}")
+        singles, doubles = self._stock(player)
+        return {"single": int(singles), "double": int(doubles)}
+
+    def ranking(self) -> list[list[int]]:
+        """Players best first, equal standings grouped; valid at any ply ("if it ended now").
+
+        A piece's standing: in play, then level, then plateau size, then earlier stamp.
+        """
+        return rank_by_keys([int(k) for k in self._player_keys()])
+
+    # -- display -----------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        n = self.board_size
+        marks: dict[int, str] = {}
+        ppp = self.pieces_per_player
+        for q, pos in enumerate(self._positions()):
+            if pos >= 0:
+                marks[pos] = COLOURS[q // ppp][0].upper()
+        files = "".join(f"{chr(ord('a') + c):>3}" for c in range(n))
+        lines = [f"   {files}"]
+        for r in range(n - 1, -1, -1):
+            cells = []
+            for c in range(n):
+                sq = r * n + c
+                lvl = self._level(sq)
+                cells.append(f"{lvl if lvl else '.':>2}{marks.get(sq, ' ')}")
+            lines.append(f"{r + 1:>2} {''.join(cells)}  {r + 1}")
+        lines.append(f"   {files}")
+        lines.append(f"supply: {self.supply} triples")
+        for p in range(self.num_players):
+            stock = self.stock(p)
+            where = []
+            for q in self._own_pieces(p):
+                pos = self._positions()[q]
+                where.append("off" if pos < 0 else self._name(pos))
+            to_move = "  <- to move" if p == self.current_player else ""
+            lines.append(
+                f"{p} {COLOURS[p]:<6} singles {stock['single']} doubles {stock['double']}  "
+                f"piece{'s' if ppp > 1 else ''} {' '.join(where)}{to_move}"
+            )
+        state = "game over" if self.is_terminal() else f"player {self.current_player} to move"
+        lines.append(f"{self.game} {self.variant}, ply {self.ply}, {state}")
+        return "\n".join(lines)
+
+
+_LAYOUTS = {v.index: dict(_x.layout(v.index)) for v in VARIANTS.values()}
+
+
+def _playouts(variant: str, n: int, seed: int, max_plies: int, first_player: int = 0
+              ) -> dict[str, Any]:
+    return dict(_x.random_playouts(VARIANTS[variant].index, n, seed, max_plies, first_player))
+
+
+register(
+    GameInfo(
+        name="plateau-x",
+        title="Plateau X (Hendrik Simon, 2010)",
+        variants=tuple(VARIANTS),
+        default_variant="standard",
+        factory=PlateauXState,
+        playouts=_playouts,
+        options={"first_player": 0},
+    )
+)

@@ -1,0 +1,100 @@
+"""Game records: a JSON document with a format version, the game, variant, options and the
+action history in notation. Loading replays the actions through the engine, so a record with
+an illegal, unparseable or corrupt action is refused with an error naming the ply and reason.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from plateau.errors import IllegalActionError, InvalidRecordError
+from plateau.registry import check_variant, new_game
+from plateau.state import GameState
+
+FORMAT = "plateau-game-record"
+VERSION = 1
+
+
+def to_record(state: GameState) -> dict[str, Any]:
+    """The record of ``state`` as a plain dict (what :func:`to_json` writes)."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": state.game,
+        "variant": state.variant,
+        "options": state.options,
+        "actions": state.history_strings(),
+    }
+    if state.is_terminal():
+        record["result"] = {"ranking": state.ranking(), "returns": state.returns()}
+    return record
+
+
+def to_json(state: GameState, indent: int | None = None) -> str:
+    """The record of ``state`` as JSON text."""
+    return json.dumps(to_record(state), indent=indent)
+
+
+def from_record(record: object) -> GameState:
+    """Rebuild a game from a record dict by replaying its actions."""
+    if not isinstance(record, dict):
+        raise InvalidRecordError(f"a game record is a JSON object, got {type(record).__name__}")
+    if record.get("format") != FORMAT:
+        raise InvalidRecordError(f"not a plateau game record: format is {record.get('format')!r}")
+    if record.get("version") != VERSION:
+        raise InvalidRecordError(
+            f"unsupported record version {record.get('version')!r} (this library reads {VERSION})"
+        )
+    unknown = sorted(set(record) - {"format", "version", "game", "variant", "options", "actions",
+                                    "result"})
+    if unknown:
+        raise InvalidRecordError(f"unknown field(s) in record: {', '.join(unknown)}")
+    game, variant, options = record.get("game"), record.get("variant"), record.get("options", {})
+    actions = record.get("actions")
+    if not isinstance(game, str) or not isinstance(variant, str):
+        raise InvalidRecordError(f"'game' and 'variant' must be strings, got {game!r}, {variant!r}")
+    try:
+        check_variant(game, variant)
+    except ValueError as e:
+        raise InvalidRecordError(f"bad game or variant: {e}") from None
+    if not isinstance(options, dict):
+        raise InvalidRecordError(f"'options' must be an object, got {options!r}")
+    for key, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise InvalidRecordError(f"option {key!r} has a bad value {value!r}")
+    if not isinstance(actions, list):
+        raise InvalidRecordError(f"'actions' must be a list, got {type(actions).__name__}")
+    try:
+        state = new_game(game, variant, **options)
+    except ValueError as e:
+        raise InvalidRecordError(f"bad options: {e}") from None
+    for ply, action in enumerate(actions):
+        if not isinstance(action, str):
+            raise InvalidRecordError(
+                f"ply {ply}: actions are notation strings, got {action!r}"
+            )
+        try:
+            state.apply(action)
+        except IllegalActionError as e:
+            raise InvalidRecordError(f"ply {ply}: {e}") from None
+    result = record.get("result")
+    if result is not None:
+        expected = {"ranking": state.ranking(), "returns": state.returns()}
+        if not state.is_terminal() or result != expected:
+            raise InvalidRecordError(
+                f"the record's result {result!r} does not match the replayed game "
+                f"({expected!r} after {state.ply} plies, game over: {state.is_terminal()})"
+            )
+    return state
+
+
+def from_json(text: str | bytes) -> GameState:
+    """Rebuild a game from JSON text written by :func:`to_json` (or ``state.to_json()``)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InvalidRecordError(f"a game record is JSON text, got {type(text).__name__}")
+    try:
+        record = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise InvalidRecordError(f"not valid JSON: {e}") from None
+    return from_record(record)

@@ -1,0 +1,114 @@
+"""The table of games: each game registers its name, variants and factories here, once.
+
+Adding a game is adding one module under ``plateau.games`` and one :func:`register` call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from plateau.state import GameState
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the registry knows of one game."""
+
+    name: str
+    title: str
+    variants: tuple[str, ...]
+    default_variant: str
+    #: ``factory(variant, **options)`` returns a new game in its start position
+    factory: Callable[..., GameState]
+    #: ``playouts(variant, n, seed, max_plies, **options)`` plays random games in the core
+    playouts: Callable[..., dict[str, Any]]
+    #: option name -> default value, as accepted by ``factory``
+    options: dict[str, Any]
+
+
+_GAMES: dict[str, GameInfo] = {}
+
+
+def register(info: GameInfo) -> None:
+    """Add a game to the registry (a name may be registered only once)."""
+    if info.name in _GAMES:
+        raise ValueError(f"game {info.name!r} is already registered")
+    _GAMES[info.name] = info
+
+
+def game_info(game: str) -> GameInfo:
+    """The registry entry of ``game``; ValueError naming the known games otherwise."""
+    try:
+        return _GAMES[game]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {game!r}; known games: {', '.join(_GAMES)}") from None
+
+
+def games() -> list[str]:
+    """The names of the games the library plays.
+
+    >>> games()
+    ['plateau-x']
+    """
+    return list(_GAMES)
+
+
+def variants(game: str) -> list[str]:
+    """The variant names of ``game``.
+
+    >>> variants("plateau-x")
+    ['standard', 'triple', 'mini', 'double']
+    """
+    return list(game_info(game).variants)
+
+
+def check_variant(game: str, variant: str) -> GameInfo:
+    """The entry of ``game`` after checking that it has ``variant``."""
+    info = game_info(game)
+    if variant not in info.variants:
+        raise ValueError(
+            f"unknown variant {variant!r} of {game!r}; known variants: {', '.join(info.variants)}"
+        )
+    return info
+
+
+def new_game(game: str, variant: str | None = None, **options: Any) -> GameState:
+    """A new game of ``game`` in its start position.
+
+    >>> s = new_game("plateau-x", variant="mini")
+    >>> s.num_players, s.board_size, s.current_player
+    (2, 6, 0)
+    """
+    info = game_info(game)
+    variant = info.default_variant if variant is None else variant
+    check_variant(game, variant)
+    unknown = sorted(set(options) - set(info.options))
+    if unknown:
+        raise ValueError(
+            f"unknown option(s) {', '.join(map(repr, unknown))} for {game!r}; "
+            f"known options: {', '.join(info.options) or 'none'}"
+        )
+    return info.factory(variant, **options)
+
+
+def random_playouts(
+    game: str, variant: str | None = None, n: int = 1000, seed: int = 0, max_plies: int = 400,
+    **options: Any,
+) -> dict[str, Any]:
+    """Play ``n`` uniformly random games entirely inside the compiled core (GIL released).
+
+    Returns a dict with ``games``, ``plies`` (total), ``ended`` (games that reached their end
+    before ``max_plies``) and ``wins`` (first places per player; shared first places count for
+    each player).
+    """
+    info = game_info(game)
+    variant = info.default_variant if variant is None else variant
+    check_variant(game, variant)
+    for name, value in (("n", n), ("seed", seed), ("max_plies", max_plies)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+    if seed >= 2**64:
+        raise ValueError(f"seed must be below 2**64, got {seed!r}")
+    return info.playouts(variant, n, seed, max_plies, **options)

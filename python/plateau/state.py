@@ -1,0 +1,216 @@
+"""``GameState``: the API every game's state class shares.
+
+A game's public state class inherits from its compiled core class first (which supplies
+``legal_actions``, ``apply``, ``undo``, ``clone``, ``perft``, ``hash`` ...) and from this mixin
+second, which adds what is game-independent: action parsing and checking, returns by place,
+serialization and the error paths.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from plateau.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+Action = "int | str"
+
+
+def rank_by_keys(keys: Sequence[int]) -> list[list[int]]:
+    """Players ranked by standing key (bigger is better), equal keys grouped.
+
+    >>> rank_by_keys([5, 9, 5, 0])
+    [[1], [0, 2], [3]]
+    """
+    order = sorted(range(len(keys)), key=lambda p: (-keys[p], p))
+    groups: list[list[int]] = []
+    for p in order:
+        if groups and keys[groups[-1][0]] == keys[p]:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups
+
+
+def points_for_ranking(ranking: Sequence[Sequence[int]], points: Sequence[float]) -> list[float]:
+    """Points by place; the players of a tied group all get the points of its best place.
+
+    >>> points_for_ranking([[2], [0], [1, 3]], (4, 2, 1, 0))
+    [2.0, 1.0, 4.0, 1.0]
+    """
+    out = [0.0] * sum(len(g) for g in ranking)
+    place = 0
+    for group in ranking:
+        for p in group:
+            out[p] = float(points[place])
+        place += len(group)
+    return out
+
+
+class GameState:
+    """Shared behaviour of every game's state (mixed in after the compiled core class)."""
+
+    #: registry name of the game
+    game: ClassVar[str]
+
+    if TYPE_CHECKING:  # supplied by the compiled core class
+
+        @property
+        def num_players(self) -> int: ...
+        @property
+        def num_distinct_actions(self) -> int: ...
+        @property
+        def current_player(self) -> int: ...
+        @property
+        def ply(self) -> int: ...
+        @property
+        def hash(self) -> int: ...
+        @property
+        def history(self) -> list[int]: ...
+        def legal_actions(self) -> npt.NDArray[np.int64]: ...
+        def is_legal(self, action: object) -> bool: ...
+        def is_terminal(self) -> bool: ...
+        def apply(self, action: int | str) -> None: ...
+        def _apply_checked(self, action: int) -> bool: ...
+
+    # -- per game (overridden) ---------------------------------------------------------------
+
+    @property
+    def variant(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options the game was created with (as ``new_game`` takes them)."""
+        raise NotImplementedError
+
+    def action_to_string(self, action: int) -> str:
+        raise NotImplementedError
+
+    def parse_action(self, text: str) -> int:
+        raise NotImplementedError
+
+    def ranking(self) -> list[list[int]]:
+        raise NotImplementedError
+
+    def points_by_place(self) -> tuple[float, ...]:
+        """The points of first, second, ... place in this variant."""
+        raise NotImplementedError
+
+    def why_illegal(self, action: int) -> str:
+        """A short reason why the in-range id ``action`` is not legal here."""
+        return f"it is not among the legal actions of player {self.current_player}"
+
+    # -- shared --------------------------------------------------------------------------------
+
+    def action_id(self, action: object) -> int:
+        """The id of ``action`` (an int id, a numpy integer or a notation string), range-checked
+        but not checked for legality."""
+        if isinstance(action, str):
+            return self.parse_action(action)
+        if isinstance(action, bool) or not isinstance(action, numbers.Integral):
+            raise IllegalActionError(
+                f"an action is an int id or a notation string, got {action!r} "
+                f"({type(action).__name__})"
+            )
+        a = int(action)
+        if not 0 <= a < self.num_distinct_actions:
+            raise IllegalActionError(
+                f"action id {a!r} out of range [0, {self.num_distinct_actions})"
+            )
+        return a
+
+    def string_to_action(self, text: str) -> int:
+        """The id of the legal action written ``text``; IllegalActionError otherwise."""
+        a = self.parse_action(text)
+        self._check_legal(a, text)
+        return a
+
+    def _check_legal(self, a: int, given: object) -> None:
+        if self.is_terminal():
+            raise IllegalActionError(f"{given!r}: the game is over")
+        if not self.is_legal(a):
+            name = self.action_to_string(a)
+            shown = repr(given) if given == name else f"{given!r} ({name})"
+            raise IllegalActionError(f"{shown} is illegal: {self.why_illegal(a)}")
+
+    def _apply_slow(self, action: object) -> None:
+        # called by the core's apply for anything but a legal plain int id
+        a = self.action_id(action)
+        self._check_legal(a, action)
+        if not self._apply_checked(a):  # pragma: no cover - _check_legal passed
+            raise IllegalActionError(f"{action!r} is illegal")
+
+    def apply_all(self, actions: Iterable[int | str]) -> None:
+        """Apply several actions in order; on an illegal one, the state is left as it was."""
+        done = 0
+        try:
+            for a in actions:
+                self.apply(a)
+                done += 1
+        except IllegalActionError as e:
+            for _ in range(done):
+                self.undo()
+            raise IllegalActionError(f"action {done} of the sequence: {e}") from None
+
+    def undo(self) -> int:  # pragma: no cover - supplied by the core
+        raise NotImplementedError
+
+    def legal_action_strings(self) -> list[str]:
+        """The legal actions in canonical notation, in action-id order."""
+        return [self.action_to_string(int(a)) for a in self.legal_actions()]
+
+    def returns(self) -> list[float]:
+        """Points by place per player once the game is over, else zeros."""
+        if not self.is_terminal():
+            return [0.0] * self.num_players
+        return points_for_ranking(self.ranking(), self.points_by_place())
+
+    def winners(self) -> list[int]:
+        """The players in first place (the game need not be over: "if it ended now")."""
+        return list(self.ranking()[0])
+
+    def to_json(self) -> str:
+        """The game record as JSON: format version, game, variant, options and the actions."""
+        from plateau.record import to_json
+
+        return to_json(self)
+
+    def history_strings(self) -> list[str]:
+        """The applied actions in canonical notation."""
+        probe = self._replay_probe()
+        out = []
+        for a in self.history:
+            out.append(probe.action_to_string(a))
+            probe.apply(a)
+        return out
+
+    def _replay_probe(self) -> GameState:
+        from plateau.registry import new_game
+
+        return new_game(self.game, self.variant, **self.options)
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.game}/{self.variant} ply={self.ply} "
+            f"to_move={self.current_player} hash={self.hash:016x}>"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from plateau.record import from_json
+
+        return (from_json, (self.to_json(),))
+
+    def __copy__(self) -> GameState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        return self.clone()
+
+    def clone(self) -> GameState:  # pragma: no cover - supplied by the core
+        raise NotImplementedError

@@ -1,0 +1,70 @@
+"""Tournaments of several rounds: points by place per round, summed; equal sums are broken by
+the number of rounds won (a round is won by every player in its first-place group)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from plateau.registry import check_variant, new_game
+from plateau.state import GameState, points_for_ranking
+
+
+class Tournament:
+    """Running standings of a tournament of one game and variant.
+
+    >>> t = Tournament("plateau-x", "mini")
+    >>> t.add([[1], [0]]); t.add([[0], [1]]); t.add([[1], [0]])
+    >>> t.points, t.wins, t.standings()
+    ([1.0, 2.0], [1, 2], [[1], [0]])
+    """
+
+    def __init__(self, game: str, variant: str) -> None:
+        check_variant(game, variant)
+        probe = new_game(game, variant)
+        self.game = game
+        self.variant = variant
+        self.num_players = probe.num_players
+        self.table = probe.points_by_place()
+        self.points = [0.0] * self.num_players
+        self.wins = [0] * self.num_players
+        self.rounds: list[list[list[int]]] = []
+
+    def add(self, result: GameState | Sequence[Sequence[int]]) -> list[float]:
+        """Score one round, given as a finished game or its ranking; returns the round's
+        points per player."""
+        if isinstance(result, GameState):
+            if (result.game, result.variant) != (self.game, self.variant):
+                raise ValueError(
+                    f"a {result.game}/{result.variant} game cannot score in a "
+                    f"{self.game}/{self.variant} tournament"
+                )
+            if not result.is_terminal():
+                raise ValueError("only a finished game can be scored")
+            ranking = result.ranking()
+        else:
+            ranking = [list(g) for g in result]
+        flat = [p for g in ranking for p in g]
+        if sorted(flat) != list(range(self.num_players)) or any(not g for g in ranking):
+            raise ValueError(
+                f"a ranking must place each of players 0..{self.num_players - 1} once in "
+                f"non-empty groups, got {ranking!r}"
+            )
+        gained = points_for_ranking(ranking, self.table)
+        for p, pts in enumerate(gained):
+            self.points[p] += pts
+        for p in ranking[0]:
+            self.wins[p] += 1
+        self.rounds.append(ranking)
+        return gained
+
+    def standings(self) -> list[list[int]]:
+        """Players best first by total points, then rounds won; still-equal players grouped."""
+        key = [(self.points[p], self.wins[p]) for p in range(self.num_players)]
+        order = sorted(range(self.num_players), key=lambda p: (-key[p][0], -key[p][1], p))
+        groups: list[list[int]] = []
+        for p in order:
+            if groups and key[groups[-1][0]] == key[p]:
+                groups[-1].append(p)
+            else:
+                groups.append([p])
+        return groups
