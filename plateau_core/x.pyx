@@ -9,6 +9,7 @@ updated incrementally by builds, the only actions that change levels.
 
 Kernels never raise and never check their input; ``XCore`` checks everything first.
 """
+cimport cython
 from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
@@ -713,6 +714,7 @@ def random_playouts(int variant, long n, unsigned long long seed=0, int max_plie
 # XCore: one game in progress, with its undo history
 # ---------------------------------------------------------------------------------------------
 
+@cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
 cdef class XCore:
     """A Plateau X position with its history. The public class ``plateau.PlateauXState`` adds
     notation, serialization and the diagram on top; everything here validates its input."""

@@ -21,8 +21,10 @@ def _add_game_args(p: argparse.ArgumentParser) -> None:
 def cmd_demo(args: argparse.Namespace) -> int:
     state = new_game(args.game, args.variant)
     rng = random.Random(args.seed)
-    print(f"A random game of {game_info(args.game).title}, variant {state.variant!r}, "
-          f"seed {args.seed}\n")
+    print(
+        f"A random game of {game_info(args.game).title}, variant {state.variant!r}, "
+        f"seed {args.seed}\n"
+    )
     print(state)
     while not state.is_terminal() and state.ply < args.max_plies:
         player = state.current_player
@@ -81,17 +83,21 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_playouts(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
-    r = random_playouts(args.game, args.variant, args.games, seed=args.seed,
-                        max_plies=args.max_plies)
+    r = random_playouts(
+        args.game, args.variant, args.games, seed=args.seed, max_plies=args.max_plies
+    )
     dt = time.perf_counter() - t0
-    print(f"games={r['games']} plies={r['plies']} ended={r['ended']} wins={r['wins']} "
-          f"seconds={dt:.3f} games_per_s={r['games'] / dt:,.0f} plies_per_s={r['plies'] / dt:,.0f}")
+    print(
+        f"games={r['games']} plies={r['plies']} ended={r['ended']} wins={r['wins']} "
+        f"seconds={dt:.3f} games_per_s={r['games'] / dt:,.0f} plies_per_s={r['plies'] / dt:,.0f}"
+    )
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="plateau", description="Rules engines for the Plateau board games.")
+        prog="plateau", description="Rules engines for the Plateau board games."
+    )
     sub = parser.add_subparsers(dest="command")
 
     p = sub.add_parser("demo", help="a seeded random game, move by move, and perft (default)")

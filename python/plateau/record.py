@@ -46,8 +46,9 @@ def from_record(record: object) -> GameState:
         raise InvalidRecordError(
             f"unsupported record version {record.get('version')!r} (this library reads {VERSION})"
         )
-    unknown = sorted(set(record) - {"format", "version", "game", "variant", "options", "actions",
-                                    "result"})
+    unknown = sorted(
+        set(record) - {"format", "version", "game", "variant", "options", "actions", "result"}
+    )
     if unknown:
         raise InvalidRecordError(f"unknown field(s) in record: {', '.join(unknown)}")
     game, variant, options = record.get("game"), record.get("variant"), record.get("options", {})
@@ -71,9 +72,7 @@ def from_record(record: object) -> GameState:
         raise InvalidRecordError(f"bad options: {e}") from None
     for ply, action in enumerate(actions):
         if not isinstance(action, str):
-            raise InvalidRecordError(
-                f"ply {ply}: actions are notation strings, got {action!r}"
-            )
+            raise InvalidRecordError(f"ply {ply}: actions are notation strings, got {action!r}")
         try:
             state.apply(action)
         except IllegalActionError as e:

@@ -94,7 +94,11 @@ def new_game(game: str, variant: str | None = None, **options: Any) -> GameState
 
 
 def random_playouts(
-    game: str, variant: str | None = None, n: int = 1000, seed: int = 0, max_plies: int = 400,
+    game: str,
+    variant: str | None = None,
+    n: int = 1000,
+    seed: int = 0,
+    max_plies: int = 400,
     **options: Any,
 ) -> dict[str, Any]:
     """Play ``n`` uniformly random games entirely inside the compiled core (GIL released).

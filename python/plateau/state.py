@@ -75,8 +75,12 @@ class GameState:
         def legal_actions(self) -> npt.NDArray[np.int64]: ...
         def is_legal(self, action: object) -> bool: ...
         def is_terminal(self) -> bool: ...
+        def legal_actions_mask(self) -> npt.NDArray[np.bool_]: ...
         def apply(self, action: int | str) -> None: ...
         def _apply_checked(self, action: int) -> bool: ...
+        def undo(self) -> int: ...
+        def clone(self) -> GameState: ...
+        def perft(self, depth: int, bulk: bool = True) -> int: ...
 
     # -- per game (overridden) ---------------------------------------------------------------
 
@@ -158,9 +162,6 @@ class GameState:
                 self.undo()
             raise IllegalActionError(f"action {done} of the sequence: {e}") from None
 
-    def undo(self) -> int:  # pragma: no cover - supplied by the core
-        raise NotImplementedError
-
     def legal_action_strings(self) -> list[str]:
         """The legal actions in canonical notation, in action-id order."""
         return [self.action_to_string(int(a)) for a in self.legal_actions()]
@@ -211,6 +212,3 @@ class GameState:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
         return self.clone()
-
-    def clone(self) -> GameState:  # pragma: no cover - supplied by the core
-        raise NotImplementedError

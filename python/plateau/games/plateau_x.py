@@ -40,7 +40,14 @@ _POINTS = {"standard": (4, 2, 1, 0), "triple": (3, 1, 0), "mini": (1, 0), "doubl
 VARIANTS: dict[str, XVariant] = {}
 for _index, (_name, _n, _players, _ppp, _singles, _doubles, _triples) in enumerate(_x.VARIANTS):
     VARIANTS[_name] = XVariant(
-        _name, _index, _players, _n, _ppp, _singles, _doubles, _triples,
+        _name,
+        _index,
+        _players,
+        _n,
+        _ppp,
+        _singles,
+        _doubles,
+        _triples,
         tuple(float(p) for p in _POINTS[_name]),
     )
 _BY_INDEX = {v.index: v for v in VARIANTS.values()}
@@ -67,8 +74,7 @@ class PlateauXState(_x.XCore, GameState):
     def __init__(self, variant: str = "standard", first_player: int = 0) -> None:
         if variant not in VARIANTS:
             raise ValueError(
-                f"unknown variant {variant!r} of 'plateau-x'; known variants: "
-                f"{', '.join(VARIANTS)}"
+                f"unknown variant {variant!r} of 'plateau-x'; known variants: {', '.join(VARIANTS)}"
             )
         if isinstance(first_player, bool) or not isinstance(first_player, int):
             raise ValueError(f"first_player must be an int, got {first_player!r}")
@@ -281,8 +287,9 @@ class PlateauXState(_x.XCore, GameState):
 _LAYOUTS = {v.index: dict(_x.layout(v.index)) for v in VARIANTS.values()}
 
 
-def _playouts(variant: str, n: int, seed: int, max_plies: int, first_player: int = 0
-              ) -> dict[str, Any]:
+def _playouts(
+    variant: str, n: int, seed: int, max_plies: int, first_player: int = 0
+) -> dict[str, Any]:
     return dict(_x.random_playouts(VARIANTS[variant].index, n, seed, max_plies, first_player))
 
 
