@@ -24,7 +24,7 @@ directives = {
 if sys.platform == "win32":
     compile_args = ["/O2"]
 else:
-    compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+    compile_args = ["-O0", "-g"] if DEBUG else ["-O3", "-mpopcnt"]
 
 MODULES = ["_common", "x"]
 

@@ -9,7 +9,8 @@ cdef enum:
     X_MAX_PLAYERS = 4
     X_MAX_PIECES = 4       # players * pieces per player, in every variant
     X_MAX_ACTIONS = 2720   # >= num_distinct_actions of every variant (7x7: 2679)
-    X_NO_TILE = 0xFFFF     # top[] of a bare space
+    X_MAX_BUILDS = 280     # >= number of build actions of every variant (7x7: 277)
+    X_SHAPES = 7           # tile shapes: S, D horizontal, D vertical, T orientations 0-3
 
 
 ctypedef struct XSpec:
@@ -26,6 +27,7 @@ ctypedef struct XSpec:
     uint64_t board         # every space
     uint64_t not_last_col  # spaces with a right-hand neighbour
     uint64_t not_last_row  # spaces with an upper neighbour
+    uint64_t has_west      # spaces with a left-hand neighbour
     uint64_t block         # lower-left corners of 2x2 blocks
     int nb                 # number of 2x2 blocks, (n-1)**2
     # action-id layout: [S | DH | DV | T (4 orientations x nb) | enter | move | end]
@@ -41,6 +43,10 @@ ctypedef struct XSpec:
     int16_t blk_index[64]
     int8_t dh_anchor[64]   # dense index -> anchor square
     int8_t blk_anchor[64]
+    # per build action: the spaces it covers, its shape (index into XState.top) and anchor
+    uint64_t build_cover[X_MAX_BUILDS]
+    uint8_t build_shape[X_MAX_BUILDS]
+    int8_t build_anchor[X_MAX_BUILDS]
 
 
 ctypedef struct XState:
@@ -52,13 +58,9 @@ ctypedef struct XState:
     uint64_t eq_n          # bit a: a and a+n (its upper neighbour) have the same level
     uint64_t step_e        # bit a: levels of a and a+1 differ by exactly one
     uint64_t step_n        # bit a: levels of a and a+n differ by exactly one
-    uint64_t top_s         # anchors of tiles lying fully on top, by kind (flush rule)
-    uint64_t top_dh
-    uint64_t top_dv
-    uint64_t top_t[4]
+    uint64_t top[7]        # anchors of the tiles lying fully on top, by shape (flush rule)
     uint64_t zob           # incremental Zobrist key (stamp order is folded in by x_hash)
     uint8_t level[64]
-    uint16_t top[64]       # placement (build action id) of the tile on top of each space
     int8_t pos[4]          # square of each piece, -1 while not in play
     int32_t stamp[4]       # ply at which each piece last entered or moved
     uint8_t singles[4]

@@ -18,6 +18,8 @@ from plateau_core._common cimport (
     Rng, rng_seed, rng_below, splitmix64, pl_popcount, pl_ctz, nth_set_bit,
 )
 
+import operator
+
 import numpy as np
 
 # ---------------------------------------------------------------------------------------------
@@ -72,6 +74,7 @@ cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
                 sp.blk_index[sq] = r * (n - 1) + c
                 sp.blk_anchor[r * (n - 1) + c] = sq
     sp.nb = (n - 1) * (n - 1)
+    sp.has_west = sp.not_last_col << 1
     sp.base_s = 0
     sp.base_dh = sp.nn
     sp.base_dv = sp.base_dh + n * (n - 1)
@@ -80,6 +83,24 @@ cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
     sp.base_move = sp.base_enter + sp.nn
     sp.base_end = sp.base_move + sp.nn * (sp.nn - 1)
     sp.num_actions = sp.base_end + 1
+    cdef int cells[3]
+    cdef int a, m, shape, anchor
+    for a in range(sp.base_enter):
+        m = x_cells(sp, a, cells)
+        sp.build_cover[a] = 0
+        for k in range(m):
+            sp.build_cover[a] |= (<uint64_t>1) << cells[k]
+        if a < sp.base_dh:
+            shape, anchor = 0, a - sp.base_s
+        elif a < sp.base_dv:
+            shape, anchor = 1, sp.dh_anchor[a - sp.base_dh]
+        elif a < sp.base_t:
+            shape, anchor = 2, a - sp.base_dv
+        else:
+            shape = 3 + (a - sp.base_t) // sp.nb
+            anchor = sp.blk_anchor[(a - sp.base_t) % sp.nb]
+        sp.build_shape[a] = shape
+        sp.build_anchor[a] = anchor
 
 
 for _i, _v in enumerate(VARIANTS):
@@ -94,18 +115,49 @@ cdef const XSpec* x_spec(int variant) noexcept nogil:
 # Zobrist keys (computed on the fly from a strong mix; no tables to keep in cache)
 # ---------------------------------------------------------------------------------------------
 
-cdef enum:
-    Z_TILE = 1
-    Z_PIECE = 2
-    Z_STOCK = 3
-    Z_SUPPLY = 4
-    Z_TOMOVE = 5
-    Z_ENDED = 6
-    Z_ORDER = 7
+# Keys come from SplitMix64 of distinct integers. A tile's key is its placement's key rotated by
+# the level it lies at, so one table of X_MAX_BUILDS keys serves every level.
+cdef uint64_t Z_TILE[X_MAX_BUILDS]
+cdef uint64_t Z_PIECE[4][64]
+cdef uint64_t Z_STOCK[4][2][8]
+cdef uint64_t Z_SUPPLY[64]
+cdef uint64_t Z_TOMOVE[4]
+cdef uint64_t Z_ORDER[4][8]
+cdef uint64_t Z_ENDED
 
 
-cdef inline uint64_t zkey(uint64_t domain, uint64_t x) noexcept nogil:
-    return splitmix64((domain << 40) ^ x ^ <uint64_t>0x51A7EA0C0FFEE)
+cdef void _init_keys() noexcept:
+    global Z_ENDED
+    cdef uint64_t k = <uint64_t>0x51A7EA0C0FFEE
+    cdef int i, j, c
+    for i in range(X_MAX_BUILDS):
+        k += 1
+        Z_TILE[i] = splitmix64(k)
+    for i in range(4):
+        for j in range(64):
+            k += 1
+            Z_PIECE[i][j] = splitmix64(k)
+        for j in range(2):
+            for c in range(8):
+                k += 1
+                Z_STOCK[i][j][c] = splitmix64(k)
+        for j in range(8):
+            k += 1
+            Z_ORDER[i][j] = splitmix64(k)
+        k += 1
+        Z_TOMOVE[i] = splitmix64(k)
+    for i in range(64):
+        k += 1
+        Z_SUPPLY[i] = splitmix64(k)
+    k += 1
+    Z_ENDED = splitmix64(k)
+
+
+_init_keys()
+
+
+cdef inline uint64_t _rotl(uint64_t x, int r) noexcept nogil:
+    return (x << r) | (x >> (64 - r))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,14 +177,10 @@ cdef void x_init(XState* s, const XSpec* sp, int first_player) noexcept nogil:
     s.eq_n = sp.not_last_row
     s.step_e = 0
     s.step_n = 0
-    s.top_s = 0
-    s.top_dh = 0
-    s.top_dv = 0
-    for i in range(4):
-        s.top_t[i] = 0
+    for i in range(X_SHAPES):
+        s.top[i] = 0
     for i in range(64):
         s.level[i] = 0
-        s.top[i] = X_NO_TILE
     s.zob = 0
     for i in range(4):
         s.pos[i] = -1
@@ -142,12 +190,12 @@ cdef void x_init(XState* s, const XSpec* sp, int first_player) noexcept nogil:
     for i in range(sp.players):
         s.singles[i] = sp.singles
         s.doubles[i] = sp.doubles
-        s.zob ^= zkey(Z_STOCK, (i * 2) * 64 + sp.singles)
-        s.zob ^= zkey(Z_STOCK, (i * 2 + 1) * 64 + sp.doubles)
+        s.zob ^= Z_STOCK[i][0][sp.singles]
+        s.zob ^= Z_STOCK[i][1][sp.doubles]
     s.supply = sp.triples
-    s.zob ^= zkey(Z_SUPPLY, sp.triples)
+    s.zob ^= Z_SUPPLY[sp.triples]
     s.player = first_player
-    s.zob ^= zkey(Z_TOMOVE, first_player)
+    s.zob ^= Z_TOMOVE[first_player]
     s.ply = 0
     s.ended = 0
 
@@ -181,7 +229,7 @@ cdef inline uint64_t _reach(const XState* s, int start, uint64_t allowed) noexce
 
 cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
     cdef const XSpec* sp = s.spec
-    cdef int p = s.player, n = sp.n, i, q, sq, k, tmp
+    cdef int p = s.player, n = sp.n, i, q, sq, k, tmp, own_lo
     cdef uint64_t free, eqe, eqn, blk, blocked, allowed, dest
     cdef int8_t own[4]
     m.s = 0
@@ -201,24 +249,25 @@ cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
     eqn = s.eq_n
     # Build. A tile needs equal levels, no piece, and must not lie flush on a tile of its kind.
     if s.singles[p]:
-        m.s = free & ~s.top_s
+        m.s = free & ~s.top[0]
     if s.doubles[p]:
-        m.dh = eqe & free & (free >> 1) & ~s.top_dh
-        m.dv = eqn & free & (free >> n) & ~s.top_dv
+        m.dh = eqe & free & (free >> 1) & ~s.top[1]
+        m.dv = eqn & free & (free >> n) & ~s.top[2]
     if s.supply > 0:
         blk = sp.block
         # orientation o leaves out corner o of the 2x2 block [a, a+1, a+n, a+n+1]
         m.t[0] = blk & (eqn >> 1) & (eqe >> n) & (free >> 1) & (free >> n) & (free >> (n + 1)) \
-            & ~s.top_t[0]
-        m.t[1] = blk & eqn & (eqe >> n) & free & (free >> n) & (free >> (n + 1)) & ~s.top_t[1]
-        m.t[2] = blk & eqe & (eqn >> 1) & free & (free >> 1) & (free >> (n + 1)) & ~s.top_t[2]
-        m.t[3] = blk & eqe & eqn & free & (free >> 1) & (free >> n) & ~s.top_t[3]
+            & ~s.top[3]
+        m.t[1] = blk & eqn & (eqe >> n) & free & (free >> n) & (free >> (n + 1)) & ~s.top[4]
+        m.t[2] = blk & eqe & (eqn >> 1) & free & (free >> 1) & (free >> (n + 1)) & ~s.top[5]
+        m.t[3] = blk & eqe & eqn & free & (free >> 1) & (free >> n) & ~s.top[6]
     # End is legal exactly when no build is.
     m.end = (m.s | m.dh | m.dv | m.t[0] | m.t[1] | m.t[2] | m.t[3]) == 0
     # Enter: a piece not yet in play goes to an unoccupied level-0 space.
     k = 0
+    own_lo = p * sp.ppp
     for i in range(sp.ppp):
-        q = p * sp.ppp + i
+        q = own_lo + i
         if s.pos[q] < 0:
             m.enter = s.ground & free
         else:
@@ -230,7 +279,8 @@ cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
     blocked = 0
     for q in range(sp.npieces):
         sq = s.pos[q]
-        if sq >= 0 and q // sp.ppp != p and s.level[sq] != 0 and not (blocked & bit(sq)):
+        if sq >= 0 and (q < own_lo or q >= own_lo + sp.ppp) and s.level[sq] != 0 \
+                and not (blocked & bit(sq)):
             blocked |= x_plateau(s, sq)
     allowed = free & ~blocked
     if k == 2 and own[1] < own[0]:
@@ -369,83 +419,62 @@ cdef int x_cells(const XSpec* sp, int a, int* cells) noexcept nogil:
     return 3
 
 
-cdef inline void _set_anchor(XState* s, int a, bint on) noexcept nogil:
-    """Mark (or clear) the tile placed by build action ``a`` as lying fully on top."""
-    cdef const XSpec* sp = s.spec
-    cdef uint64_t* board
-    cdef int anchor, r
-    if a < sp.base_dh:
-        board = &s.top_s
-        anchor = a - sp.base_s
-    elif a < sp.base_dv:
-        board = &s.top_dh
-        anchor = sp.dh_anchor[a - sp.base_dh]
-    elif a < sp.base_t:
-        board = &s.top_dv
-        anchor = a - sp.base_dv
-    else:
-        r = a - sp.base_t
-        board = &s.top_t[r // sp.nb]
-        anchor = sp.blk_anchor[r % sp.nb]
-    if on:
-        board[0] |= bit(anchor)
-    else:
-        board[0] &= ~bit(anchor)
-
-
 cdef inline void _pair(uint64_t* eq, uint64_t* step, int a, int la, int lb) noexcept nogil:
-    if la == lb:
-        eq[0] |= bit(a)
-    else:
-        eq[0] &= ~bit(a)
-    if la - lb == 1 or lb - la == 1:
-        step[0] |= bit(a)
-    else:
-        step[0] &= ~bit(a)
+    """Set bit ``a`` of the same-level and one-apart relations from the two levels (branchless)."""
+    cdef int d = la - lb
+    cdef uint64_t m = bit(a)
+    eq[0] = (eq[0] & ~m) | ((<uint64_t>(d == 0)) << a)
+    step[0] = (step[0] & ~m) | ((<uint64_t>(d * d == 1)) << a)
 
 
 cdef void x_make(XState* s, int a) noexcept nogil:
     """Apply legal action ``a`` in place."""
     cdef const XSpec* sp = s.spec
-    cdef int p = s.player, n = sp.n, ncells, i, c, h, old, q, f, t, r
-    cdef int cells[3]
+    cdef int p = s.player, n = sp.n, i, c, h, q, f, t, r, shape
+    cdef uint64_t cover, b
     if a < sp.base_enter:
-        ncells = x_cells(sp, a, cells)
-        h = s.level[cells[0]]
-        for i in range(ncells):
-            c = cells[i]
-            old = s.top[c]
-            if old != X_NO_TILE:
-                _set_anchor(s, old, False)
-            s.top[c] = a
-            s.level[c] = h + 1
-        _set_anchor(s, a, True)
+        cover = sp.build_cover[a]
+        h = s.level[pl_ctz(cover)]
+        # tiles with a covered space no longer lie fully on top (flush rule)
+        s.top[0] &= ~cover
+        s.top[1] &= ~(cover | (cover >> 1))
+        s.top[2] &= ~(cover | (cover >> n))
+        s.top[3] &= ~((cover >> 1) | (cover >> n) | (cover >> (n + 1)))
+        s.top[4] &= ~(cover | (cover >> n) | (cover >> (n + 1)))
+        s.top[5] &= ~(cover | (cover >> 1) | (cover >> (n + 1)))
+        s.top[6] &= ~(cover | (cover >> 1) | (cover >> n))
+        shape = sp.build_shape[a]
+        s.top[shape] |= bit(sp.build_anchor[a])
         if h == 0:
-            for i in range(ncells):
-                s.ground &= ~bit(cells[i])
-        for i in range(ncells):
-            c = cells[i]
-            if c % n > 0:
-                _pair(&s.eq_e, &s.step_e, c - 1, s.level[c - 1], s.level[c])
-            if c % n < n - 1:
-                _pair(&s.eq_e, &s.step_e, c, s.level[c], s.level[c + 1])
-            if c >= n:
-                _pair(&s.eq_n, &s.step_n, c - n, s.level[c - n], s.level[c])
-            if c < sp.nn - n:
-                _pair(&s.eq_n, &s.step_n, c, s.level[c], s.level[c + n])
-        s.zob ^= zkey(Z_TILE, a * 64 + h + 1)
-        if ncells == 1:
-            s.zob ^= zkey(Z_STOCK, (p * 2) * 64 + s.singles[p])
+            s.ground &= ~cover
+        # Levels rise by one under the tile. Pairs inside the tile keep their relations; pairs
+        # from a covered space to an uncovered neighbour are recomputed (no division by n here).
+        b = cover
+        while b:
+            c = pl_ctz(b)
+            b &= b - 1
+            s.level[c] = h + 1
+            if (sp.has_west >> c) & 1 and not (cover >> (c - 1)) & 1:
+                _pair(&s.eq_e, &s.step_e, c - 1, s.level[c - 1], h + 1)
+            if (sp.not_last_col >> c) & 1 and not (cover >> (c + 1)) & 1:
+                _pair(&s.eq_e, &s.step_e, c, h + 1, s.level[c + 1])
+            if c >= n and not (cover >> (c - n)) & 1:
+                _pair(&s.eq_n, &s.step_n, c - n, s.level[c - n], h + 1)
+            if (sp.not_last_row >> c) & 1 and not (cover >> (c + n)) & 1:
+                _pair(&s.eq_n, &s.step_n, c, h + 1, s.level[c + n])
+        s.zob ^= _rotl(Z_TILE[a], h + 1)
+        if shape == 0:
+            s.zob ^= Z_STOCK[p][0][s.singles[p]]
             s.singles[p] -= 1
-            s.zob ^= zkey(Z_STOCK, (p * 2) * 64 + s.singles[p])
-        elif ncells == 2:
-            s.zob ^= zkey(Z_STOCK, (p * 2 + 1) * 64 + s.doubles[p])
+            s.zob ^= Z_STOCK[p][0][s.singles[p]]
+        elif shape <= 2:
+            s.zob ^= Z_STOCK[p][1][s.doubles[p]]
             s.doubles[p] -= 1
-            s.zob ^= zkey(Z_STOCK, (p * 2 + 1) * 64 + s.doubles[p])
+            s.zob ^= Z_STOCK[p][1][s.doubles[p]]
         else:
-            s.zob ^= zkey(Z_SUPPLY, s.supply)
+            s.zob ^= Z_SUPPLY[s.supply]
             s.supply -= 1
-            s.zob ^= zkey(Z_SUPPLY, s.supply)
+            s.zob ^= Z_SUPPLY[s.supply]
     elif a < sp.base_move:
         c = a - sp.base_enter
         for i in range(sp.ppp):
@@ -455,7 +484,7 @@ cdef void x_make(XState* s, int a) noexcept nogil:
         s.pos[q] = c
         s.stamp[q] = s.ply
         s.occ |= bit(c)
-        s.zob ^= zkey(Z_PIECE, q * 64 + c)
+        s.zob ^= Z_PIECE[q][c]
     elif a < sp.base_end:
         r = a - sp.base_move
         f = r // (sp.nn - 1)
@@ -469,18 +498,18 @@ cdef void x_make(XState* s, int a) noexcept nogil:
         s.pos[q] = t
         s.stamp[q] = s.ply
         s.occ = (s.occ & ~bit(f)) | bit(t)
-        s.zob ^= zkey(Z_PIECE, q * 64 + f) ^ zkey(Z_PIECE, q * 64 + t)
+        s.zob ^= Z_PIECE[q][f] ^ Z_PIECE[q][t]
     else:
         s.ended = 1
-        s.zob ^= zkey(Z_ENDED, 0)
+        s.zob ^= Z_ENDED
         s.ply += 1
         return
-    s.zob ^= zkey(Z_TOMOVE, p)
+    s.zob ^= Z_TOMOVE[p]
     p += 1
     if p == sp.players:
         p = 0
     s.player = p
-    s.zob ^= zkey(Z_TOMOVE, p)
+    s.zob ^= Z_TOMOVE[p]
     s.ply += 1
 
 
@@ -496,7 +525,7 @@ cdef uint64_t x_hash(const XState* s) noexcept nogil:
             for q2 in range(s.spec.npieces):
                 if s.pos[q2] >= 0 and s.stamp[q2] < s.stamp[q]:
                     r += 1
-            h ^= zkey(Z_ORDER, q * 8 + r)
+            h ^= Z_ORDER[q][r]
     return h
 
 
@@ -610,13 +639,25 @@ cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, i
 # Layout helpers for the Python layer (notation lives there; the id layout lives here, once)
 # ---------------------------------------------------------------------------------------------
 
-cdef const XSpec* _checked_spec(int variant) except NULL:
-    if not 0 <= variant < 4:
-        raise ValueError(f"variant index {variant!r} out of range [0, 4)")
-    return &SPECS[variant]
+cdef long long _int_in(object v, object lo, object hi, str what) except? -1:
+    """``v`` as a C integer after checking it is an int (not a bool) in [lo, hi): Python values
+    are checked before any conversion, so no input can overflow into a kernel."""
+    if isinstance(v, bool):
+        raise ValueError(f"{what} must be an int, got {v!r}")
+    try:
+        i = operator.index(v)
+    except TypeError:
+        raise ValueError(f"{what} must be an int, got {v!r} ({type(v).__name__})") from None
+    if not lo <= i < hi:
+        raise ValueError(f"{what} {v!r} out of range [{lo}, {hi})")
+    return i
 
 
-def layout(int variant):
+cdef const XSpec* _checked_spec(object variant) except NULL:
+    return &SPECS[_int_in(variant, 0, 4, "variant index")]
+
+
+def layout(variant):
     """The action-id layout and constants of a variant, as a dict."""
     cdef const XSpec* sp = _checked_spec(variant)
     return {
@@ -628,14 +669,13 @@ def layout(int variant):
     }
 
 
-def decode(int variant, int a):
+def decode(variant, action):
     """``(kind, squares)`` of action id ``a``: kind is one of "S", "D", "T" (squares ascending),
     "P" (the square entered), "M" (from, to) or "E" (no squares)."""
     cdef const XSpec* sp = _checked_spec(variant)
     cdef int cells[3]
     cdef int k, r, f, t
-    if not 0 <= a < sp.num_actions:
-        raise ValueError(f"action id {a!r} out of range [0, {sp.num_actions})")
+    cdef int a = _int_in(action, 0, sp.num_actions, "action id")
     if a < sp.base_enter:
         k = x_cells(sp, a, cells)
         return ("S", "D", "T")[k - 1], tuple(cells[i] for i in range(k))
@@ -651,7 +691,7 @@ def decode(int variant, int a):
     return "E", ()
 
 
-def encode(int variant, str kind, tuple squares):
+def encode(variant, str kind, tuple squares):
     """Inverse of :func:`decode`; returns -1 if no action of that kind covers those squares."""
     cdef const XSpec* sp = _checked_spec(variant)
     cdef int n = sp.n, a, i
@@ -691,22 +731,21 @@ def encode(int variant, str kind, tuple squares):
     return -1
 
 
-def random_playouts(int variant, long n, unsigned long long seed=0, int max_plies=400,
-                    int first_player=0):
+def random_playouts(variant, n, seed=0, max_plies=400, first_player=0):
     """Play ``n`` uniformly random games inside the core (GIL released)."""
     cdef const XSpec* sp = _checked_spec(variant)
-    if n < 0:
-        raise ValueError(f"number of games must be >= 0, got {n!r}")
-    if max_plies < 0:
-        raise ValueError(f"max_plies must be >= 0, got {max_plies!r}")
-    if not 0 <= first_player < sp.players:
-        raise ValueError(f"first_player {first_player!r} out of range [0, {sp.players})")
+    cdef long games = _int_in(n, 0, 2**62, "number of games")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an int in [0, 2**64), got {seed!r}")
+    cdef uint64_t seed64 = <unsigned long long>seed
+    cdef int plies_cap = _int_in(max_plies, 0, 2**31, "max_plies")
+    cdef int first = _int_in(first_player, 0, sp.players, "first_player")
     cdef long plies = 0, ended = 0
     cdef long wins[4]
     wins[:] = [0, 0, 0, 0]
     with nogil:
-        x_playouts(sp, first_player, n, seed, max_plies, &plies, &ended, wins)
-    return {"games": n, "plies": plies, "ended": ended,
+        x_playouts(sp, first, games, seed64, plies_cap, &plies, &ended, wins)
+    return {"games": games, "plies": plies, "ended": ended,
             "wins": [wins[i] for i in range(sp.players)]}
 
 
@@ -743,9 +782,11 @@ cdef class XCore:
         free(self._hist)
         free(self._acts)
 
-    def _core_init(self, int variant, int first_player):
-        cdef const XSpec* sp = _checked_spec(variant)
-        if not 0 <= first_player < sp.players:
+    def _core_init(self, variant_index, first_player):
+        cdef const XSpec* sp = _checked_spec(variant_index)
+        cdef int variant = sp.index
+        if not (isinstance(first_player, int) and not isinstance(first_player, bool)
+                and 0 <= first_player < sp.players):
             raise ValueError(
                 f"first_player {first_player!r} out of range [0, {sp.players}) "
                 f"for variant {VARIANTS[variant][0]!r}")
@@ -886,10 +927,11 @@ cdef class XCore:
         # _apply_slow, which raises the domain error or applies through _apply_checked
         self._apply_slow(a)
 
-    def _apply_checked(self, long a) -> bool:
-        """Apply ``a`` if it is a legal id; return whether it was applied."""
-        if not 0 <= a < self.s.spec.num_actions:
+    def _apply_checked(self, action) -> bool:
+        """Apply ``action`` if it is a legal id; return whether it was applied."""
+        if not (isinstance(action, int) and 0 <= action < self.s.spec.num_actions):
             return False
+        cdef int a = action
         self._masks()
         if not x_masks_has(&self.s, &self._m, a):
             return False
@@ -921,34 +963,28 @@ cdef class XCore:
         other._m_ok = self._m_ok
         return other
 
-    def perft(self, int depth, bint bulk=True) -> int:
+    def perft(self, depth, bint bulk=True) -> int:
         """Number of leaf positions ``depth`` plies ahead (bulk counting at the last ply)."""
-        if depth < 0:
+        if isinstance(depth, int) and not isinstance(depth, bool) and depth < 0:
             raise ValueError(f"perft depth must be >= 0, got {depth!r}")
+        cdef int d = _int_in(depth, 0, 2**31, "perft depth")
         cdef uint64_t r
         with nogil:
-            r = x_perft(&self.s, depth, bulk)
+            r = x_perft(&self.s, d, bulk)
         return r
 
     # -- position accessors used by the Python layer ------------------------------------------
 
-    cdef int _sq(self, long sq) except -1:
-        if not 0 <= sq < self.s.spec.nn:
-            raise ValueError(f"square index {sq!r} out of range [0, {self.s.spec.nn})")
-        return sq
+    cdef int _sq(self, object sq) except -1:
+        return _int_in(sq, 0, self.s.spec.nn, "square index")
 
-    def _level(self, long sq) -> int:
+    def _level(self, sq) -> int:
         return self.s.level[self._sq(sq)]
 
     def _levels(self) -> list:
         return [self.s.level[i] for i in range(self.s.spec.nn)]
 
-    def _top(self, long sq) -> int:
-        """The build action id of the tile on top of ``sq``, or -1 on the bare board."""
-        cdef int t = self.s.top[self._sq(sq)]
-        return -1 if t == X_NO_TILE else t
-
-    def _plateau_mask(self, long sq) -> int:
+    def _plateau_mask(self, sq) -> int:
         return x_plateau(&self.s, self._sq(sq))
 
     def _positions(self) -> list:
@@ -957,10 +993,9 @@ cdef class XCore:
     def _stamps(self) -> list:
         return [self.s.stamp[q] for q in range(self.s.spec.npieces)]
 
-    def _stock(self, int player) -> tuple:
-        if not 0 <= player < self.s.spec.players:
-            raise ValueError(f"player {player!r} out of range [0, {self.s.spec.players})")
-        return self.s.singles[player], self.s.doubles[player]
+    def _stock(self, player) -> tuple:
+        cdef int p = _int_in(player, 0, self.s.spec.players, "player")
+        return self.s.singles[p], self.s.doubles[p]
 
     def _player_keys(self) -> list:
         cdef uint64_t keys[4]

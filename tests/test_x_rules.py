@@ -1,4 +1,4 @@
-"""Rule tests for Plateau X: one test per rule and per ruling of docs' rules page
+"""Rule tests for Plateau X: one test per rule and per ruling of the rules page
 (shared/rules/plateau-x.md), each named after the rule it pins.
 
 Every position is reached from the start by legal actions in notation, applied through the public
@@ -139,12 +139,18 @@ def exhaust_triples() -> list[str]:
     for layer in range(5):
         for x, y in [(0, 0), (3, 0), (0, 2), (3, 2)]:
             if layer % 2 == 0:
-                tiles = [[(x, y), (x + 1, y), (x, y + 1)], [(x + 2, y), (x + 1, y + 1), (x + 2, y + 1)]]
+                tiles = [
+                    [(x, y), (x + 1, y), (x, y + 1)],
+                    [(x + 2, y), (x + 1, y + 1), (x + 2, y + 1)],
+                ]
             else:
-                tiles = [[(x, y), (x, y + 1), (x + 1, y + 1)], [(x + 1, y), (x + 2, y), (x + 2, y + 1)]]
-            for t in tiles:
-                t = sorted(t, key=lambda cr: (cr[1], cr[0]))
-                out.append("T@" + "".join(name(c, r) for c, r in t))
+                tiles = [
+                    [(x, y), (x, y + 1), (x + 1, y + 1)],
+                    [(x + 1, y), (x + 2, y), (x + 2, y + 1)],
+                ]
+            for cells in tiles:
+                cells = sorted(cells, key=lambda cr: (cr[1], cr[0]))
+                out.append("T@" + "".join(name(c, r) for c, r in cells))
     return out[:37]
 
 
@@ -355,7 +361,7 @@ def test_plateau_is_maximal_side_connected_same_level():
 
 def test_build_requires_equal_levels():
     s = play(F_BL)
-    #  2  1 .        a1 b1 a2 at level 1, b2 at level 0
+    #  2  1 . .      a1 b1 a2 at level 1, b2 at level 0
     #  1  1 1 .
     #     a b c
     assert touching(of_kind(s, "D@"), "a1 b1 a2") == {"D@a1b1", "D@a1a2"}
@@ -512,8 +518,8 @@ def test_enter_in_double_variant_uses_lowest_numbered_piece():
 
 def test_step_needs_level_difference_one():
     s = play("P@c3 T@d2e2d3 S@d3 T@c4d4c5")
-    #  5  . 1 .          black B on c3 (level 0)
-    #  4  . 1 1          c4 d4 c5 level 1 (one triple)
+    #  5  . 1 . .        black B on c3 (level 0)
+    #  4  . 1 1 .        c4 d4 c5 level 1 (one triple)
     #  3  . B 2 .        d3 level 2, d2 e2 level 1
     #  2  . . 1 1
     #     b c d e
@@ -526,7 +532,7 @@ def test_step_needs_level_difference_one():
 
 def test_no_diagonal_step():
     s = play(f"P@c3 S@d4 S@b3 {F_TR}")
-    #  4  . . 1       d4 level 1 touches c3 only at a corner
+    #  4  . . . 1     d4 level 1 touches c3 only at a corner
     #  3  . 1 B .     b3 level 1 beside black's piece
     #  2  . . . .
     #     a b c d
@@ -558,7 +564,8 @@ def test_opponent_plateau_blocks_entry_and_pass_through():
     #     a b c d e
     assert s.current_player == 1
     free = {"c4-b4", "c4-a4", "c4-b3", "c4-b5"}
-    through = {"c4-d4", "c4-d5", "c4-e4", "c4-d3", "c4-e5", "c4-c5"}
+    # through d4 (d5 is level with d4: reachable only from c5, e5 or d6, none of them reachable)
+    through = {"c4-d4", "c4-e4", "c4-d3"}
     assert moves(s) == free | through
     s.apply(F_TL)
     s.apply(F_TR)
@@ -765,11 +772,11 @@ def test_rank_in_play_beats_not_in_play():
 
 
 def test_rank_higher_level_first():
-    s = play(f"T@c3d3c4 P@b3 T@e5f5e6 S@e5 P@f4 b3-c3")
+    s = play("T@c3d3c4 P@b3 T@e5f5e6 S@e5 P@f4 b3-c3")
     #  6  . . . 1 .      yellow Y on c3: level 1, plateau c3 d3 c4 (size 3), stamp 5
     #  5  . . . 2 1      black B on f4: level 0; e5 level 2 (plateau of one)
     #  4  . 1 . . B
-    #  3  Y 1 . . .
+    #  3  . Y 1 . .
     #     b c d e f
     assert s.ranking() == [[1], [0], [2, 3]]
     s.apply(F_TL)
@@ -783,7 +790,7 @@ def test_rank_higher_level_first():
 
 def test_rank_larger_plateau_first():
     s = play(f"S@b5 T@d3e3d4 {F_BR} {F_BL} P@a5 P@c3 {F_TR} {F_TL} a5-b5")
-    #  5  B 1 . . .     black on the single b5 (size 1, stamp 8)
+    #  5  . B . . .     black on the single b5 (size 1, stamp 8)
     #  4  . . . 1 .     d3 e3 d4: one triple (size 3)
     #  3  . . Y 1 1     yellow on c3, level 0
     #     a b c d e
@@ -899,6 +906,35 @@ def test_tied_players_share_better_place(variant, actions, ranking, returns):
     assert s.returns() == [float(x) for x in returns]
 
 
+def test_tournament_sums_points_ties_broken_by_rounds_won():
+    t = plateau.Tournament(GAME, "standard")
+    t.add([[0], [1], [2], [3]])
+    t.add([[2], [1], [3], [0]])
+    assert t.points == [4.0, 4.0, 5.0, 1.0]
+    assert t.wins == [1, 0, 1, 0]
+    # 0 and 1 have equal sums; 0 won a round, 1 did not
+    assert t.standings() == [[2], [0], [1], [3]]
+    # a round in which nobody got a piece into play: everybody shares first place and wins it
+    t.add([[0, 1, 2, 3]])
+    assert t.points == [8.0, 8.0, 9.0, 5.0]
+    assert t.wins == [2, 1, 2, 1]
+    assert t.standings() == [[2], [0], [1], [3]]
+    # a finished game counts by its ranking: yellow first, the others share second place
+    s = exhausted()
+    s.apply("P@a7")
+    s.apply("end")
+    t.add(s)
+    assert t.points == [10.0, 12.0, 11.0, 7.0]
+    assert t.wins == [2, 2, 2, 1]
+    assert t.standings() == [[1], [2], [0], [3]]
+    # equal sums and equal wins stay grouped
+    u = plateau.Tournament(GAME, "triple")
+    u.add([[0], [1], [2]])
+    u.add([[1], [0], [2]])
+    assert u.points == [4.0, 4.0, 0.0]
+    assert u.standings() == [[0, 1], [2]]
+
+
 # ----------------------------------------------------------------------------------------------
 # notation and action ids
 # ----------------------------------------------------------------------------------------------
@@ -996,13 +1032,12 @@ def test_num_distinct_actions_fixed_per_variant(variant):
     for a in [0, n // 3, n // 2, n - 1]:
         assert s.parse_action(strings[a]) == a
     # the numbering does not depend on the position or the first player
-    t = play("P@c3 S@c4 " + F_TL, variant)
+    t = play("P@c3 S@c4 S@a1", variant)
     assert t.num_distinct_actions == n
     assert [t.action_to_string(a) for a in range(n)] == strings
-    if variant != "mini":
-        u = new(variant, first_player=1)
-        assert u.num_distinct_actions == n
-        assert u.parse_action("c3-e5") == s.parse_action("c3-e5")
+    u = new(variant, first_player=1)
+    assert u.num_distinct_actions == n
+    assert u.parse_action("c3-e5") == s.parse_action("c3-e5")
 
 
 def _sample_positions():
@@ -1019,7 +1054,7 @@ def test_legal_actions_ascending():
         assert la.dtype == np.int64
         assert len(la) > 0
         assert np.all(np.diff(la) > 0)
-        assert 0 <= la[0] and la[-1] < s.num_distinct_actions
+        assert la[0] >= 0 and la[-1] < s.num_distinct_actions
 
 
 def test_mask_consistent_with_legal_actions():

@@ -86,7 +86,7 @@ def cmd_playouts(args: argparse.Namespace) -> int:
     r = random_playouts(
         args.game, args.variant, args.games, seed=args.seed, max_plies=args.max_plies
     )
-    dt = time.perf_counter() - t0
+    dt = max(time.perf_counter() - t0, 1e-9)
     print(
         f"games={r['games']} plies={r['plies']} ended={r['ended']} wins={r['wins']} "
         f"seconds={dt:.3f} games_per_s={r['games'] / dt:,.0f} plies_per_s={r['plies'] / dt:,.0f}"
@@ -143,6 +143,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["demo", *(argv or [])])
     try:
         return int(args.func(args))
-    except ValueError as e:  # bad actions, records or options: a message, not a traceback
+    except (ValueError, OSError) as e:  # bad actions, records, options or files: a message
         print(f"plateau: error: {e}", file=sys.stderr)
         return 2

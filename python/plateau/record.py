@@ -42,7 +42,7 @@ def from_record(record: object) -> GameState:
         raise InvalidRecordError(f"a game record is a JSON object, got {type(record).__name__}")
     if record.get("format") != FORMAT:
         raise InvalidRecordError(f"not a plateau game record: format is {record.get('format')!r}")
-    if record.get("version") != VERSION:
+    if type(record.get("version")) is not int or record.get("version") != VERSION:
         raise InvalidRecordError(
             f"unsupported record version {record.get('version')!r} (this library reads {VERSION})"
         )
@@ -96,4 +96,6 @@ def from_json(text: str | bytes) -> GameState:
         record = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise InvalidRecordError(f"not valid JSON: {e}") from None
+    except RecursionError:
+        raise InvalidRecordError("not a game record: JSON nested too deeply") from None
     return from_record(record)

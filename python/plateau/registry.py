@@ -84,13 +84,17 @@ def new_game(game: str, variant: str | None = None, **options: Any) -> GameState
     info = game_info(game)
     variant = info.default_variant if variant is None else variant
     check_variant(game, variant)
+    _check_options(game, info, options)
+    return info.factory(variant, **options)
+
+
+def _check_options(game: str, info: GameInfo, options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - set(info.options))
     if unknown:
         raise ValueError(
             f"unknown option(s) {', '.join(map(repr, unknown))} for {game!r}; "
             f"known options: {', '.join(info.options) or 'none'}"
         )
-    return info.factory(variant, **options)
 
 
 def random_playouts(
@@ -110,9 +114,11 @@ def random_playouts(
     info = game_info(game)
     variant = info.default_variant if variant is None else variant
     check_variant(game, variant)
+    _check_options(game, info, options)
     for name, value in (("n", n), ("seed", seed), ("max_plies", max_plies)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a non-negative int, got {value!r}")
-    if seed >= 2**64:
-        raise ValueError(f"seed must be below 2**64, got {seed!r}")
+    for name, value, top in (("n", n, 62), ("seed", seed, 64), ("max_plies", max_plies, 31)):
+        if value >= 2**top:
+            raise ValueError(f"{name} must be below 2**{top}, got {value!r}")
     return info.playouts(variant, n, seed, max_plies, **options)

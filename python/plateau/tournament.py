@@ -42,7 +42,7 @@ class Tournament:
                 raise ValueError("only a finished game can be scored")
             ranking = result.ranking()
         else:
-            ranking = [list(g) for g in result]
+            ranking = _as_ranking(result, self.num_players)
         flat = [p for g in ranking for p in g]
         if sorted(flat) != list(range(self.num_players)) or any(not g for g in ranking):
             raise ValueError(
@@ -68,3 +68,21 @@ class Tournament:
             else:
                 groups.append([p])
         return groups
+
+
+def _as_ranking(result: object, num_players: int) -> list[list[int]]:
+    """A ranking as lists of plain int players; ValueError for anything else."""
+    bad = ValueError(
+        f"a ranking must place each of players 0..{num_players - 1} once in non-empty groups "
+        f"(lists of player ints), got {result!r}"
+    )
+    if isinstance(result, (str, bytes)) or not isinstance(result, Sequence):
+        raise bad
+    ranking = []
+    for group in result:
+        if isinstance(group, (str, bytes)) or not isinstance(group, Sequence):
+            raise bad
+        if any(type(p) is not int for p in group):
+            raise bad
+        ranking.append(list(group))
+    return ranking

@@ -6,6 +6,7 @@ Rules: ``docs/rules/plateau-x.md`` (the project's copy of the rules page).
 
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -104,8 +105,9 @@ class PlateauXState(_x.XCore, GameState):
         n = self.board_size
         if isinstance(square, str):
             return square_index(square, n)
-        if isinstance(square, bool) or not isinstance(square, int):
+        if isinstance(square, bool) or not isinstance(square, numbers.Integral):
             raise ValueError(f"a square is a name like 'c3' or an index, got {square!r}")
+        square = int(square)
         if not 0 <= square < n * n:
             raise ValueError(f"square index {square!r} out of range [0, {n * n})")
         return square
