@@ -2,9 +2,12 @@
 
 Set PLATEAU_DEBUG=1 to build with bounds checks, wraparound and initialisation checks on
 (slower, but every out-of-range index in a kernel raises instead of corrupting memory).
+On x86-64 the kernels use the POPCNT instruction (every x86-64 CPU since about 2008);
+set PLATEAU_PORTABLE=1 to build without it.
 """
 
 import os
+import platform
 import sys
 
 from Cython.Build import cythonize
@@ -21,10 +24,15 @@ directives = {
     "embedsignature": True,
 }
 
+PORTABLE = os.environ.get("PLATEAU_PORTABLE", "") not in ("", "0")
+X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+
 if sys.platform == "win32":
     compile_args = ["/O2"]
+elif DEBUG:
+    compile_args = ["-O0", "-g"]
 else:
-    compile_args = ["-O0", "-g"] if DEBUG else ["-O3", "-mpopcnt"]
+    compile_args = ["-O3"] + (["-mpopcnt"] if X86_64 and not PORTABLE else [])
 
 MODULES = ["_common", "x"]
 
