@@ -24,6 +24,7 @@ ctypedef struct XSpec:
     int singles
     int doubles
     int triples
+    float points[4]        # points by place
     uint64_t board         # every space
     uint64_t not_last_col  # spaces with a right-hand neighbour
     uint64_t not_last_row  # spaces with an upper neighbour
@@ -94,6 +95,8 @@ cdef void x_make(XState* s, int a) noexcept nogil
 cdef uint64_t x_plateau(const XState* s, int sq) noexcept nogil
 cdef uint64_t x_hash(const XState* s) noexcept nogil
 cdef void x_player_keys(const XState* s, uint64_t* keys) noexcept nogil
+cdef void x_returns(const XState* s, float* out) noexcept nogil
+cdef void x_observe(const XState* s, float* out) noexcept nogil
 cdef uint64_t x_perft(const XState* s, int depth, bint bulk) noexcept nogil
 cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept nogil
 cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int max_plies, long* plies, long* ended, long* wins) noexcept nogil

@@ -26,12 +26,13 @@ import numpy as np
 # Variants
 # ---------------------------------------------------------------------------------------------
 
-#: name, board side, players, pieces per player, singles, doubles, triples in supply
+#: name, board side, players, pieces per player, singles, doubles, triples in supply,
+#: points by place (the rules page's variant table)
 VARIANTS = (
-    ("standard", 7, 4, 1, 2, 1, 37),
-    ("triple", 7, 3, 1, 2, 1, 37),
-    ("mini", 6, 2, 1, 3, 1, 37),
-    ("double", 7, 2, 2, 3, 1, 37),
+    ("standard", 7, 4, 1, 2, 1, 37, (4.0, 2.0, 1.0, 0.0)),
+    ("triple", 7, 3, 1, 2, 1, 37, (3.0, 1.0, 0.0)),
+    ("mini", 6, 2, 1, 3, 1, 37, (1.0, 0.0)),
+    ("double", 7, 2, 2, 3, 1, 37, (1.0, 0.0)),
 )
 
 cdef XSpec SPECS[4]
@@ -105,6 +106,8 @@ cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
 
 for _i, _v in enumerate(VARIANTS):
     _build_spec(&SPECS[_i], _i, _v[1], _v[2], _v[3], _v[4], _v[5], _v[6])
+    for _j, _pts in enumerate(_v[7]):
+        SPECS[_i].points[_j] = _pts
 
 
 cdef const XSpec* x_spec(int variant) noexcept nogil:
@@ -227,10 +230,23 @@ cdef inline uint64_t _reach(const XState* s, int start, uint64_t allowed) noexce
     return seen & ~bit(start)
 
 
+cdef inline uint64_t _blocked(const XState* s, int player) noexcept nogil:
+    """Spaces closed to ``player``: the plateaus (level >= 1) holding another player's piece."""
+    cdef const XSpec* sp = s.spec
+    cdef uint64_t blocked = 0
+    cdef int q, sq, own_lo = player * sp.ppp
+    for q in range(sp.npieces):
+        sq = s.pos[q]
+        if sq >= 0 and (q < own_lo or q >= own_lo + sp.ppp) and s.level[sq] != 0 \
+                and not (blocked & bit(sq)):
+            blocked |= x_plateau(s, sq)
+    return blocked
+
+
 cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
     cdef const XSpec* sp = s.spec
     cdef int p = s.player, n = sp.n, i, q, sq, k, tmp, own_lo
-    cdef uint64_t free, eqe, eqn, blk, blocked, allowed, dest
+    cdef uint64_t free, eqe, eqn, blk, allowed, dest
     cdef int8_t own[4]
     m.s = 0
     m.dh = 0
@@ -276,13 +292,7 @@ cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
     if k == 0:
         return
     # Move: opponents' plateaus (level >= 1) are closed; own pieces never block a plateau.
-    blocked = 0
-    for q in range(sp.npieces):
-        sq = s.pos[q]
-        if sq >= 0 and (q < own_lo or q >= own_lo + sp.ppp) and s.level[sq] != 0 \
-                and not (blocked & bit(sq)):
-            blocked |= x_plateau(s, sq)
-    allowed = free & ~blocked
+    allowed = free & ~_blocked(s, p)
     if k == 2 and own[1] < own[0]:
         tmp = own[0]
         own[0] = own[1]
@@ -550,6 +560,63 @@ cdef void x_player_keys(const XState* s, uint64_t* keys) noexcept nogil:
             k = _piece_key(s, p * s.spec.ppp + i)
             if k > keys[p]:
                 keys[p] = k
+
+
+cdef void x_returns(const XState* s, float* out) noexcept nogil:
+    """Points by place per player (tied players get the better place's points)."""
+    cdef uint64_t keys[4]
+    cdef int p, q, place
+    x_player_keys(s, keys)
+    for p in range(s.spec.players):
+        place = 0
+        for q in range(s.spec.players):
+            if keys[q] > keys[p]:
+                place += 1
+        out[p] = s.spec.points[place]
+
+
+cdef inline void _plane(float* out, uint64_t b, float v) noexcept nogil:
+    while b:
+        out[pl_ctz(b)] = v
+        b &= b - 1
+
+
+cdef void x_observe(const XState* s, float* out) noexcept nogil:
+    """Observation planes, ``(P + 8) x n x n`` floats, from the view of the player to move.
+
+    0: level; 1..P: pieces of the player to move, then of the next players in turn order;
+    P+1, P+2, P+3: spaces under a single, double, triple lying fully on top (the flush rule);
+    P+4: spaces closed to the player to move (opponents' plateaus); P+5, P+6: the player's
+    singles and doubles left / 4 (broadcast); P+7: triples left in the supply / 37.
+    """
+    cdef const XSpec* sp = s.spec
+    cdef int nn = sp.nn, n = sp.n, P = sp.players, i, q, rel, shape
+    cdef int me = s.player
+    cdef uint64_t b, cells
+    for i in range((P + 8) * nn):
+        out[i] = 0
+    for i in range(nn):
+        out[i] = s.level[i]
+    for q in range(sp.npieces):
+        if s.pos[q] >= 0:
+            rel = (q // sp.ppp - me + P) % P
+            out[(1 + rel) * nn + s.pos[q]] = 1
+    # cells of the tiles lying fully on top, from their anchors
+    b = s.top[0]
+    _plane(out + (P + 1) * nn, b, 1)
+    _plane(out + (P + 2) * nn, s.top[1] | (s.top[1] << 1), 1)
+    _plane(out + (P + 2) * nn, s.top[2] | (s.top[2] << n), 1)
+    cells = (s.top[3] << 1) | (s.top[3] << n) | (s.top[3] << (n + 1)) \
+        | s.top[4] | (s.top[4] << n) | (s.top[4] << (n + 1)) \
+        | s.top[5] | (s.top[5] << 1) | (s.top[5] << (n + 1)) \
+        | s.top[6] | (s.top[6] << 1) | (s.top[6] << n)
+    _plane(out + (P + 3) * nn, cells, 1)
+    if not s.ended:
+        _plane(out + (P + 4) * nn, _blocked(s, me), 1)
+    for i in range(nn):
+        out[(P + 5) * nn + i] = s.singles[me] / 4.0
+        out[(P + 6) * nn + i] = s.doubles[me] / 4.0
+        out[(P + 7) * nn + i] = s.supply / 37.0
 
 
 cdef uint64_t x_perft(const XState* s, int depth, bint bulk) noexcept nogil:
@@ -962,6 +1029,18 @@ cdef class XCore:
         other._m = self._m
         other._m_ok = self._m_ok
         return other
+
+    @property
+    def observation_shape(self) -> tuple:
+        """Shape of :meth:`observation_tensor`: ``(players + 8, n, n)``."""
+        return (self.s.spec.players + 8, self.s.spec.n, self.s.spec.n)
+
+    def observation_tensor(self):
+        """Observation planes (float32) from the view of the player to move; see the docs."""
+        out = np.empty(self.observation_shape, dtype=np.float32)
+        cdef float[:, :, ::1] view = out
+        x_observe(&self.s, &view[0, 0, 0])
+        return out
 
     def perft(self, depth, bint bulk=True) -> int:
         """Number of leaf positions ``depth`` plies ahead (bulk counting at the last ply)."""

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from plateau import games as _games  # registers every game
+from plateau.batch import StateBatch
 from plateau.errors import IllegalActionError, InvalidRecordError
 from plateau.games.plateau_x import PlateauXState
 from plateau.notation import square_index, square_name
@@ -24,6 +25,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidRecordError",
     "PlateauXState",
+    "StateBatch",
     "Tournament",
     "__version__",
     "from_json",

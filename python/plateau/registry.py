@@ -26,6 +26,8 @@ class GameInfo:
     playouts: Callable[..., dict[str, Any]]
     #: option name -> default value, as accepted by ``factory``
     options: dict[str, Any]
+    #: ``batch(variant, n, seed, max_plies, first_player)`` makes the core of a StateBatch
+    batch: Callable[..., Any] | None = None
 
 
 _GAMES: dict[str, GameInfo] = {}

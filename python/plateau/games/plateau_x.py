@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plateau_core import x as _x
+from plateau_core import x_batch as _x_batch
 
 from plateau.errors import IllegalActionError
 from plateau.notation import square_index, square_name
@@ -36,20 +37,12 @@ class XVariant:
     points: tuple[float, ...]
 
 
-_POINTS = {"standard": (4, 2, 1, 0), "triple": (3, 1, 0), "mini": (1, 0), "double": (1, 0)}
-
 VARIANTS: dict[str, XVariant] = {}
-for _index, (_name, _n, _players, _ppp, _singles, _doubles, _triples) in enumerate(_x.VARIANTS):
+for _index, (_name, _n, _players, _ppp, _singles, _doubles, _triples, _points) in enumerate(
+    _x.VARIANTS
+):
     VARIANTS[_name] = XVariant(
-        _name,
-        _index,
-        _players,
-        _n,
-        _ppp,
-        _singles,
-        _doubles,
-        _triples,
-        tuple(float(p) for p in _POINTS[_name]),
+        _name, _index, _players, _n, _ppp, _singles, _doubles, _triples, tuple(_points)
     )
 _BY_INDEX = {v.index: v for v in VARIANTS.values()}
 
@@ -304,5 +297,6 @@ register(
         factory=PlateauXState,
         playouts=_playouts,
         options={"first_player": 0},
+        batch=lambda variant, *args: _x_batch.XBatch(VARIANTS[variant].index, *args),
     )
 )
