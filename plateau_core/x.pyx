@@ -10,7 +10,7 @@ updated incrementally by builds, the only actions that change levels.
 Kernels never raise and never check their input; ``XCore`` checks everything first.
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
@@ -21,6 +21,26 @@ from plateau_core._common cimport (
 import operator
 
 import numpy as np
+
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS
+
+cdef object _np_empty = np.empty
+cdef object _np_zeros = np.zeros
+cdef object _INT64 = np.int64
+cdef object _BOOL = np.bool_
+cdef object _FLOAT32 = np.float32
+cdef type _NP_INT64_TYPE = np.int64
+
+
+cdef object _new_array(object shape, object dtype, bint zero, void** data):
+    """A fresh C-contiguous numpy array and its data pointer (cheaper than a typed memoryview;
+    the pointer stays valid while the array lives)."""
+    cdef Py_buffer buf
+    out = _np_zeros(shape, dtype=dtype) if zero else _np_empty(shape, dtype=dtype)
+    PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
+    data[0] = buf.buf
+    PyBuffer_Release(&buf)
+    return out
 
 # ---------------------------------------------------------------------------------------------
 # Variants
@@ -869,7 +889,7 @@ cdef class XCore:
         cdef int32_t* a
         if need <= self._cap:
             return 0
-        cap = max(need, 2 * self._cap, 64)
+        cap = max(need, 2 * self._cap, 16)
         h = <XState*>realloc(self._hist, cap * sizeof(XState))
         if h == NULL:
             raise MemoryError()
@@ -947,24 +967,26 @@ cdef class XCore:
         """The legal action ids, ascending, as a numpy int64 array."""
         cdef uint16_t buf[X_MAX_ACTIONS]
         cdef int k, i
+        cdef void* data
         self._masks()
         k = x_list(&self.s, &self._m, buf)
-        out = np.empty(k, dtype=np.int64)
-        cdef long long[::1] view = out
+        out = _new_array(k, _INT64, False, &data)
+        cdef int64_t* p = <int64_t*>data
         for i in range(k):
-            view[i] = buf[i]
+            p[i] = buf[i]
         return out
 
     def legal_actions_mask(self):
         """A bool array of length ``num_distinct_actions``, True at the legal action ids."""
         cdef uint16_t buf[X_MAX_ACTIONS]
         cdef int k, i
+        cdef void* data
         self._masks()
         k = x_list(&self.s, &self._m, buf)
-        out = np.zeros(self.s.spec.num_actions, dtype=np.bool_)
-        cdef uint8_t[::1] view = out.view(np.uint8)
+        out = _new_array(self.s.spec.num_actions, _BOOL, True, &data)
+        cdef uint8_t* p = <uint8_t*>data
         for i in range(k):
-            view[buf[i]] = 1
+            p[buf[i]] = 1
         return out
 
     def num_legal_actions(self) -> int:
@@ -983,14 +1005,18 @@ cdef class XCore:
     def apply(self, a) -> None:
         """Apply a legal action, given as an int id or a notation string."""
         cdef long ai
-        if type(a) is int and 0 <= a < self.s.spec.num_actions:
-            ai = a
-            self._masks()
-            if x_masks_has(&self.s, &self._m, ai):
-                self._reserve(self._len + 1)
-                self._push(ai)
-                return
-        # everything else (strings, numpy ints, bad input) goes to the Python layer's
+        if type(a) is int or type(a) is _NP_INT64_TYPE:
+            try:
+                ai = a
+            except OverflowError:
+                ai = -1
+            if 0 <= ai < self.s.spec.num_actions:
+                self._masks()
+                if x_masks_has(&self.s, &self._m, ai):
+                    self._reserve(self._len + 1)
+                    self._push(ai)
+                    return
+        # everything else (strings, other integer types, bad input) goes to the Python layer's
         # _apply_slow, which raises the domain error or applies through _apply_checked
         self._apply_slow(a)
 
@@ -1021,7 +1047,7 @@ cdef class XCore:
         other._variant = self._variant
         other._first = self._first
         other.s = self.s
-        other._reserve(self._len)
+        other._reserve(self._len + 16)  # room to apply without growing at once
         if self._len:
             memcpy(other._hist, self._hist, self._len * sizeof(XState))
             memcpy(other._acts, self._acts, self._len * sizeof(int32_t))
@@ -1037,9 +1063,9 @@ cdef class XCore:
 
     def observation_tensor(self):
         """Observation planes (float32) from the view of the player to move; see the docs."""
-        out = np.empty(self.observation_shape, dtype=np.float32)
-        cdef float[:, :, ::1] view = out
-        x_observe(&self.s, &view[0, 0, 0])
+        cdef void* data
+        out = _new_array(self.observation_shape, _FLOAT32, False, &data)
+        x_observe(&self.s, <float*>data)
         return out
 
     def perft(self, depth, bint bulk=True) -> int:

@@ -55,6 +55,8 @@ def points_for_ranking(ranking: Sequence[Sequence[int]], points: Sequence[float]
 class GameState:
     """Shared behaviour of every game's state (mixed in after the compiled core class)."""
 
+    __slots__ = ()  # no per-instance dict: clone() stays a C-level copy
+
     #: registry name of the game
     game: ClassVar[str]
 

@@ -63,6 +63,7 @@ class PlateauXState(_x.XCore, GameState):
     (['T@c3d3c4', 'P@a1'], 2, 1)
     """
 
+    __slots__ = ()
     game = "plateau-x"
 
     def __init__(self, variant: str = "standard", first_player: int = 0) -> None:
