@@ -94,3 +94,31 @@ def bench_legal_actions(benchmark: Any) -> None:
     state, counts = _position("standard", 10)
     assert len(state.legal_actions()) == counts["1"]
     benchmark(state.legal_actions)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def bench_batch_step_with_masks(benchmark: Any, threads: int) -> None:
+    import threading
+
+    import numpy as np
+
+    n = 256
+    batches = [plateau.StateBatch("plateau-x", "standard", n=n, seed=s) for s in range(threads)]
+    assert int(batches[0].legal_masks().sum()) == n * 326  # the start position: 326 each
+
+    def work(batch: plateau.StateBatch) -> None:
+        masks = np.zeros((n, batch.num_distinct_actions), dtype=np.uint8)
+        actions = np.zeros(n, dtype=np.int64)
+        for _ in range(20):
+            batch.legal_masks(masks)
+            batch.sample_random(actions)
+            batch.step(actions)
+
+    def run() -> None:
+        workers = [threading.Thread(target=work, args=(b,)) for b in batches]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+
+    benchmark(run)

@@ -90,6 +90,7 @@ cdef void x_init(XState* s, const XSpec* sp, int first_player) noexcept nogil
 cdef void x_masks(const XState* s, XMasks* m) noexcept nogil
 cdef int x_count(const XMasks* m) noexcept nogil
 cdef int x_list(const XState* s, const XMasks* m, uint16_t* out) noexcept nogil
+cdef void x_fill_mask(const XState* s, const XMasks* m, uint8_t* out) noexcept nogil
 cdef bint x_masks_has(const XState* s, const XMasks* m, int a) noexcept nogil
 cdef void x_make(XState* s, int a) noexcept nogil
 cdef uint64_t x_plateau(const XState* s, int sq) noexcept nogil

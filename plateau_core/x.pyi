@@ -5,6 +5,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+STATE_NBYTES: int
 VARIANTS: tuple[tuple[str, int, int, int, int, int, int, tuple[float, ...]], ...]
 
 def layout(variant: int) -> dict[str, Any]: ...

@@ -12,7 +12,7 @@ Kernels never raise and never check their input; ``XCore`` checks everything fir
 cimport cython
 from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from plateau_core._common cimport (
     Rng, rng_seed, rng_below, splitmix64, pl_popcount, pl_ctz, nth_set_bit,
@@ -56,6 +56,9 @@ VARIANTS = (
 )
 
 cdef XSpec SPECS[4]
+
+#: bytes of one position (the C struct), without its history
+STATE_NBYTES = sizeof(XState)
 
 
 cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
@@ -381,6 +384,42 @@ cdef int x_list(const XState* s, const XMasks* m, uint16_t* out) noexcept nogil:
         out[k] = sp.base_end
         k += 1
     return k
+
+
+cdef void x_fill_mask(const XState* s, const XMasks* m, uint8_t* out) noexcept nogil:
+    """Write the 0/1 legality of every action id into ``out[0:num_actions]``."""
+    cdef const XSpec* sp = s.spec
+    cdef int o, i, f
+    cdef uint64_t b
+    memset(out, 0, sp.num_actions)
+    b = m.s
+    while b:
+        out[sp.base_s + pl_ctz(b)] = 1
+        b &= b - 1
+    b = m.dh
+    while b:
+        out[sp.base_dh + sp.dh_index[pl_ctz(b)]] = 1
+        b &= b - 1
+    b = m.dv
+    while b:
+        out[sp.base_dv + pl_ctz(b)] = 1
+        b &= b - 1
+    for o in range(4):
+        b = m.t[o]
+        while b:
+            out[sp.base_t + o * sp.nb + sp.blk_index[pl_ctz(b)]] = 1
+            b &= b - 1
+    b = m.enter
+    while b:
+        out[sp.base_enter + pl_ctz(b)] = 1
+        b &= b - 1
+    for i in range(m.nmove):
+        f = m.move_from[i]
+        b = m.move_to[i]
+        while b:
+            out[move_id(sp, f, pl_ctz(b))] = 1
+            b &= b - 1
+    out[sp.base_end] = m.end != 0
 
 
 cdef bint x_masks_has(const XState* s, const XMasks* m, int a) noexcept nogil:
@@ -978,15 +1017,10 @@ cdef class XCore:
 
     def legal_actions_mask(self):
         """A bool array of length ``num_distinct_actions``, True at the legal action ids."""
-        cdef uint16_t buf[X_MAX_ACTIONS]
-        cdef int k, i
         cdef void* data
         self._masks()
-        k = x_list(&self.s, &self._m, buf)
-        out = _new_array(self.s.spec.num_actions, _BOOL, True, &data)
-        cdef uint8_t* p = <uint8_t*>data
-        for i in range(k):
-            p[buf[i]] = 1
+        out = _new_array(self.s.spec.num_actions, _BOOL, False, &data)
+        x_fill_mask(&self.s, &self._m, <uint8_t*>data)
         return out
 
     def num_legal_actions(self) -> int:

@@ -14,7 +14,7 @@ from libc.string cimport memset
 from plateau_core._common cimport Rng, rng_seed
 from plateau_core.x cimport (
     XSpec, XState, XMasks, X_MAX_ACTIONS, x_spec, x_init, x_masks, x_count, x_list,
-    x_masks_has, x_make, x_random_action, x_returns, x_observe, x_hash,
+    x_masks_has, x_fill_mask, x_make, x_random_action, x_returns, x_observe, x_hash,
 )
 
 
@@ -94,15 +94,11 @@ cdef class XBatch:
         if out.shape[0] != self.num_envs or out.shape[1] != self.sp.num_actions:
             raise ValueError(f"mask array must have shape ({self.num_envs}, "
                              f"{self.sp.num_actions}), got ({out.shape[0]}, {out.shape[1]})")
-        cdef int i, k, j
-        cdef uint16_t buf[X_MAX_ACTIONS]
+        cdef int i
         with nogil:
             for i in range(self.num_envs):
                 self._masks(i)
-                memset(&out[i, 0], 0, self.sp.num_actions)
-                k = x_list(&self.states[i], &self.masks[i], buf)
-                for j in range(k):
-                    out[i, buf[j]] = 1
+                x_fill_mask(&self.states[i], &self.masks[i], &out[i, 0])
 
     def num_legal(self, int32_t[::1] out) -> None:
         """Fill ``out`` (int32, shape ``(n,)``) with the number of legal actions of each game."""

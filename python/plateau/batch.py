@@ -24,19 +24,27 @@ from plateau.errors import IllegalActionError
 from plateau.registry import check_variant, game_info
 
 
-def _out(arr: Any, dtype: type, shape: tuple[int, ...], name: str) -> Any:
-    """Check a caller-supplied output array (or allocate one)."""
+def _out(arr: Any, dtype: np.dtype[Any], shape: tuple[int, ...], name: str) -> Any:
+    """Check a caller-supplied output array (or allocate one). Contiguity and writability are
+    checked again by the core when it takes the buffer."""
     if arr is None:
         return np.zeros(shape, dtype=dtype)
+    if type(arr) is np.ndarray and arr.dtype == dtype and arr.shape == shape:
+        flags = arr.flags
+        if flags.c_contiguous and flags.writeable:
+            return arr
+        raise ValueError(f"{name} must be C-contiguous and writeable")
     if not isinstance(arr, np.ndarray):
         raise ValueError(f"{name} must be a numpy array, got {type(arr).__name__}")
-    if arr.dtype != np.dtype(dtype):
-        raise ValueError(f"{name} must have dtype {np.dtype(dtype)}, got {arr.dtype}")
-    if arr.shape != shape:
-        raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
-    if not arr.flags.c_contiguous or not arr.flags.writeable:
-        raise ValueError(f"{name} must be C-contiguous and writeable")
-    return arr
+    if arr.dtype != dtype:
+        raise ValueError(f"{name} must have dtype {dtype}, got {arr.dtype}")
+    raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
+
+
+_U8 = np.dtype(np.uint8)
+_I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
+_F32 = np.dtype(np.float32)
 
 
 class StateBatch:
@@ -84,19 +92,19 @@ class StateBatch:
 
     def legal_masks(self, out: npt.NDArray[np.uint8] | None = None) -> npt.NDArray[np.uint8]:
         """Legal-action masks, uint8 ``(n, num_distinct_actions)``, written into ``out``."""
-        out = _out(out, np.uint8, (self.num_envs, self.num_distinct_actions), "mask array")
+        out = _out(out, _U8, (self.num_envs, self.num_distinct_actions), "mask array")
         self._core.legal_masks(out)
         return out
 
     def num_legal(self, out: npt.NDArray[np.int32] | None = None) -> npt.NDArray[np.int32]:
         """The number of legal actions of each game."""
-        out = _out(out, np.int32, (self.num_envs,), "count array")
+        out = _out(out, _I32, (self.num_envs,), "count array")
         self._core.num_legal(out)
         return out
 
     def sample_random(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per game, from the batch's seeded generator."""
-        out = _out(out, np.int64, (self.num_envs,), "action array")
+        out = _out(out, _I64, (self.num_envs,), "action array")
         self._core.sample_random(out)
         return out
 
@@ -110,22 +118,29 @@ class StateBatch:
         ``max_plies``, else 0; a finished game's points by place go to ``returns[i]`` (zeros
         when truncated) and the game restarts. If any action is illegal, nothing is applied
         and IllegalActionError names the first such game."""
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,):
-            raise IllegalActionError(
-                f"actions must have shape ({self.num_envs},), got {acts.shape}"
-            )
-        if acts.dtype.kind not in "iu":
-            raise IllegalActionError(f"actions must be integer ids, got dtype {acts.dtype}")
-        acts64 = np.ascontiguousarray(acts, dtype=np.int64)
-        if acts.dtype.kind == "u" and acts.size and int(acts.max()) >= 2**63:
-            raise IllegalActionError("action ids must be below 2**63")
-        done = _out(done, np.uint8, (self.num_envs,), "done array")
-        returns = _out(returns, np.float32, (self.num_envs, self.num_players), "returns array")
-        code = self._core.step(acts64, done, returns)
+        acts = actions
+        if not (
+            type(acts) is np.ndarray
+            and acts.dtype == _I64
+            and acts.shape == (self.num_envs,)
+            and acts.flags.c_contiguous
+        ):
+            acts = np.asarray(actions)
+            if acts.shape != (self.num_envs,):
+                raise IllegalActionError(
+                    f"actions must have shape ({self.num_envs},), got {acts.shape}"
+                )
+            if acts.dtype.kind not in "iu":
+                raise IllegalActionError(f"actions must be integer ids, got dtype {acts.dtype}")
+            if acts.dtype.kind == "u" and acts.size and int(acts.max()) >= 2**63:
+                raise IllegalActionError("action ids must be below 2**63")
+            acts = np.ascontiguousarray(acts, dtype=np.int64)
+        done = _out(done, _U8, (self.num_envs,), "done array")
+        returns = _out(returns, _F32, (self.num_envs, self.num_players), "returns array")
+        code = self._core.step(acts, done, returns)
         if code < 0:
             i = -1 - code
-            a = int(acts64[i])
+            a = int(acts[i])
             reason = (
                 f"out of range [0, {self.num_distinct_actions})"
                 if not 0 <= a < self.num_distinct_actions
@@ -136,7 +151,7 @@ class StateBatch:
 
     def observations(self, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """Observation planes of every game, float32 ``(n, *observation_shape)``."""
-        out = _out(out, np.float32, (self.num_envs, *self.observation_shape), "observation array")
+        out = _out(out, _F32, (self.num_envs, *self.observation_shape), "observation array")
         self._core.observations(out)
         return out
 

@@ -4,6 +4,7 @@ standard variant printed move by move, the final ranking, and perft of the start
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -94,6 +95,25 @@ def cmd_playouts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    import platform
+
+    from plateau.bench import format_table, run
+
+    rows = run(
+        yardstick=args.yardstick,
+        quick=args.quick,
+        progress=lambda what: print(f"  running: {what}", file=sys.stderr, flush=True),
+    )
+    cpu = platform.processor() or platform.machine()
+    print(
+        f"plateau bench{' --quick' if args.quick else ''} on {cpu}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}"
+    )
+    print(format_table(rows))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="plateau", description="Rules engines for the Plateau board games."
@@ -133,6 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-plies", type=int, default=400)
     p.set_defaults(func=cmd_playouts)
+
+    p = sub.add_parser("bench", help="speed figures and ratios against yardsticks")
+    p.add_argument("--yardstick", help="path of the native plateau-x-yardstick program")
+    p.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
+    p.set_defaults(func=cmd_bench)
     return parser
 
 
