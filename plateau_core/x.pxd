@@ -11,6 +11,8 @@ cdef enum:
     X_MAX_ACTIONS = 2720   # >= num_distinct_actions of every variant (7x7: 2679)
     X_MAX_BUILDS = 280     # >= number of build actions of every variant (7x7: 277)
     X_SHAPES = 7           # tile shapes: S, D horizontal, D vertical, T orientations 0-3
+    X_MAX_TILES = 56       # >= tiles in a game: 37 triples + 4 players x (3 singles + 1 double)
+    X_NO_TILE = 0xFF
 
 
 ctypedef struct XSpec:
@@ -52,6 +54,8 @@ ctypedef struct XSpec:
 
 ctypedef struct XState:
     # Everything that defines a position, in flat arrays; copied by value for undo and clone.
+    # The fields up to ``ntiles`` are all that move generation and make read ("hot"); the tile
+    # table and the top tiles come last, so that perft can copy only the hot prefix.
     const XSpec* spec
     uint64_t occ           # spaces holding a piece
     uint64_t ground        # spaces at level 0
@@ -59,7 +63,7 @@ ctypedef struct XState:
     uint64_t eq_n          # bit a: a and a+n (its upper neighbour) have the same level
     uint64_t step_e        # bit a: levels of a and a+1 differ by exactly one
     uint64_t step_n        # bit a: levels of a and a+n differ by exactly one
-    uint64_t top[7]        # anchors of the tiles lying fully on top, by shape (flush rule)
+    uint64_t whole[7]      # anchors of the tiles lying whole on top, by shape (flush rule)
     uint64_t zob           # incremental Zobrist key (stamp order is folded in by x_hash)
     uint8_t level[64]
     int8_t pos[4]          # square of each piece, -1 while not in play
@@ -70,6 +74,11 @@ ctypedef struct XState:
     int32_t player         # player to move
     int32_t ply
     int32_t ended          # 1 once End was applied
+    int32_t ntiles         # tiles placed so far
+    # -- cold: written by make, read only by the Python layer --
+    uint8_t top[64]        # tile-table index of the tile on top of each space (X_NO_TILE: none)
+    uint16_t tiles[X_MAX_TILES]      # the tile table: the build action that placed each tile
+    uint8_t tile_level[X_MAX_TILES]  # and the level it lies at
 
 
 ctypedef struct XMasks:

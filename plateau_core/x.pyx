@@ -60,6 +60,10 @@ cdef XSpec SPECS[4]
 #: bytes of one position (the C struct), without its history
 STATE_NBYTES = sizeof(XState)
 
+cdef XState _layout_probe
+# bytes of the hot prefix of XState (everything before the tile table)
+cdef size_t X_HOT_BYTES = <size_t>(<char*>&_layout_probe.top[0] - <char*>&_layout_probe)
+
 
 cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
                       int singles, int doubles, int triples) noexcept:
@@ -204,7 +208,10 @@ cdef void x_init(XState* s, const XSpec* sp, int first_player) noexcept nogil:
     s.step_e = 0
     s.step_n = 0
     for i in range(X_SHAPES):
-        s.top[i] = 0
+        s.whole[i] = 0
+    for i in range(64):
+        s.top[i] = X_NO_TILE
+    s.ntiles = 0
     for i in range(64):
         s.level[i] = 0
     s.zob = 0
@@ -288,18 +295,18 @@ cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
     eqn = s.eq_n
     # Build. A tile needs equal levels, no piece, and must not lie flush on a tile of its kind.
     if s.singles[p]:
-        m.s = free & ~s.top[0]
+        m.s = free & ~s.whole[0]
     if s.doubles[p]:
-        m.dh = eqe & free & (free >> 1) & ~s.top[1]
-        m.dv = eqn & free & (free >> n) & ~s.top[2]
+        m.dh = eqe & free & (free >> 1) & ~s.whole[1]
+        m.dv = eqn & free & (free >> n) & ~s.whole[2]
     if s.supply > 0:
         blk = sp.block
         # orientation o leaves out corner o of the 2x2 block [a, a+1, a+n, a+n+1]
         m.t[0] = blk & (eqn >> 1) & (eqe >> n) & (free >> 1) & (free >> n) & (free >> (n + 1)) \
-            & ~s.top[3]
-        m.t[1] = blk & eqn & (eqe >> n) & free & (free >> n) & (free >> (n + 1)) & ~s.top[4]
-        m.t[2] = blk & eqe & (eqn >> 1) & free & (free >> 1) & (free >> (n + 1)) & ~s.top[5]
-        m.t[3] = blk & eqe & eqn & free & (free >> 1) & (free >> n) & ~s.top[6]
+            & ~s.whole[3]
+        m.t[1] = blk & eqn & (eqe >> n) & free & (free >> n) & (free >> (n + 1)) & ~s.whole[4]
+        m.t[2] = blk & eqe & (eqn >> 1) & free & (free >> 1) & (free >> (n + 1)) & ~s.whole[5]
+        m.t[3] = blk & eqe & eqn & free & (free >> 1) & (free >> n) & ~s.whole[6]
     # End is legal exactly when no build is.
     m.end = (m.s | m.dh | m.dv | m.t[0] | m.t[1] | m.t[2] | m.t[3]) == 0
     # Enter: a piece not yet in play goes to an unoccupied level-0 space.
@@ -505,15 +512,18 @@ cdef void x_make(XState* s, int a) noexcept nogil:
         cover = sp.build_cover[a]
         h = s.level[pl_ctz(cover)]
         # tiles with a covered space no longer lie fully on top (flush rule)
-        s.top[0] &= ~cover
-        s.top[1] &= ~(cover | (cover >> 1))
-        s.top[2] &= ~(cover | (cover >> n))
-        s.top[3] &= ~((cover >> 1) | (cover >> n) | (cover >> (n + 1)))
-        s.top[4] &= ~(cover | (cover >> n) | (cover >> (n + 1)))
-        s.top[5] &= ~(cover | (cover >> 1) | (cover >> (n + 1)))
-        s.top[6] &= ~(cover | (cover >> 1) | (cover >> n))
+        s.whole[0] &= ~cover
+        s.whole[1] &= ~(cover | (cover >> 1))
+        s.whole[2] &= ~(cover | (cover >> n))
+        s.whole[3] &= ~((cover >> 1) | (cover >> n) | (cover >> (n + 1)))
+        s.whole[4] &= ~(cover | (cover >> n) | (cover >> (n + 1)))
+        s.whole[5] &= ~(cover | (cover >> 1) | (cover >> (n + 1)))
+        s.whole[6] &= ~(cover | (cover >> 1) | (cover >> n))
         shape = sp.build_shape[a]
-        s.top[shape] |= bit(sp.build_anchor[a])
+        s.whole[shape] |= bit(sp.build_anchor[a])
+        # the tile table and the top tile of each covered space
+        s.tiles[s.ntiles] = a
+        s.tile_level[s.ntiles] = h + 1
         if h == 0:
             s.ground &= ~cover
         # Levels rise by one under the tile. Pairs inside the tile keep their relations; pairs
@@ -523,6 +533,7 @@ cdef void x_make(XState* s, int a) noexcept nogil:
             c = pl_ctz(b)
             b &= b - 1
             s.level[c] = h + 1
+            s.top[c] = s.ntiles
             if (sp.has_west >> c) & 1 and not (cover >> (c - 1)) & 1:
                 _pair(&s.eq_e, &s.step_e, c - 1, s.level[c - 1], h + 1)
             if (sp.not_last_col >> c) & 1 and not (cover >> (c + 1)) & 1:
@@ -531,6 +542,7 @@ cdef void x_make(XState* s, int a) noexcept nogil:
                 _pair(&s.eq_n, &s.step_n, c - n, s.level[c - n], h + 1)
             if (sp.not_last_row >> c) & 1 and not (cover >> (c + n)) & 1:
                 _pair(&s.eq_n, &s.step_n, c, h + 1, s.level[c + n])
+        s.ntiles += 1
         s.zob ^= _rotl(Z_TILE[a], h + 1)
         if shape == 0:
             s.zob ^= Z_STOCK[p][0][s.singles[p]]
@@ -661,14 +673,14 @@ cdef void x_observe(const XState* s, float* out) noexcept nogil:
             rel = (q // sp.ppp - me + P) % P
             out[(1 + rel) * nn + s.pos[q]] = 1
     # cells of the tiles lying fully on top, from their anchors
-    b = s.top[0]
+    b = s.whole[0]
     _plane(out + (P + 1) * nn, b, 1)
-    _plane(out + (P + 2) * nn, s.top[1] | (s.top[1] << 1), 1)
-    _plane(out + (P + 2) * nn, s.top[2] | (s.top[2] << n), 1)
-    cells = (s.top[3] << 1) | (s.top[3] << n) | (s.top[3] << (n + 1)) \
-        | s.top[4] | (s.top[4] << n) | (s.top[4] << (n + 1)) \
-        | s.top[5] | (s.top[5] << 1) | (s.top[5] << (n + 1)) \
-        | s.top[6] | (s.top[6] << 1) | (s.top[6] << n)
+    _plane(out + (P + 2) * nn, s.whole[1] | (s.whole[1] << 1), 1)
+    _plane(out + (P + 2) * nn, s.whole[2] | (s.whole[2] << n), 1)
+    cells = (s.whole[3] << 1) | (s.whole[3] << n) | (s.whole[3] << (n + 1)) \
+        | s.whole[4] | (s.whole[4] << n) | (s.whole[4] << (n + 1)) \
+        | s.whole[5] | (s.whole[5] << 1) | (s.whole[5] << (n + 1)) \
+        | s.whole[6] | (s.whole[6] << 1) | (s.whole[6] << n)
     _plane(out + (P + 3) * nn, cells, 1)
     if not s.ended:
         _plane(out + (P + 4) * nn, _blocked(s, me), 1)
@@ -693,7 +705,8 @@ cdef uint64_t x_perft(const XState* s, int depth, bint bulk) noexcept nogil:
         return x_count(&m)
     k = x_list(s, &m, buf)
     for i in range(k):
-        child = s[0]
+        # children copy the hot prefix only: nothing below reads the tile table
+        memcpy(&child, s, X_HOT_BYTES)
         x_make(&child, buf[i])
         total += x_perft(&child, depth - 1, bulk)
     return total
@@ -1122,6 +1135,15 @@ cdef class XCore:
 
     def _levels(self) -> list:
         return [self.s.level[i] for i in range(self.s.spec.nn)]
+
+    def _top_tile(self, sq) -> int:
+        """Index in the tile table of the tile on top of ``sq``, or -1 on the bare board."""
+        cdef int t = self.s.top[self._sq(sq)]
+        return -1 if t == X_NO_TILE else t
+
+    def _tiles(self) -> list:
+        """The tile table: ``(build action id, level)`` of each placed tile, in order."""
+        return [(self.s.tiles[i], self.s.tile_level[i]) for i in range(self.s.ntiles)]
 
     def _plateau_mask(self, sq) -> int:
         return x_plateau(&self.s, self._sq(sq))

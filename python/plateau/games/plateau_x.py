@@ -208,6 +208,20 @@ class PlateauXState(_x.XCore, GameState):
         flat = self._levels()
         return [flat[r * n : (r + 1) * n] for r in range(n)]
 
+    def tiles(self) -> list[dict[str, Any]]:
+        """The tile table: every placed tile in order, as ``{"kind", "squares", "level"}``
+        (squares as indices, ascending; level is the level the tile lies at)."""
+        out = []
+        for action, level in self._tiles():
+            kind, squares = _x.decode(self._variant_index, action)
+            out.append({"kind": kind, "squares": list(squares), "level": int(level)})
+        return out
+
+    def top_tile(self, square: int | str) -> int | None:
+        """Index in :meth:`tiles` of the tile on top of ``square``, or None on the bare board."""
+        t = int(self._top_tile(self._sq(square)))
+        return None if t < 0 else t
+
     def plateau(self, square: int | str) -> list[int]:
         """Sorted square indices of the plateau holding ``square`` (empty at level 0)."""
         mask = int(self._plateau_mask(self._sq(square)))
