@@ -633,6 +633,30 @@ cdef void x_player_keys(const XState* s, uint64_t* keys) noexcept nogil:
                 keys[p] = k
 
 
+cdef int x_mobility(const XState* s, int player) noexcept nogil:
+    """Spaces ``player``'s pieces could move to if it were their turn (summed over pieces)."""
+    cdef XState t
+    cdef XMasks m
+    cdef int i, total = 0
+    memcpy(&t, s, X_HOT_BYTES)
+    t.player = player
+    t.ended = 0
+    x_masks(&t, &m)
+    for i in range(m.nmove):
+        total += pl_popcount(m.move_to[i])
+    return total
+
+
+cdef int x_random_game(XState* s, Rng* rng, int max_plies) noexcept nogil:
+    """Play uniformly random actions in place until the game ends or ``max_plies`` is reached;
+    return whether it ended. (The tile table of ``s`` is not kept up to date.)"""
+    cdef XMasks m
+    while not s.ended and s.ply < max_plies:
+        x_masks(s, &m)
+        x_make(s, x_random_action(s, &m, rng))
+    return s.ended
+
+
 cdef void x_returns(const XState* s, float* out) noexcept nogil:
     """Points by place per player (tied players get the better place's points)."""
     cdef uint64_t keys[4]
@@ -750,7 +774,6 @@ cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, i
     """Play ``n`` uniformly random games; count plies, finished games and first places."""
     cdef Rng rng
     cdef XState st
-    cdef XMasks m
     cdef uint64_t keys[4]
     cdef uint64_t best
     cdef long g
@@ -758,9 +781,7 @@ cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, i
     rng_seed(&rng, seed)
     for g in range(n):
         x_init(&st, sp, first_player)
-        while not st.ended and st.ply < max_plies:
-            x_masks(&st, &m)
-            x_make(&st, x_random_action(&st, &m, &rng))
+        x_random_game(&st, &rng, max_plies)
         plies[0] += st.ply
         if st.ended:
             ended[0] += 1
@@ -1114,6 +1135,27 @@ cdef class XCore:
         out = _new_array(self.observation_shape, _FLOAT32, False, &data)
         x_observe(&self.s, <float*>data)
         return out
+
+    def random_playout(self, seed=0, max_plies=400) -> list:
+        """Points by place after finishing the game from here with uniformly random actions
+        (in C, GIL released; the state itself is unchanged). A game still running after
+        ``max_plies`` plies in all scores the points of its ranking at that moment."""
+        cdef uint64_t seed64 = _int_in(seed, 0, 2**63, "seed")
+        cdef int cap = _int_in(max_plies, 0, 2**31, "max_plies")
+        cdef XState t
+        cdef Rng rng
+        cdef float out[4]
+        memcpy(&t, &self.s, X_HOT_BYTES)
+        with nogil:
+            rng_seed(&rng, seed64)
+            x_random_game(&t, &rng, cap)
+            x_returns(&t, out)
+        return [out[p] for p in range(self.s.spec.players)]
+
+    def mobility(self, player) -> int:
+        """How many spaces ``player``'s pieces could move to if it were their turn."""
+        cdef int p = _int_in(player, 0, self.s.spec.players, "player")
+        return x_mobility(&self.s, p)
 
     def perft(self, depth, bint bulk=True) -> int:
         """Number of leaf positions ``depth`` plies ahead (bulk counting at the last ply)."""

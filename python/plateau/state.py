@@ -83,6 +83,7 @@ class GameState:
         def undo(self) -> int: ...
         def clone(self) -> GameState: ...
         def perft(self, depth: int, bulk: bool = True) -> int: ...
+        def random_playout(self, seed: int = 0, max_plies: int = 400) -> list[float]: ...
 
     # -- per game (overridden) ---------------------------------------------------------------
 
@@ -107,6 +108,12 @@ class GameState:
     def points_by_place(self) -> tuple[float, ...]:
         """The points of first, second, ... place in this variant."""
         raise NotImplementedError
+
+    def heuristic(self, player: int) -> float:
+        """A quick static estimate of how well ``player`` stands (bigger is better), used by
+        the greedy and alpha-beta bots; each game documents its own. The default knows
+        nothing and returns 0."""
+        return 0.0
 
     def why_illegal(self, action: int) -> str:
         """A short reason why the in-range id ``action`` is not legal here."""

@@ -251,6 +251,33 @@ class PlateauXState(_x.XCore, GameState):
         singles, doubles = self._stock(player)
         return {"single": int(singles), "double": int(doubles)}
 
+    def standing(self, player: int) -> tuple[bool, int, int]:
+        """``(in play, level, plateau size)`` of ``player``'s best piece (ranking keys 1-3)."""
+        key = int(self._player_keys()[self._player(player)])
+        return bool(key >> 60), (key >> 52) & 0xFF, (key >> 44) & 0xFF
+
+    def heuristic(self, player: int) -> float:
+        """Static value for ``player``: its standing against the best opponent's.
+
+        A player's value is ``10 * level + plateau size`` of their best piece (``-5`` with no
+        piece in play), plus ``0.25 * mobility`` (spaces their pieces could move to, at most
+        40). The heuristic is the player's value minus the best other player's value.
+        """
+        values = []
+        for p in range(self.num_players):
+            in_play, level, size = self.standing(p)
+            v = 10.0 * level + size if in_play else -5.0
+            values.append(v + 0.25 * min(self.mobility(p), 40))
+        mine = values[self._player(player)]
+        return mine - max(v for i, v in enumerate(values) if i != player)
+
+    def _player(self, player: int) -> int:
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise ValueError(f"player must be an int, got {player!r}")
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"player {player!r} out of range [0, {self.num_players})")
+        return player
+
     def ranking(self) -> list[list[int]]:
         """Players best first, equal standings grouped; valid at any ply ("if it ended now").
 

@@ -1,0 +1,103 @@
+"""The bot interface, the bot registry and bot specs ("mcts:iters=2000,c=1.4").
+
+A bot is seeded at construction (the same seed and the same positions give the same choices)
+and chooses an action for the player to move. ``select_action`` must leave the state it is
+given exactly as it was (work on ``state.clone()`` or undo what it applies). Bots use only the
+game-independent state API (``legal_actions``, ``apply``/``undo``/``clone``, ``current_player``,
+``is_terminal``, ``returns``, ``hash``, ``heuristic``, ``random_playout``), so they play every
+game the library has.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from plateau.state import GameState
+
+BOTS: dict[str, type[Bot]] = {}
+
+
+class Bot(ABC):
+    """A seeded action chooser. Subclasses set ``name`` and declare their parameters with
+    defaults in ``defaults``; :func:`make_bot` builds them from a spec string."""
+
+    name: ClassVar[str]
+    #: parameter name -> default value; a spec may set any of these and nothing else
+    defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        unknown = sorted(set(params) - set(self.defaults))
+        if unknown:
+            raise ValueError(
+                f"unknown parameter(s) {', '.join(unknown)} for bot {self.name!r}; "
+                f"known: {', '.join(self.defaults) or 'none'}"
+            )
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed must be an int, got {seed!r}")
+        self.seed = seed
+        self.params: dict[str, Any] = {**self.defaults, **params}
+
+    @abstractmethod
+    def select_action(self, state: GameState) -> int:
+        """The id of a legal action for the player to move (the state is left unchanged)."""
+
+    def reset(self) -> None:
+        """Forget what was learned during a game (called before each new game)."""
+        return None
+
+    def describe(self) -> str:
+        """The spec that rebuilds this bot, e.g. ``"mcts:iters=2000"`` (non-default params)."""
+        changed = [f"{k}={v}" for k, v in self.params.items() if self.defaults.get(k) != v]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+
+def register_bot(cls: type[Bot]) -> type[Bot]:
+    """Class decorator: make a bot available to :func:`make_bot` under ``cls.name``."""
+    if cls.name in BOTS:
+        raise ValueError(f"bot {cls.name!r} is already registered")
+    BOTS[cls.name] = cls
+    return cls
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``"name:key=value,key=value"`` into the name and typed parameters.
+
+    >>> parse_spec("mcts:iters=2000,c=1.4,reuse=true")
+    ('mcts', {'iters': 2000, 'c': 1.4, 'reuse': True})
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"a bot spec is a non-empty string like 'mcts:iters=2000', got {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"bad parameter {part!r} in bot spec {spec!r} (expected key=value)")
+        params[key.strip()] = _value(value.strip())
+    return name.strip(), params
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """A bot from its spec, e.g. ``make_bot("mcts:seconds=0.5", seed=3)``."""
+    name, params = parse_spec(spec)
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
+    return BOTS[name](seed=seed, **params)
+
+
+def bot_names() -> list[str]:
+    """The names :func:`make_bot` knows."""
+    return sorted(BOTS)
