@@ -17,6 +17,7 @@ import pytest
 import plateau
 import plateau.cli
 import reference.plateau_x as ref
+from helpers import random_game
 
 VARIANTS = ["standard", "triple", "mini", "double"]
 # from the rules page's variant table: players, board side, pieces each, singles, doubles, points
@@ -48,16 +49,6 @@ def count_actions(n: int) -> dict[str, int]:
         "M": n * n * (n * n - 1),
         "end": 1,
     }
-
-
-def random_game(variant: str, seed: int, plies: int | None = None, first_player: int = 0) -> Any:
-    rng = random.Random(seed)
-    s = plateau.new_game("plateau-x", variant, first_player=first_player)
-    while not s.is_terminal() and (plies is None or s.ply < plies):
-        legal = s.legal_actions()
-        s.apply(int(legal[rng.randrange(len(legal))]))
-        assert s.ply < 2000
-    return s
 
 
 # -- registry and defaults ---------------------------------------------------------------------

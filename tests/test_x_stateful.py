@@ -22,6 +22,7 @@ from hypothesis.stateful import (
 )
 
 import plateau
+from helpers import observe
 
 VARIANTS = ["standard", "triple", "mini", "double"]
 MACHINE_SETTINGS = settings(
@@ -30,23 +31,6 @@ MACHINE_SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-
-
-def observe(s: Any) -> tuple[Any, ...]:
-    return (
-        s.history,
-        s.ply,
-        s.hash,
-        s.current_player,
-        s.is_terminal(),
-        s.legal_actions().tolist(),
-        s.ranking(),
-        s.returns(),
-        s.piece_squares(),
-        s.stamps(),
-        s.supply,
-        s.levels(),
-    )
 
 
 class PlateauMachine(RuleBasedStateMachine):
@@ -87,7 +71,7 @@ class PlateauMachine(RuleBasedStateMachine):
         mask = s.legal_actions_mask()
         assert mask[a]
         s.apply(a)
-        assert s.ply == before[1] + 1 and s.history[-1] == a
+        assert s.ply == before[5] + 1 and s.history[-1] == a
         # apply then undo restores hash and legal actions exactly
         assert s.undo() == a
         assert observe(s) == before
