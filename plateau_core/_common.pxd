@@ -1,5 +1,5 @@
-# Shared toolkit of the compiled core: 64-bit board helpers and a seeded PRNG.
-# Every game kernel cimports these; all are inline, noexcept and nogil.
+# Shared toolkit of the compiled core: 64-bit board helpers, a seeded PRNG and numpy buffers.
+# Every game kernel cimports these; all but new_array are inline, noexcept and nogil.
 from libc.stdint cimport uint64_t, uint32_t
 
 cdef extern from "bits.h" nogil:
@@ -57,3 +57,6 @@ cdef inline int nth_set_bit(uint64_t x, int k) noexcept nogil:
     for i in range(k):
         x &= x - 1
     return pl_ctz(x)
+
+
+cdef object new_array(object shape, object dtype, bint zero, void** data)

@@ -15,32 +15,17 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
 from plateau_core._common cimport (
-    Rng, rng_seed, rng_below, splitmix64, pl_popcount, pl_ctz, nth_set_bit,
+    Rng, rng_seed, rng_below, splitmix64, pl_popcount, pl_ctz, nth_set_bit, new_array,
 )
 
 import operator
 
 import numpy as np
 
-from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS
-
-cdef object _np_empty = np.empty
-cdef object _np_zeros = np.zeros
 cdef object _INT64 = np.int64
 cdef object _BOOL = np.bool_
 cdef object _FLOAT32 = np.float32
 cdef type _NP_INT64_TYPE = np.int64
-
-
-cdef object _new_array(object shape, object dtype, bint zero, void** data):
-    """A fresh C-contiguous numpy array and its data pointer (cheaper than a typed memoryview;
-    the pointer stays valid while the array lives)."""
-    cdef Py_buffer buf
-    out = _np_zeros(shape, dtype=dtype) if zero else _np_empty(shape, dtype=dtype)
-    PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
-    data[0] = buf.buf
-    PyBuffer_Release(&buf)
-    return out
 
 # ---------------------------------------------------------------------------------------------
 # Variants
@@ -1043,7 +1028,7 @@ cdef class XCore:
         cdef void* data
         self._masks()
         k = x_list(&self.s, &self._m, buf)
-        out = _new_array(k, _INT64, False, &data)
+        out = new_array(k, _INT64, False, &data)
         cdef int64_t* p = <int64_t*>data
         for i in range(k):
             p[i] = buf[i]
@@ -1053,7 +1038,7 @@ cdef class XCore:
         """A bool array of length ``num_distinct_actions``, True at the legal action ids."""
         cdef void* data
         self._masks()
-        out = _new_array(self.s.spec.num_actions, _BOOL, False, &data)
+        out = new_array(self.s.spec.num_actions, _BOOL, False, &data)
         x_fill_mask(&self.s, &self._m, <uint8_t*>data)
         return out
 
@@ -1132,7 +1117,7 @@ cdef class XCore:
     def observation_tensor(self):
         """Observation planes (float32) from the view of the player to move; see the docs."""
         cdef void* data
-        out = _new_array(self.observation_shape, _FLOAT32, False, &data)
+        out = new_array(self.observation_shape, _FLOAT32, False, &data)
         x_observe(&self.s, <float*>data)
         return out
 
