@@ -106,7 +106,7 @@ cdef uint64_t x_plateau(const XState* s, int sq) noexcept nogil
 cdef uint64_t x_hash(const XState* s) noexcept nogil
 cdef void x_player_keys(const XState* s, uint64_t* keys) noexcept nogil
 cdef int x_mobility(const XState* s, int player) noexcept nogil
-cdef int x_random_game(XState* s, Rng* rng, int max_plies) noexcept nogil
+cdef int x_random_game(XState* s, Rng* rng, int max_plies, bint sensible_end) noexcept nogil
 cdef void x_returns(const XState* s, float* out) noexcept nogil
 cdef void x_observe(const XState* s, float* out) noexcept nogil
 cdef uint64_t x_perft(const XState* s, int depth, bint bulk) noexcept nogil

@@ -632,12 +632,30 @@ cdef int x_mobility(const XState* s, int player) noexcept nogil:
     return total
 
 
-cdef int x_random_game(XState* s, Rng* rng, int max_plies) noexcept nogil:
-    """Play uniformly random actions in place until the game ends or ``max_plies`` is reached;
-    return whether it ended. (The tile table of ``s`` is not kept up to date.)"""
+cdef bint _leads(const XState* s, int player) noexcept nogil:
+    """Whether ``player`` is alone in first place right now."""
+    cdef uint64_t keys[4]
+    cdef int q
+    x_player_keys(s, keys)
+    for q in range(s.spec.players):
+        if q != player and keys[q] >= keys[player]:
+            return False
+    return True
+
+
+cdef int x_random_game(XState* s, Rng* rng, int max_plies, bint sensible_end) noexcept nogil:
+    """Play random actions in place until the game ends or ``max_plies`` is reached; return
+    whether it ended. Uniformly random, or with ``sensible_end``: a player who may End does so
+    exactly when alone in first place, and otherwise plays a uniformly random other action.
+    (The tile table of ``s`` is not kept up to date.)"""
     cdef XMasks m
     while not s.ended and s.ply < max_plies:
         x_masks(s, &m)
+        if sensible_end and m.end and x_count(&m) > 1:
+            if _leads(s, s.player):
+                x_make(s, s.spec.base_end)
+                continue
+            m.end = 0
         x_make(s, x_random_action(s, &m, rng))
     return s.ended
 
@@ -766,7 +784,7 @@ cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, i
     rng_seed(&rng, seed)
     for g in range(n):
         x_init(&st, sp, first_player)
-        x_random_game(&st, &rng, max_plies)
+        x_random_game(&st, &rng, max_plies, False)
         plies[0] += st.ply
         if st.ended:
             ended[0] += 1
@@ -1121,10 +1139,11 @@ cdef class XCore:
         x_observe(&self.s, <float*>data)
         return out
 
-    def random_playout(self, seed=0, max_plies=400) -> list:
-        """Points by place after finishing the game from here with uniformly random actions
-        (in C, GIL released; the state itself is unchanged). A game still running after
-        ``max_plies`` plies in all scores the points of its ranking at that moment."""
+    def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:
+        """Points by place after finishing the game from here with random actions (in C, GIL
+        released; the state itself is unchanged). Uniformly random, or with ``sensible_end`` a
+        player who may End does so exactly when alone in first place. A game still running
+        after ``max_plies`` plies in all scores the points of its ranking at that moment."""
         cdef uint64_t seed64 = _int_in(seed, 0, 2**63, "seed")
         cdef int cap = _int_in(max_plies, 0, 2**31, "max_plies")
         cdef XState t
@@ -1133,7 +1152,7 @@ cdef class XCore:
         memcpy(&t, &self.s, X_HOT_BYTES)
         with nogil:
             rng_seed(&rng, seed64)
-            x_random_game(&t, &rng, cap)
+            x_random_game(&t, &rng, cap, sensible_end)
             x_returns(&t, out)
         return [out[p] for p in range(self.s.spec.players)]
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import resource
 import sys
 
-import plateau
 from plateau_core import x as _x
+
+import plateau
 
 
 def test_state_is_small() -> None:

@@ -114,6 +114,61 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    from plateau import arena
+
+    result = arena.run(
+        args.game,
+        args.variant or game_info(args.game).default_variant,
+        arena.split_bot_list(args.bots),
+        games=args.games,
+        jobs=args.jobs,
+        seed=args.seed,
+        out=args.out,
+        resume=args.resume,
+        backend=args.backend,
+        address=args.address,
+        move_timeout=args.move_timeout,
+        max_plies=args.max_plies,
+        progress=not args.no_progress,
+    )
+    print(result.format_table())
+    return 0
+
+
+def cmd_arena_report(args: argparse.Namespace) -> int:
+    from plateau import arena
+
+    print(arena.report(args.file).format_table())
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from plateau.bots import make_bot
+    from plateau.play import HELP, play
+
+    state = new_game(args.game, args.variant)
+    humans = sorted(set(args.human))
+    for h in humans:
+        if not 0 <= h < state.num_players:
+            raise ValueError(f"--human {h}: seats are 0..{state.num_players - 1}")
+    from plateau.arena import split_bot_list
+
+    specs = split_bot_list(args.bots)
+    others = [p for p in range(state.num_players) if p not in humans]
+    if len(specs) not in (1, len(others)):
+        raise ValueError(f"{len(others)} seats need bots; give one spec or {len(others)}")
+    bots = {p: make_bot(specs[i % len(specs)], seed=args.seed + p) for i, p in enumerate(others)}
+    if args.load:
+        with open(args.load, encoding="utf-8") as f:
+            loaded = from_json(f.read())
+        state = new_game(loaded.game, loaded.variant, **loaded.options)
+        state.apply_all(loaded.history)
+    print(HELP)
+    play(state, humans, bots)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="plateau", description="Rules engines for the Plateau board games."
@@ -154,6 +209,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-plies", type=int, default=400)
     p.set_defaults(func=cmd_playouts)
 
+    p = sub.add_parser("arena", help="bots against bots, many games, with statistics")
+    _add_game_args(p)
+    p.add_argument(
+        "--bots", required=True, help="one spec per seat, e.g. mcts:iters=2000,greedy,random,random"
+    )
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", help="JSON-lines file: one game record per line")
+    p.add_argument("--resume", action="store_true", help="keep the games already in --out")
+    p.add_argument("--backend", choices=["process", "ray"], default="process")
+    p.add_argument("--address", help="Ray cluster address (default: a local Ray instance)")
+    p.add_argument(
+        "--move-timeout",
+        type=float,
+        default=None,
+        help="seconds a bot may take for a move before it forfeits",
+    )
+    p.add_argument("--max-plies", type=int, default=400)
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("arena-report", help="re-tabulate an arena from its JSON-lines file")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_arena_report)
+
+    p = sub.add_parser("play", help="play in the terminal against bots")
+    _add_game_args(p)
+    p.add_argument(
+        "--human",
+        type=int,
+        action="append",
+        default=None,
+        help="a seat you play (repeatable; default 0)",
+    )
+    p.add_argument("--bots", default="mcts:seconds=1", help="bot spec(s) for the other seats")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--load", help="continue a saved game record")
+    p.set_defaults(func=cmd_play)
+
     p = sub.add_parser("bench", help="speed figures and ratios against yardsticks")
     p.add_argument("--yardstick", help="path of the native plateau-x-yardstick program")
     p.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
@@ -164,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "human", 0) is None:
+        args.human = [0]
     if args.command is None:
         args = parser.parse_args(["demo", *(argv or [])])
     try:

@@ -415,9 +415,7 @@ class RefAlbea:
                 rest = dict(self.reserve[me])
                 rest[bottom[0]] -= 1  # a one-off piece cannot be used twice
                 for top in self._oriented_in_reserve(rest):
-                    text = (
-                        f"{oriented_code(*bottom)},{oriented_code(*top)}@{square_name(square)}"
-                    )
+                    text = f"{oriented_code(*bottom)},{oriented_code(*top)}@{square_name(square)}"
                     actions[text] = _Opening(bottom, top, square)
         return actions
 

@@ -1,0 +1,415 @@
+"""The arena: bots play many games against each other, in parallel worker processes (or on a
+Ray cluster), with seats rotated so that no bot keeps the first-move advantage. Every game is
+written as one JSON line (with the engine's game record), results can be re-tabulated from
+that file alone, and an interrupted arena resumes without replaying finished games.
+
+A bot that raises, returns an illegal action or overruns ``move_timeout`` forfeits: it is placed
+last, the others keep their order of the moment, and the error is recorded. A game still
+running after ``max_plies`` is scored by its ranking at that moment (``truncated``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_all_start_methods, get_context
+from pathlib import Path
+from typing import Any
+
+from plateau.bots import make_bot
+from plateau.record import to_record
+from plateau.registry import check_variant, new_game
+from plateau.state import points_for_ranking
+from plateau.tournament import Tournament
+
+FORMAT = "plateau-arena-game"
+
+
+@dataclass
+class GameResult:
+    """One arena game. Lists indexed by seat (the game's player number)."""
+
+    index: int
+    game: str
+    variant: str
+    seed: int
+    seats: list[str]  # the bot spec in each seat
+    ranking: list[list[int]]  # seats, best first
+    returns: list[float]  # points by seat
+    plies: int
+    seconds: float
+    truncated: bool = False
+    forfeit: dict[str, Any] | None = None  # {"seat", "bot", "ply", "error"}
+    record: dict[str, Any] = field(default_factory=dict)  # the engine's game record
+
+    def to_line(self) -> str:
+        return json.dumps({"format": FORMAT, **asdict(self)})
+
+    @classmethod
+    def from_line(cls, line: str) -> GameResult:
+        data = json.loads(line)
+        if not isinstance(data, dict) or data.pop("format", None) != FORMAT:
+            raise ValueError("not an arena game line")
+        return cls(**data)
+
+
+def split_bot_list(text: str) -> list[str]:
+    """Split ``"mcts:iters=2000,c=1.4,greedy,random"`` into bot specs: a comma starts a new
+    bot unless what follows is another ``key=value`` of the current one.
+
+    >>> split_bot_list("mcts:iters=2000,c=1.4,greedy,random")
+    ['mcts:iters=2000,c=1.4', 'greedy', 'random']
+    """
+    specs: list[str] = []
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            raise ValueError(f"empty bot in {text!r}")
+        if "=" in token and ":" not in token and specs:
+            specs[-1] += "," + token
+        else:
+            specs.append(token)
+    return specs
+
+
+def seat_order(index: int, num_bots: int) -> list[int]:
+    """Which bot sits in each seat in game ``index``: rotated by one seat per game, so over
+    ``num_bots`` consecutive games every bot plays every seat once.
+
+    >>> [seat_order(i, 3) for i in range(3)]
+    [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+    """
+    return [(seat - index) % num_bots for seat in range(num_bots)]
+
+
+def _seed_for(seed: int, index: int, seat: int) -> int:
+    return (seed * 1_000_003 + index * 101 + seat) % 2**63
+
+
+def play_game(
+    game: str,
+    variant: str,
+    specs: Sequence[str],
+    index: int,
+    seed: int = 0,
+    move_timeout: float | None = None,
+    max_plies: int = 400,
+) -> GameResult:
+    """Play arena game ``index`` with ``specs[seat]`` in each seat (never raises for a bot's
+    fault: that is a forfeit)."""
+    state = new_game(game, variant)
+    bots = [make_bot(spec, seed=_seed_for(seed, index, seat)) for seat, spec in enumerate(specs)]
+    for bot in bots:
+        bot.reset()
+    forfeit: dict[str, Any] | None = None
+    t0 = time.perf_counter()
+    while not state.is_terminal() and state.ply < max_plies:
+        seat = state.current_player
+        probe = state.clone()
+        started = time.perf_counter()
+        try:
+            action = bots[seat].select_action(probe)
+            spent = time.perf_counter() - started
+            if move_timeout is not None and spent > move_timeout:
+                raise TimeoutError(f"took {spent:.3f} s for a move (limit {move_timeout} s)")
+            state.apply(action)
+        except Exception as e:  # a bot's fault, whatever it is, forfeits its game
+            forfeit = {
+                "seat": seat,
+                "bot": specs[seat],
+                "ply": state.ply,
+                "error": f"{type(e).__name__}: {e}",
+                "traceback": traceback.format_exc(limit=4),
+            }
+            break
+    ranking = state.ranking()
+    if forfeit is not None:
+        loser = forfeit["seat"]
+        ranking = [g for g in ([p for p in grp if p != loser] for grp in ranking) if g]
+        ranking.append([loser])
+    returns = points_for_ranking(ranking, state.points_by_place())
+    return GameResult(
+        index=index,
+        game=game,
+        variant=variant,
+        seed=seed,
+        seats=list(specs),
+        ranking=ranking,
+        returns=returns,
+        plies=state.ply,
+        seconds=round(time.perf_counter() - t0, 4),
+        truncated=forfeit is None and not state.is_terminal(),
+        forfeit=forfeit,
+        record=to_record(state),
+    )
+
+
+# -- statistics ---------------------------------------------------------------------------------
+
+
+@dataclass
+class BotStats:
+    """One bot's line of the results table."""
+
+    bot: str
+    games: int
+    wins: int
+    points: float
+    mean: float
+    ci95: float  # half-width of the 95% confidence interval of the mean points
+    win_rate: float
+    forfeits: int
+    elo: float | None = None  # 2-player variants: Elo difference against the other bot
+    elo_ci95: tuple[float, float] | None = None
+
+
+def _elo(score: float) -> float:
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+@dataclass
+class ArenaResult:
+    """All games of an arena and their statistics."""
+
+    game: str
+    variant: str
+    bots: list[str]
+    results: list[GameResult]
+
+    def stats(self) -> list[BotStats]:
+        """Per bot (over all its seats): games, wins (first-place group), points, mean points
+        with a 95% confidence interval (normal approximation), win rate, forfeits, and for
+        2-player games the Elo difference from the score (a shared first place scores 1/2)."""
+        out = []
+        two = len(self.bots) == 2
+        for b, spec in enumerate(self.bots):
+            pts, wins, forfeits, score = [], 0, 0, 0.0
+            for r in self.results:
+                seat = seat_order(r.index, len(self.bots)).index(b)
+                pts.append(r.returns[seat])
+                first = r.ranking[0]
+                if seat in first:
+                    wins += 1
+                    score += 1.0 / len(first)
+                if r.forfeit is not None and r.forfeit["seat"] == seat:
+                    forfeits += 1
+            n = len(pts)
+            mean = sum(pts) / n if n else 0.0
+            var = sum((p - mean) ** 2 for p in pts) / (n - 1) if n > 1 else 0.0
+            stat = BotStats(
+                bot=spec,
+                games=n,
+                wins=wins,
+                points=sum(pts),
+                mean=mean,
+                ci95=1.96 * math.sqrt(var / n) if n else 0.0,
+                win_rate=wins / n if n else 0.0,
+                forfeits=forfeits,
+            )
+            if two and n:
+                s = score / n
+                half = 1.96 * math.sqrt(s * (1 - s) / n)
+                stat.elo = _elo(s)
+                stat.elo_ci95 = (_elo(max(0.0, s - half)), _elo(min(1.0, s + half)))
+            out.append(stat)
+        return out
+
+    def tournament(self) -> Tournament:
+        """The games as tournament rounds, scored per bot (points by place, ties by wins)."""
+        t = Tournament(self.game, self.variant)
+        for r in self.results:
+            order = seat_order(r.index, len(self.bots))
+            t.add([[order[seat] for seat in group] for group in r.ranking])
+        return t
+
+    def format_table(self) -> str:
+        """The statistics as a Markdown table."""
+        head = "| bot | games | wins | points | mean points (95% CI) | win rate | forfeits |"
+        rule = "|---|---:|---:|---:|---|---:|---:|"
+        two = len(self.bots) == 2
+        if two:
+            head += " Elo diff (95% CI) |"
+            rule += "---|"
+        lines = [head, rule]
+        for s in self.stats():
+            line = (
+                f"| {s.bot} | {s.games} | {s.wins} | {s.points:g} | {s.mean:.3f} ± {s.ci95:.3f} "
+                f"| {100 * s.win_rate:.1f}% | {s.forfeits} |"
+            )
+            if two and s.elo is not None and s.elo_ci95 is not None:
+                lo, hi = s.elo_ci95
+                line += f" {s.elo:+.0f} ({lo:+.0f} .. {hi:+.0f}) |"
+            lines.append(line)
+        truncated = sum(r.truncated for r in self.results)
+        lines.append("")
+        lines.append(
+            f"{len(self.results)} games of {self.game}/{self.variant}, seats rotated; "
+            f"{truncated} stopped at the ply limit and scored by their ranking then."
+        )
+        return "\n".join(lines)
+
+
+# -- running ------------------------------------------------------------------------------------
+
+
+def read_results(path: str | os.PathLike[str]) -> list[GameResult]:
+    """The games in a JSON-lines file; a torn last line (an interrupted write) is ignored,
+    any other bad line is an error naming its line number."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            out.append(GameResult.from_line(line))
+        except (ValueError, TypeError) as e:
+            if i == len(lines) - 1:
+                break
+            raise ValueError(f"{path}: line {i + 1} is not an arena game: {e}") from None
+    return out
+
+
+def report(path: str | os.PathLike[str]) -> ArenaResult:
+    """Re-tabulate an arena from its JSON-lines file alone."""
+    results = read_results(path)
+    if not results:
+        raise ValueError(f"{path}: no games")
+    first = results[0]
+    bots = [
+        first.seats[seat_order(first.index, len(first.seats)).index(b)]
+        for b in range(len(first.seats))
+    ]
+    for r in results:
+        if (r.game, r.variant) != (first.game, first.variant) or sorted(r.seats) != sorted(bots):
+            raise ValueError(f"{path}: game {r.index} belongs to another arena")
+    results.sort(key=lambda r: r.index)
+    return ArenaResult(first.game, first.variant, bots, results)
+
+
+def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[GameResult]:
+    if jobs <= 1:
+        for task in tasks:
+            yield play_game(*task)
+        return
+    # fork where the platform has it: workers start at once and scripts need no __main__ guard
+    method = "fork" if "fork" in get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context(method)) as pool:
+        pending: set[Future[GameResult]] = set()
+        queue = list(reversed(tasks))
+        while queue or pending:
+            while queue and len(pending) < 2 * jobs:
+                pending.add(pool.submit(play_game, *queue.pop()))
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+
+
+def _run_ray(tasks: list[tuple[Any, ...]], address: str | None) -> Iterator[GameResult]:
+    try:
+        import ray  # type: ignore[import-not-found]
+    except ImportError:
+        raise ValueError("the ray backend needs Ray: pip install 'plateau[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    try:
+        remote = ray.remote(play_game)
+        pending = [remote.remote(*task) for task in tasks]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def run(
+    game: str,
+    variant: str,
+    bots: Sequence[str],
+    games: int,
+    jobs: int = 1,
+    seed: int = 0,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    backend: str = "process",
+    address: str | None = None,
+    move_timeout: float | None = None,
+    max_plies: int = 400,
+    progress: bool | Callable[[Iterable[GameResult], int], Iterable[GameResult]] = False,
+) -> ArenaResult:
+    """Play ``games`` games of ``bots`` (one spec per seat, rotated every game) and return the
+    results. With ``out``, each game is appended to that JSON-lines file as it finishes; with
+    ``resume``, games already in it are kept and not replayed."""
+    check_variant(game, variant)
+    probe = new_game(game, variant)
+    bots = list(bots)
+    if len(bots) != probe.num_players:
+        raise ValueError(
+            f"{game}/{variant} has {probe.num_players} seats; got {len(bots)} bots: {bots}"
+        )
+    for spec in bots:
+        make_bot(spec)  # check every spec before any game starts
+    for name, value in (("games", games), ("jobs", jobs), ("seed", seed)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+    if backend not in ("process", "ray"):
+        raise ValueError(f"unknown backend {backend!r} (process or ray)")
+    done: dict[int, GameResult] = {}
+    if out is not None and Path(out).exists():
+        if not resume:
+            raise ValueError(f"{out} exists: pass resume=True (--resume) or another file")
+        for r in read_results(out):
+            same = (r.game, r.variant, r.seed) == (game, variant, seed)
+            if not same or r.seats != [bots[b] for b in seat_order(r.index, len(bots))]:
+                raise ValueError(f"{out}: game {r.index} was played by another arena setup")
+            done[r.index] = r
+        # rewrite without a torn last line
+        Path(out).write_text("".join(r.to_line() + "\n" for r in done.values()), "utf-8")
+    tasks = [
+        (
+            game,
+            variant,
+            [bots[b] for b in seat_order(i, len(bots))],
+            i,
+            seed,
+            move_timeout,
+            max_plies,
+        )
+        for i in range(games)
+        if i not in done
+    ]
+    stream: Iterable[GameResult] = (
+        _run_ray(tasks, address) if backend == "ray" else _run_local(tasks, jobs)
+    )
+    if progress:
+        stream = (progress if callable(progress) else _tqdm)(stream, len(tasks))
+    sink = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
+    try:
+        for result in stream:
+            done[result.index] = result
+            if sink is not None:
+                sink.write(result.to_line() + "\n")
+                sink.flush()
+    finally:
+        if sink is not None:
+            sink.close()
+    results = [done[i] for i in sorted(done) if i < games]
+    return ArenaResult(game, variant, bots, results)
+
+
+def _tqdm(stream: Iterable[GameResult], total: int) -> Iterable[GameResult]:
+    from tqdm import tqdm  # type: ignore[import-untyped]  # progress bar with rate and ETA
+
+    bar: Iterable[GameResult] = tqdm(stream, total=total, unit="game", desc="arena", smoothing=0.1)
+    return bar

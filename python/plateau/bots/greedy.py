@@ -1,0 +1,65 @@
+"""``greedy``: the best action one ply ahead by the game's static heuristic.
+
+Also home of :func:`outcome_value`, the score of a finished game that the search bots share.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from plateau.bots.base import Bot, register_bot
+from plateau.state import GameState
+
+#: terminal scores are the points relative to the mean times this; any heuristic is far smaller
+GREEDY_SCALE = 1000.0
+
+
+def outcome_value(returns: Sequence[float], player: int, scale: float) -> float:
+    """``scale * (returns[player] - mean(returns))``: the value of a finished game to
+    ``player``.
+
+    Centring on the mean makes a win positive and a loss negative, so a bot never prefers
+    ending the game in last place to playing on from a slightly worse position (a plain
+    ``scale * returns[player]`` would value every loss at 0, above any negative heuristic).
+    With two players it is antisymmetric, as negamax needs.
+    """
+    return scale * (returns[player] - sum(returns) / len(returns))
+
+
+@register_bot
+class GreedyBot(Bot):
+    """One ply of look-ahead. Each legal action is applied and scored for the player to move
+    ``me``: a finished game scores :func:`outcome_value` (points relative to the mean, times
+    1000, which dominates any heuristic), any other position ``state.heuristic(me)``, the
+    game's static estimate (Plateau X: ``10 * level + plateau size`` of the player's best
+    piece, ``-5`` with no piece in play, plus ``0.25 * mobility``, minus the same for the best
+    opponent). The best score wins; ties are broken by ``random.Random(seed)``."""
+
+    name = "greedy"
+    defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        super().__init__(seed, **params)
+        self._rng = random.Random(seed)
+
+    def select_action(self, state: GameState) -> int:
+        legal = state.legal_actions().tolist()
+        if not legal:
+            raise ValueError("no legal action: the game is over")
+        me = state.current_player
+        best: list[int] = []
+        best_score = float("-inf")
+        for a in legal:
+            state.apply(a)
+            if state.is_terminal():
+                score = outcome_value(state.returns(), me, GREEDY_SCALE)
+            else:
+                score = state.heuristic(me)
+            state.undo()
+            if score > best_score:
+                best_score, best = score, [a]
+            elif score == best_score:
+                best.append(a)
+        return best[0] if len(best) == 1 else best[self._rng.randrange(len(best))]

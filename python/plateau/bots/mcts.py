@@ -1,0 +1,266 @@
+"""``mcts``: UCT Monte Carlo tree search for any number of players.
+
+Each node keeps its visit count and the sum of the return vectors backed up through it; a
+parent picks the child that maximises the mean return *of the parent's player to move*,
+normalised to [0, 1], plus ``c * sqrt(ln N / n)``. Returns are normalised by the largest
+single return value seen so far (the points of first place once a game has been won in a
+playout). A new leaf is valued (``eval``) by a playout, by the game's heuristic, or by the
+mean of both (the default): the playout is ``state.random_playout`` in the compiled core (with
+``sensible_end``, a player who may end the game does so exactly when alone in first place,
+instead of at random); the heuristic value of player ``p`` is
+``top * sigmoid(state.heuristic(p) / temp)``, ``top`` being the normalising return. Finished
+positions score their ``returns()``. The move played is the most visited child of the root.
+
+Measured on the mini variant (200 games, seats rotated; README): the default beats greedy
+clearly, where plain uniform playouts alone only break even with it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from plateau.bots.base import Bot, register_bot
+from plateau.state import GameState
+
+#: fully expanded nodes with at least this many children select through numpy arrays
+WIDE = 16
+
+
+class Node:
+    """One position of the tree (reached from its parent by ``action``)."""
+
+    __slots__ = (
+        "action",
+        "children",
+        "cn",
+        "cw",
+        "hash",
+        "index",
+        "player",
+        "returns",
+        "sums",
+        "untried",
+        "visits",
+    )
+
+    def __init__(self, action: int, index: int, state: GameState) -> None:
+        self.action = action
+        #: position in the parent's ``children``
+        self.index = index
+        self.hash: int = state.hash
+        self.visits = 0
+        self.sums = [0.0] * state.num_players
+        self.children: list[Node] = []
+        #: once fully expanded with many children: their visits and the sums of this node's
+        #: player's returns as arrays, so that selection is a few numpy operations
+        self.cn: npt.NDArray[np.float64] | None = None
+        self.cw: npt.NDArray[np.float64] | None = None
+        #: the player to move here (-1 once the game is over)
+        self.player: int = state.current_player
+        #: the returns of a finished game, else None
+        self.returns: list[float] | None = None
+        #: actions not expanded yet; drawn in random order
+        self.untried: list[int]
+        if state.is_terminal():
+            self.returns = state.returns()
+            self.untried = []
+        else:
+            self.untried = state.legal_actions().tolist()
+
+    def child(self, action: int) -> Node | None:
+        """The child reached by ``action``, if expanded."""
+        for ch in self.children:
+            if ch.action == action:
+                return ch
+        return None
+
+    def mean(self, player: int) -> float:
+        """Mean return of ``player`` over the visits (0 before any)."""
+        return self.sums[player] / self.visits if self.visits else 0.0
+
+
+@register_bot
+class MCTSBot(Bot):
+    """UCT with playouts in the compiled core and heuristic leaf values.
+
+    Parameters: ``iters`` (iterations per move, default 1000), ``seconds`` (a time budget per
+    move when > 0; ``iters`` is then ignored), ``c`` (exploration constant, 0.5), ``reuse``
+    (keep the subtree of the position reached between moves, true), ``max_plies`` (cap of a
+    playout, 400), ``eval`` (``mixed``, ``playout`` or ``heuristic``), ``sensible_end``
+    (playouts end the game only for a leader, true) and ``temp`` (heuristic scale, 5).
+    Untried actions are expanded in an order drawn from ``random.Random(seed)``, which also
+    seeds every playout.
+    """
+
+    name = "mcts"
+    defaults: ClassVar[dict[str, Any]] = {
+        "iters": 1000,
+        "seconds": 0.0,
+        "c": 0.5,
+        "reuse": True,
+        "max_plies": 400,
+        "eval": "mixed",
+        "sensible_end": True,
+        "temp": 5.0,
+    }
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        super().__init__(seed, **params)
+        p = self.params
+        if isinstance(p["iters"], bool) or not isinstance(p["iters"], int) or p["iters"] < 1:
+            raise ValueError(f"iters must be an int >= 1, got {p['iters']!r}")
+        if isinstance(p["max_plies"], bool) or not isinstance(p["max_plies"], int):
+            raise ValueError(f"max_plies must be an int, got {p['max_plies']!r}")
+        if p["max_plies"] < 0:
+            raise ValueError(f"max_plies must be >= 0, got {p['max_plies']!r}")
+        for key in ("seconds", "c"):
+            v = p[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                raise ValueError(f"{key} must be a number >= 0, got {v!r}")
+        if not isinstance(p["reuse"], bool):
+            raise ValueError(f"reuse must be true or false, got {p['reuse']!r}")
+        if not isinstance(p["sensible_end"], bool):
+            raise ValueError(f"sensible_end must be true or false, got {p['sensible_end']!r}")
+        if p["eval"] not in ("playout", "heuristic", "mixed"):
+            raise ValueError(f"eval must be playout, heuristic or mixed, got {p['eval']!r}")
+        self._rng = random.Random(seed)
+        self.root: Node | None = None
+        self._root_history: list[int] = []
+        self._scale = 0.0
+        #: iterations run by the last select_action
+        self.iterations = 0
+
+    def reset(self) -> None:
+        """Drop the search tree."""
+        self.root = None
+        self._root_history = []
+        self._scale = 0.0
+
+    def _find_root(self, state: GameState, history: list[int]) -> Node:
+        old, n = self.root, len(self._root_history)
+        if (
+            self.params["reuse"]
+            and old is not None
+            and len(history) >= n
+            and history[:n] == self._root_history
+        ):
+            node: Node | None = old
+            for a in history[n:]:
+                node = node.child(a) if node is not None else None
+            if node is not None and node.hash == state.hash:
+                return node
+        self._scale = 0.0
+        return Node(-1, -1, state)
+
+    def select_action(self, state: GameState) -> int:
+        if state.is_terminal():
+            raise ValueError("no legal action: the game is over")
+        history = state.history
+        root = self._find_root(state, history)
+        self.root, self._root_history = root, history
+        if not root.children and len(root.untried) == 1:
+            self.iterations = 0
+            return root.untried[0]
+        self.iterations = self._search(state.clone(), root)
+        best = max(root.children, key=lambda ch: (ch.visits, ch.mean(root.player)))
+        return best.action
+
+    def _search(self, sim: GameState, root: Node) -> int:
+        """Run the iterations on ``sim`` (a clone, left as it was); returns how many ran."""
+        rng = self._rng
+        c = float(self.params["c"])
+        max_plies = int(self.params["max_plies"])
+        seconds = float(self.params["seconds"])
+        iters = int(self.params["iters"])
+        mode = self.params["eval"]
+        sensible = bool(self.params["sensible_end"])
+        temp = float(self.params["temp"])
+        deadline = time.perf_counter() + seconds if seconds > 0 else 0.0
+        players = range(len(root.sums))
+        scale = self._scale
+        apply, undo, playout = sim.apply, sim.undo, sim.random_playout
+        random01, getrandbits = rng.random, rng.getrandbits
+        log, sqrt, argmax, npsqrt = math.log, math.sqrt, np.argmax, np.sqrt
+        done = 0
+        while True:
+            if deadline:
+                if done and time.perf_counter() >= deadline:
+                    break
+            elif done >= iters:
+                break
+            done += 1
+            node = root
+            path = [root]
+            # selection: descend through fully expanded nodes
+            while not node.untried and node.children:
+                me = node.player
+                inv = 1.0 / scale if scale > 0 else 1.0
+                k = c * sqrt(log(node.visits))
+                children = node.children
+                cn = node.cn
+                if cn is None and len(children) >= WIDE:
+                    cn = node.cn = np.array([ch.visits for ch in children], dtype=np.float64)
+                    node.cw = np.array([ch.sums[me] for ch in children], dtype=np.float64)
+                cw = node.cw
+                if cn is not None and cw is not None:
+                    u = cw * inv
+                    u /= cn
+                    u += k / npsqrt(cn)
+                    node = children[int(argmax(u))]
+                else:
+                    best_u = -1.0
+                    for ch in children:
+                        n = ch.visits
+                        v = ch.sums[me] * inv / n + k / sqrt(n)
+                        if v > best_u:
+                            best_u, node = v, ch
+                apply(node.action)
+                path.append(node)
+            # expansion: one untried action, drawn at random
+            untried = node.untried
+            if untried:
+                i = int(random01() * len(untried))
+                untried[i], untried[-1] = untried[-1], untried[i]
+                a = untried.pop()
+                apply(a)
+                child = Node(a, len(node.children), sim)
+                node.children.append(child)
+                node = child
+                path.append(node)
+            # simulation
+            ret = node.returns
+            if ret is None:
+                if mode == "playout":
+                    ret = playout(getrandbits(63), max_plies, sensible)
+                else:
+                    top_pts = scale if scale > 0 else 1.0
+                    ret = [top_pts / (1.0 + math.exp(-sim.heuristic(p) / temp)) for p in players]
+                    if mode == "mixed":
+                        rp = playout(getrandbits(63), max_plies, sensible)
+                        ret = [0.5 * (a + b) for a, b in zip(ret, rp)]
+            top = max(ret)
+            if top > scale:
+                scale = top
+            # backpropagation
+            parent = None
+            for nd in path:
+                nd.visits += 1
+                sums = nd.sums
+                for p in players:
+                    sums[p] += ret[p]
+                if parent is not None:
+                    pcn, pcw = parent.cn, parent.cw
+                    if pcn is not None and pcw is not None:
+                        pcn[nd.index] += 1.0
+                        pcw[nd.index] += ret[parent.player]
+                parent = nd
+            for _ in range(len(path) - 1):
+                undo()
+        self._scale = scale
+        return done

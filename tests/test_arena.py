@@ -1,0 +1,211 @@
+"""The arena: seat rotation, statistics against a hand computation, JSON lines, resume,
+forfeits, parallel workers, the CLI, and the optional Ray backend."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+import plateau
+from plateau import arena
+from plateau.bots import BOTS, Bot, register_bot
+from plateau.cli import main
+
+
+class _Crash(Bot):
+    """Plays its first legal action, then raises on its second move."""
+
+    name: ClassVar[str] = "test-crash"
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        super().__init__(seed, **params)
+        self.moves = 0
+
+    def select_action(self, state: plateau.GameState) -> int:
+        self.moves += 1
+        if self.moves == 2:
+            raise RuntimeError("boom")
+        return int(state.legal_actions()[0])
+
+
+class _Illegal(Bot):
+    name: ClassVar[str] = "test-illegal"
+
+    def select_action(self, state: plateau.GameState) -> int:
+        return state.num_distinct_actions  # out of range
+
+
+class _Slow(Bot):
+    name: ClassVar[str] = "test-slow"
+
+    def select_action(self, state: plateau.GameState) -> int:
+        time.sleep(0.05)
+        return int(state.legal_actions()[0])
+
+
+for _cls in (_Crash, _Illegal, _Slow):
+    if _cls.name not in BOTS:
+        register_bot(_cls)
+
+
+def test_split_bot_list_and_seat_rotation() -> None:
+    assert arena.split_bot_list("mcts:iters=2000,greedy,random,random") == [
+        "mcts:iters=2000",
+        "greedy",
+        "random",
+        "random",
+    ]
+    assert arena.split_bot_list("mcts:iters=5,c=2,alphabeta:depth=2") == [
+        "mcts:iters=5,c=2",
+        "alphabeta:depth=2",
+    ]
+    with pytest.raises(ValueError, match="empty bot"):
+        arena.split_bot_list("random,,greedy")
+    # over P consecutive games every bot sits in every seat exactly once
+    for p in (2, 3, 4):
+        seats = [arena.seat_order(i, p) for i in range(p)]
+        for bot in range(p):
+            assert sorted(order.index(bot) for order in seats) == list(range(p))
+
+
+def _result(index: int, ranking: list[list[int]], returns: list[float]) -> arena.GameResult:
+    return arena.GameResult(index, "plateau-x", "mini", 0, ["a", "b"], ranking, returns, 10, 0.1)
+
+
+def test_statistics_match_a_hand_computation() -> None:
+    # bot A is bot 0; game i seats bots by seat_order(i, 2): even games A in seat 0
+    results = [
+        _result(0, [[0], [1]], [1.0, 0.0]),  # A (seat 0) wins
+        _result(1, [[0], [1]], [1.0, 0.0]),  # seat 0 is B: B wins
+        _result(2, [[0], [1]], [1.0, 0.0]),  # A wins
+        _result(3, [[1], [0]], [0.0, 1.0]),  # seat 1 is A: A wins
+    ]
+    res = arena.ArenaResult("plateau-x", "mini", ["a", "b"], results)
+    a, b = res.stats()
+    assert (a.games, a.wins, a.points, b.wins, b.points) == (4, 3, 3.0, 1, 1.0)
+    assert a.mean == pytest.approx(0.75) and a.win_rate == pytest.approx(0.75)
+    # sample sd of [1,0,1,1] is 0.5: half-width 1.96 * 0.5 / 2
+    assert a.ci95 == pytest.approx(0.49)
+    assert a.elo == pytest.approx(400 * math.log10(3))  # score 3/4
+    assert b.elo == pytest.approx(-400 * math.log10(3))
+    lo, hi = a.elo_ci95 or (0.0, 0.0)
+    half = 1.96 * math.sqrt(0.75 * 0.25 / 4)
+    assert lo == pytest.approx(-400 * math.log10(1 / (0.75 - half) - 1))
+    assert hi == math.inf  # 0.75 + half > 1
+    assert res.tournament().standings() == [[0], [1]]
+    table = res.format_table()
+    assert "| a | 4 | 3 | 3 |" in table and "Elo" in table
+
+
+def test_tiny_arena_run_matches_its_games(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    res = arena.run("plateau-x", "mini", ["random", "greedy"], games=4, seed=3, out=out)
+    assert len(res.results) == 4
+    lines = out.read_text().splitlines()
+    assert len(lines) == 4
+    for r, line in zip(res.results, lines):
+        data = json.loads(line)
+        assert data["index"] == r.index and data["returns"] == r.returns
+        # the embedded record is the engine's: it replays to the same ranking
+        replay = plateau.from_json(json.dumps(data["record"]))
+        assert replay.ranking() == r.ranking or r.truncated
+        assert r.seats == [["random", "greedy"][b] for b in arena.seat_order(r.index, 2)]
+    # the report from the file alone gives the same table
+    assert arena.report(out).format_table() == res.format_table()
+    # hand tally of wins from the lines
+    wins = {"random": 0, "greedy": 0}
+    for line in lines:
+        d = json.loads(line)
+        for seat in d["ranking"][0]:
+            wins[d["seats"][seat]] += 1
+    assert {s.bot: s.wins for s in res.stats()} == wins
+
+
+def test_same_seed_same_games_and_resume(tmp_path: Path) -> None:
+    full = arena.run("plateau-x", "mini", ["random", "random"], games=6, seed=9)
+    out = tmp_path / "a.jsonl"
+    arena.run("plateau-x", "mini", ["random", "random"], games=3, seed=9, out=out)
+    first_three = out.read_text().splitlines()
+    with pytest.raises(ValueError, match="exists"):
+        arena.run("plateau-x", "mini", ["random", "random"], games=6, seed=9, out=out)
+    # a torn last line (an interrupted write) is dropped on resume
+    with open(out, "a") as f:
+        f.write('{"format": "plateau-arena-game", "ind')
+    resumed = arena.run(
+        "plateau-x", "mini", ["random", "random"], games=6, seed=9, out=out, resume=True
+    )
+    lines = out.read_text().splitlines()
+    assert lines[:3] == first_three and len(lines) == 6
+    assert [r.returns for r in resumed.results] == [r.returns for r in full.results]
+    assert [r.record for r in resumed.results] == [r.record for r in full.results]
+    with pytest.raises(ValueError, match="another arena"):
+        arena.run("plateau-x", "mini", ["random", "greedy"], games=6, seed=9, out=out, resume=True)
+
+
+def test_a_crashing_bot_forfeits_without_stopping_the_arena() -> None:
+    res = arena.run("plateau-x", "mini", ["test-crash", "random"], games=2, seed=1)
+    for r in res.results:
+        assert r.forfeit is not None
+        seat = r.seats.index("test-crash")
+        assert r.forfeit["seat"] == seat and "RuntimeError: boom" in r.forfeit["error"]
+        assert r.ranking[-1] == [seat] and r.returns[seat] == 0.0
+    crash = next(s for s in res.stats() if s.bot == "test-crash")
+    assert crash.forfeits == 2 and crash.wins == 0
+
+
+def test_illegal_and_slow_bots_forfeit() -> None:
+    res = arena.run("plateau-x", "mini", ["test-illegal", "random"], games=1)
+    assert "IllegalActionError" in (res.results[0].forfeit or {})["error"]
+    res = arena.run("plateau-x", "mini", ["test-slow", "random"], games=1, move_timeout=0.01)
+    assert "TimeoutError" in (res.results[0].forfeit or {})["error"]
+
+
+def test_parallel_workers_give_the_same_games() -> None:
+    one = arena.run("plateau-x", "mini", ["random", "greedy"], games=4, seed=5, jobs=1)
+    two = arena.run("plateau-x", "mini", ["random", "greedy"], games=4, seed=5, jobs=2)
+    assert [r.record for r in one.results] == [r.record for r in two.results]
+
+
+def test_bad_arena_arguments() -> None:
+    with pytest.raises(ValueError, match="2 seats"):
+        arena.run("plateau-x", "mini", ["random"], games=1)
+    with pytest.raises(ValueError, match="unknown bot"):
+        arena.run("plateau-x", "mini", ["random", "nobody"], games=1)
+    with pytest.raises(ValueError, match="backend"):
+        arena.run("plateau-x", "mini", ["random", "random"], games=1, backend="mpi")
+
+
+def test_cli_arena_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "g.jsonl"
+    argv = [
+        "arena",
+        "--variant",
+        "mini",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    assert main(argv) == 0
+    table = capsys.readouterr().out
+    assert "| random | 2 |" in table and "| greedy | 2 |" in table
+    assert main(["arena-report", str(out)]) == 0
+    assert capsys.readouterr().out == table
+
+
+@pytest.mark.ray
+def test_ray_backend_on_a_local_instance() -> None:
+    pytest.importorskip("ray", reason="the optional ray extra is not installed")
+    local = arena.run("plateau-x", "mini", ["random", "greedy"], games=3, seed=2)
+    remote = arena.run("plateau-x", "mini", ["random", "greedy"], games=3, seed=2, backend="ray")
+    assert [r.record for r in remote.results] == [r.record for r in local.results]
