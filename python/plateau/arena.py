@@ -315,7 +315,7 @@ def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[GameResult]:
 
 def _run_ray(tasks: list[tuple[Any, ...]], address: str | None) -> Iterator[GameResult]:
     try:
-        import ray  # type: ignore[import-not-found]
+        import ray  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise ValueError("the ray backend needs Ray: pip install 'plateau[ray]'") from None
     started_here = not ray.is_initialized()

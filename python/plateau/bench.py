@@ -158,7 +158,7 @@ def _python_loop(seconds: float) -> float:
 
 def _openspiel_loop(seconds: float) -> float | None:
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game("breakthrough")
