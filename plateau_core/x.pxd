@@ -13,6 +13,7 @@ cdef enum:
     X_SHAPES = 7           # tile shapes: S, D horizontal, D vertical, T orientations 0-3
     X_MAX_TILES = 56       # >= tiles in a game: 37 triples + 4 players x (3 singles + 1 double)
     X_NO_TILE = 0xFF
+    X_HOT_BYTES = 232      # offset of XState.top: the hot prefix (checked at import)
 
 
 ctypedef struct XSpec:
@@ -79,6 +80,14 @@ ctypedef struct XState:
     uint8_t top[64]        # tile-table index of the tile on top of each space (X_NO_TILE: none)
     uint16_t tiles[X_MAX_TILES]      # the tile table: the build action that placed each tile
     uint8_t tile_level[X_MAX_TILES]  # and the level it lies at
+
+
+ctypedef struct XSnap:
+    # One undo record: the hot prefix of the position before an action, and the top tiles
+    # of the spaces a build covered (the tile table itself only grows, so ntiles restores it).
+    uint8_t hot[X_HOT_BYTES]
+    uint8_t old_top[3]
+    int32_t action         # the action applied
 
 
 ctypedef struct XMasks:

@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 STATE_NBYTES: int
+HISTORY_NBYTES_PER_PLY: int
 VARIANTS: tuple[tuple[str, int, int, int, int, int, int, tuple[float, ...]], ...]
 
 def layout(variant: int) -> dict[str, Any]: ...

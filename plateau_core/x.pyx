@@ -44,10 +44,14 @@ cdef XSpec SPECS[4]
 
 #: bytes of one position (the C struct), without its history
 STATE_NBYTES = sizeof(XState)
+#: bytes of history per applied action (an undo record and the action id)
+HISTORY_NBYTES_PER_PLY = sizeof(XSnap)
 
 cdef XState _layout_probe
-# bytes of the hot prefix of XState (everything before the tile table)
-cdef size_t X_HOT_BYTES = <size_t>(<char*>&_layout_probe.top[0] - <char*>&_layout_probe)
+# X_HOT_BYTES (x.pxd) is the size of the hot prefix of XState, everything before the tile
+# table, as a compile-time constant so that copies of it compile to inline moves; check it.
+if <size_t>(<char*>&_layout_probe.top[0] - <char*>&_layout_probe) != X_HOT_BYTES:
+    raise ImportError("X_HOT_BYTES in plateau_core/x.pxd does not match the XState layout")
 
 
 cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
@@ -185,20 +189,12 @@ cdef inline uint64_t bit(int sq) noexcept nogil:
 
 cdef void x_init(XState* s, const XSpec* sp, int first_player) noexcept nogil:
     cdef int i
+    memset(s, 0, sizeof(XState))
     s.spec = sp
-    s.occ = 0
     s.ground = sp.board
     s.eq_e = sp.not_last_col
     s.eq_n = sp.not_last_row
-    s.step_e = 0
-    s.step_n = 0
-    for i in range(X_SHAPES):
-        s.whole[i] = 0
-    for i in range(64):
-        s.top[i] = X_NO_TILE
-    s.ntiles = 0
-    for i in range(64):
-        s.level[i] = 0
+    memset(s.top, X_NO_TILE, sizeof(s.top))
     s.zob = 0
     for i in range(4):
         s.pos[i] = -1
@@ -490,6 +486,12 @@ cdef inline void _pair(uint64_t* eq, uint64_t* step, int a, int la, int lb) noex
 
 cdef void x_make(XState* s, int a) noexcept nogil:
     """Apply legal action ``a`` in place."""
+    _make(s, a, True)
+
+
+cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
+    """Apply legal action ``a``; without ``tile_table`` the tile table and top tiles are left
+    alone (perft's children, which never read them)."""
     cdef const XSpec* sp = s.spec
     cdef int p = s.player, n = sp.n, i, c, h, q, f, t, r, shape
     cdef uint64_t cover, b
@@ -507,8 +509,9 @@ cdef void x_make(XState* s, int a) noexcept nogil:
         shape = sp.build_shape[a]
         s.whole[shape] |= bit(sp.build_anchor[a])
         # the tile table and the top tile of each covered space
-        s.tiles[s.ntiles] = a
-        s.tile_level[s.ntiles] = h + 1
+        if tile_table:
+            s.tiles[s.ntiles] = a
+            s.tile_level[s.ntiles] = h + 1
         if h == 0:
             s.ground &= ~cover
         # Levels rise by one under the tile. Pairs inside the tile keep their relations; pairs
@@ -518,7 +521,8 @@ cdef void x_make(XState* s, int a) noexcept nogil:
             c = pl_ctz(b)
             b &= b - 1
             s.level[c] = h + 1
-            s.top[c] = s.ntiles
+            if tile_table:
+                s.top[c] = s.ntiles
             if (sp.has_west >> c) & 1 and not (cover >> (c - 1)) & 1:
                 _pair(&s.eq_e, &s.step_e, c - 1, s.level[c - 1], h + 1)
             if (sp.not_last_col >> c) & 1 and not (cover >> (c + 1)) & 1:
@@ -734,7 +738,7 @@ cdef uint64_t x_perft(const XState* s, int depth, bint bulk) noexcept nogil:
     for i in range(k):
         # children copy the hot prefix only: nothing below reads the tile table
         memcpy(&child, s, X_HOT_BYTES)
-        x_make(&child, buf[i])
+        _make(&child, buf[i], False)
         total += x_perft(&child, depth - 1, bulk)
     return total
 
@@ -922,8 +926,7 @@ cdef class XCore:
     notation, serialization and the diagram on top; everything here validates its input."""
 
     cdef XState s
-    cdef XState* _hist          # the position before each applied action
-    cdef int32_t* _acts         # the applied actions
+    cdef XSnap* _hist           # undo records, one per applied action
     cdef Py_ssize_t _len
     cdef Py_ssize_t _cap
     cdef XMasks _m              # legal masks of s, valid while _m_ok
@@ -933,7 +936,6 @@ cdef class XCore:
 
     def __cinit__(self, *args, **kwargs):
         self._hist = NULL
-        self._acts = NULL
         self._len = 0
         self._cap = 0
         self._m_ok = False
@@ -943,7 +945,6 @@ cdef class XCore:
 
     def __dealloc__(self):
         free(self._hist)
-        free(self._acts)
 
     def _core_init(self, variant_index, first_player):
         cdef const XSpec* sp = _checked_spec(variant_index)
@@ -961,19 +962,14 @@ cdef class XCore:
 
     cdef int _reserve(self, Py_ssize_t need) except -1:
         cdef Py_ssize_t cap
-        cdef XState* h
-        cdef int32_t* a
+        cdef XSnap* h
         if need <= self._cap:
             return 0
         cap = max(need, 2 * self._cap, 16)
-        h = <XState*>realloc(self._hist, cap * sizeof(XState))
+        h = <XSnap*>realloc(self._hist, cap * sizeof(XSnap))
         if h == NULL:
             raise MemoryError()
         self._hist = h
-        a = <int32_t*>realloc(self._acts, cap * sizeof(int32_t))
-        if a == NULL:
-            raise MemoryError()
-        self._acts = a
         self._cap = cap
         return 0
 
@@ -984,8 +980,17 @@ cdef class XCore:
 
     cdef inline void _push(self, int a) noexcept:
         # capacity must have been reserved
-        self._hist[self._len] = self.s
-        self._acts[self._len] = a
+        cdef XSnap* snap = &self._hist[self._len]
+        cdef uint64_t cover
+        cdef int i = 0
+        memcpy(snap.hot, &self.s, X_HOT_BYTES)
+        if a < self.s.spec.base_enter:
+            cover = self.s.spec.build_cover[a]
+            while cover:
+                snap.old_top[i] = self.s.top[pl_ctz(cover)]
+                cover &= cover - 1
+                i += 1
+        snap.action = a
         self._len += 1
         x_make(&self.s, a)
         self._m_ok = False
@@ -1034,7 +1039,7 @@ cdef class XCore:
     @property
     def history(self) -> list:
         """The applied action ids, oldest first (a copy)."""
-        return [self._acts[i] for i in range(self._len)]
+        return [self._hist[i].action for i in range(self._len)]
 
     def is_terminal(self) -> bool:
         return self.s.ended != 0
@@ -1108,20 +1113,29 @@ cdef class XCore:
         if self._len == 0:
             raise IndexError("nothing to undo: no action has been applied")
         self._len -= 1
-        self.s = self._hist[self._len]
+        cdef XSnap* snap = &self._hist[self._len]
+        cdef int a = snap.action
+        cdef uint64_t cover
+        cdef int i = 0
+        memcpy(&self.s, snap.hot, X_HOT_BYTES)
+        if a < self.s.spec.base_enter:
+            cover = self.s.spec.build_cover[a]
+            while cover:
+                self.s.top[pl_ctz(cover)] = snap.old_top[i]
+                cover &= cover - 1
+                i += 1
         self._m_ok = False
-        return self._acts[self._len]
+        return a
 
     def clone(self):
         """An independent copy, history included."""
-        cdef XCore other = type(self).__new__(type(self))
+        cdef XCore other = XCore.__new__(type(self))
         other._variant = self._variant
         other._first = self._first
         other.s = self.s
         other._reserve(self._len + 16)  # room to apply without growing at once
         if self._len:
-            memcpy(other._hist, self._hist, self._len * sizeof(XState))
-            memcpy(other._acts, self._acts, self._len * sizeof(int32_t))
+            memcpy(other._hist, self._hist, self._len * sizeof(XSnap))
         other._len = self._len
         other._m = self._m
         other._m_ok = self._m_ok

@@ -317,7 +317,7 @@ def bench_memory(quick: bool) -> list[Row]:
     )
     row.notes.append(
         f"a state is {_x.STATE_NBYTES} bytes without its history "
-        f"(+{_x.STATE_NBYTES + 4} bytes per ply of history)"
+        f"(+{_x.HISTORY_NBYTES_PER_PLY} bytes per ply of history)"
     )
     return [row]
 
