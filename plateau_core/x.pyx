@@ -920,31 +920,51 @@ def random_playouts(variant, n, seed=0, max_plies=400, first_player=0):
 # XCore: one game in progress, with its undo history
 # ---------------------------------------------------------------------------------------------
 
+cdef XHistory* _history_new(Py_ssize_t cap) noexcept:
+    cdef XHistory* h = <XHistory*>malloc(sizeof(XHistory))
+    if h == NULL:
+        return NULL
+    h.snaps = <XSnap*>malloc(cap * sizeof(XSnap))
+    if h.snaps == NULL:
+        free(h)
+        return NULL
+    h.refs = 1
+    h.used = 0
+    h.cap = cap
+    return h
+
+
+cdef void _history_release(XHistory* h) noexcept:
+    if h != NULL:
+        h.refs -= 1
+        if h.refs == 0:
+            free(h.snaps)
+            free(h)
+
+
 @cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
 cdef class XCore:
     """A Plateau X position with its history. The public class ``plateau.PlateauXState`` adds
     notation, serialization and the diagram on top; everything here validates its input."""
 
     cdef XState s
-    cdef XSnap* _hist           # undo records, one per applied action
-    cdef Py_ssize_t _len
-    cdef Py_ssize_t _cap
+    cdef XHistory* _h           # undo records, shared copy-on-write with clones
+    cdef Py_ssize_t _len        # how many of them are this game's history
     cdef XMasks _m              # legal masks of s, valid while _m_ok
     cdef bint _m_ok
     cdef int _variant
     cdef int _first
 
     def __cinit__(self, *args, **kwargs):
-        self._hist = NULL
+        self._h = NULL
         self._len = 0
-        self._cap = 0
         self._m_ok = False
         self._variant = 0
         self._first = 0
         x_init(&self.s, &SPECS[0], 0)
 
     def __dealloc__(self):
-        free(self._hist)
+        _history_release(self._h)
 
     def _core_init(self, variant_index, first_player):
         cdef const XSpec* sp = _checked_spec(variant_index)
@@ -960,17 +980,21 @@ cdef class XCore:
         self._m_ok = False
         x_init(&self.s, sp, first_player)
 
-    cdef int _reserve(self, Py_ssize_t need) except -1:
-        cdef Py_ssize_t cap
-        cdef XSnap* h
-        if need <= self._cap:
+    cdef int _writable(self) except -1:
+        """Make record ``_len`` writable: append in place when nobody else can see it, copy
+        the shared records first otherwise (copy-on-write)."""
+        cdef XHistory* h = self._h
+        cdef XHistory* fresh
+        if h != NULL and self._len < h.cap and (h.refs == 1 or self._len == h.used):
             return 0
-        cap = max(need, 2 * self._cap, 16)
-        h = <XSnap*>realloc(self._hist, cap * sizeof(XSnap))
-        if h == NULL:
+        fresh = _history_new(max(self._len + 16, 2 * self._len))
+        if fresh == NULL:
             raise MemoryError()
-        self._hist = h
-        self._cap = cap
+        if h != NULL:
+            memcpy(fresh.snaps, h.snaps, self._len * sizeof(XSnap))
+            _history_release(h)
+        fresh.used = self._len
+        self._h = fresh
         return 0
 
     cdef inline void _masks(self) noexcept:
@@ -979,8 +1003,8 @@ cdef class XCore:
             self._m_ok = True
 
     cdef inline void _push(self, int a) noexcept:
-        # capacity must have been reserved
-        cdef XSnap* snap = &self._hist[self._len]
+        # _writable() must have been called
+        cdef XSnap* snap = &self._h.snaps[self._len]
         cdef uint64_t cover
         cdef int i = 0
         memcpy(snap.hot, &self.s, X_HOT_BYTES)
@@ -992,6 +1016,7 @@ cdef class XCore:
                 i += 1
         snap.action = a
         self._len += 1
+        self._h.used = self._len
         x_make(&self.s, a)
         self._m_ok = False
 
@@ -1039,7 +1064,7 @@ cdef class XCore:
     @property
     def history(self) -> list:
         """The applied action ids, oldest first (a copy)."""
-        return [self._hist[i].action for i in range(self._len)]
+        return [self._h.snaps[i].action for i in range(self._len)]
 
     def is_terminal(self) -> bool:
         return self.s.ended != 0
@@ -1089,7 +1114,7 @@ cdef class XCore:
             if 0 <= ai < self.s.spec.num_actions:
                 self._masks()
                 if x_masks_has(&self.s, &self._m, ai):
-                    self._reserve(self._len + 1)
+                    self._writable()
                     self._push(ai)
                     return
         # everything else (strings, other integer types, bad input) goes to the Python layer's
@@ -1104,7 +1129,7 @@ cdef class XCore:
         self._masks()
         if not x_masks_has(&self.s, &self._m, a):
             return False
-        self._reserve(self._len + 1)
+        self._writable()
         self._push(a)
         return True
 
@@ -1113,7 +1138,7 @@ cdef class XCore:
         if self._len == 0:
             raise IndexError("nothing to undo: no action has been applied")
         self._len -= 1
-        cdef XSnap* snap = &self._hist[self._len]
+        cdef XSnap* snap = &self._h.snaps[self._len]
         cdef int a = snap.action
         cdef uint64_t cover
         cdef int i = 0
@@ -1133,9 +1158,13 @@ cdef class XCore:
         other._variant = self._variant
         other._first = self._first
         other.s = self.s
-        other._reserve(self._len + 16)  # room to apply without growing at once
-        if self._len:
-            memcpy(other._hist, self._hist, self._len * sizeof(XSnap))
+        if self._h != NULL:
+            # share the records; a sole owner first drops what lies past its own history,
+            # so that the clone can append in place
+            if self._h.refs == 1:
+                self._h.used = self._len
+            self._h.refs += 1
+            other._h = self._h
         other._len = self._len
         other._m = self._m
         other._m_ok = self._m_ok
