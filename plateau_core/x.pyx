@@ -1210,8 +1210,11 @@ cdef class XCore:
             raise ValueError(f"perft depth must be >= 0, got {depth!r}")
         cdef int d = _int_in(depth, 0, 2**31, "perft depth")
         cdef uint64_t r
+        cdef XState local
+        # count on a private copy: other threads may apply/undo this game meanwhile
+        memcpy(&local, &self.s, X_HOT_BYTES)
         with nogil:
-            r = x_perft(&self.s, d, bulk)
+            r = x_perft(&local, d, bulk)
         return r
 
     # -- position accessors used by the Python layer ------------------------------------------

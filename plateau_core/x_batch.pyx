@@ -32,6 +32,7 @@ cdef class XBatch:
     cdef readonly int max_plies
     cdef readonly int first_player
     cdef readonly long long games_finished
+    cdef bint _busy             # a method is running without the GIL on these arrays
 
     def __cinit__(self, int variant_index, int n, unsigned long long seed=0, int max_plies=400,
                   int first_player=0):
@@ -57,6 +58,7 @@ cdef class XBatch:
         self.max_plies = max_plies
         self.first_player = first_player
         self.games_finished = 0
+        self._busy = False
         rng_seed(&self.rng, seed)
         self.reset()
 
@@ -77,9 +79,18 @@ cdef class XBatch:
     def observation_shape(self) -> tuple:
         return (self.sp.players + 8, self.sp.n, self.sp.n)
 
+    cdef int _enter(self) except -1:
+        # one method at a time per batch: two threads must step two batches, not one
+        if self._busy:
+            raise RuntimeError("this batch is in use by another thread")
+        self._busy = True
+        return 0
+
     def reset(self) -> None:
         """Every game back to its start position."""
         cdef int i
+        if self._busy:
+            raise RuntimeError("this batch is in use by another thread")
         for i in range(self.num_envs):
             x_init(&self.states[i], self.sp, self.first_player)
             self.masks_ok[i] = 0
@@ -95,19 +106,27 @@ cdef class XBatch:
             raise ValueError(f"mask array must have shape ({self.num_envs}, "
                              f"{self.sp.num_actions}), got ({out.shape[0]}, {out.shape[1]})")
         cdef int i
-        with nogil:
-            for i in range(self.num_envs):
-                self._masks(i)
-                x_fill_mask(&self.states[i], &self.masks[i], &out[i, 0])
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    self._masks(i)
+                    x_fill_mask(&self.states[i], &self.masks[i], &out[i, 0])
+        finally:
+            self._busy = False
 
     def num_legal(self, int32_t[::1] out) -> None:
         """Fill ``out`` (int32, shape ``(n,)``) with the number of legal actions of each game."""
         self._check_len(out.shape[0], "count array")
         cdef int i
-        with nogil:
-            for i in range(self.num_envs):
-                self._masks(i)
-                out[i] = x_count(&self.masks[i])
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    self._masks(i)
+                    out[i] = x_count(&self.masks[i])
+        finally:
+            self._busy = False
 
     cdef int _check_len(self, Py_ssize_t length, str what) except -1:
         if length != self.num_envs:
@@ -119,10 +138,14 @@ cdef class XBatch:
         drawn from the batch's own seeded generator."""
         self._check_len(out.shape[0], "action array")
         cdef int i
-        with nogil:
-            for i in range(self.num_envs):
-                self._masks(i)
-                out[i] = x_random_action(&self.states[i], &self.masks[i], &self.rng)
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    self._masks(i)
+                    out[i] = x_random_action(&self.states[i], &self.masks[i], &self.rng)
+        finally:
+            self._busy = False
 
     def current_players(self, int32_t[::1] out) -> None:
         """Fill ``out`` (int32, shape ``(n,)``) with the player to move in each game."""
@@ -136,16 +159,20 @@ cdef class XBatch:
         self._check_len(actions.shape[0], "action array")
         cdef int i, bad = -1
         cdef int64_t a
-        with nogil:
-            for i in range(self.num_envs):
-                a = actions[i]
-                if a < 0 or a >= self.sp.num_actions:
-                    bad = i
-                    break
-                self._masks(i)
-                if not x_masks_has(&self.states[i], &self.masks[i], <int>a):
-                    bad = i
-                    break
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    a = actions[i]
+                    if a < 0 or a >= self.sp.num_actions:
+                        bad = i
+                        break
+                    self._masks(i)
+                    if not x_masks_has(&self.states[i], &self.masks[i], <int>a):
+                        bad = i
+                        break
+        finally:
+            self._busy = False
         return bad
 
     def step(self, const int64_t[::1] actions, uint8_t[::1] done, float[:, ::1] returns) -> int:
@@ -164,23 +191,27 @@ cdef class XBatch:
             return -1 - bad
         cdef int i, p, finished = 0
         cdef XState* st
-        with nogil:
-            for i in range(self.num_envs):
-                st = &self.states[i]
-                x_make(st, <int>actions[i])
-                self.masks_ok[i] = 0
-                if st.ended or st.ply >= self.max_plies:
-                    finished += 1
-                    if st.ended:
-                        done[i] = 1
-                        x_returns(st, &returns[i, 0])
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    st = &self.states[i]
+                    x_make(st, <int>actions[i])
+                    self.masks_ok[i] = 0
+                    if st.ended or st.ply >= self.max_plies:
+                        finished += 1
+                        if st.ended:
+                            done[i] = 1
+                            x_returns(st, &returns[i, 0])
+                        else:
+                            done[i] = 2
+                            for p in range(self.sp.players):
+                                returns[i, p] = 0
+                        x_init(st, self.sp, self.first_player)
                     else:
-                        done[i] = 2
-                        for p in range(self.sp.players):
-                            returns[i, p] = 0
-                    x_init(st, self.sp, self.first_player)
-                else:
-                    done[i] = 0
+                        done[i] = 0
+        finally:
+            self._busy = False
         self.games_finished += finished
         return finished
 
@@ -192,9 +223,13 @@ cdef class XBatch:
             raise ValueError(f"observation array must have shape "
                              f"{(self.num_envs,) + self.observation_shape}, got {got}")
         cdef int i
-        with nogil:
-            for i in range(self.num_envs):
-                x_observe(&self.states[i], &out[i, 0, 0, 0])
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    x_observe(&self.states[i], &out[i, 0, 0, 0])
+        finally:
+            self._busy = False
 
     def plies(self, int32_t[::1] out) -> None:
         """Fill ``out`` (int32, shape ``(n,)``) with each game's ply count since its reset."""

@@ -240,9 +240,14 @@ class ArenaResult:
             head += " Elo diff (95% CI) |"
             rule += "---|"
         lines = [head, rule]
-        for s in self.stats():
+        stats = self.stats()
+        names = [s.bot for s in stats]
+        for i, s in enumerate(stats):
+            label = s.bot
+            if names.count(s.bot) > 1:  # the same spec in several seats: number them
+                label += f" #{names[: i + 1].count(s.bot)}"
             line = (
-                f"| {s.bot} | {s.games} | {s.wins} | {s.points:g} | {s.mean:.3f} ± {s.ci95:.3f} "
+                f"| {label} | {s.games} | {s.wins} | {s.points:g} | {s.mean:.3f} ± {s.ci95:.3f} "
                 f"| {100 * s.win_rate:.1f}% | {s.forfeits} |"
             )
             if two and s.elo is not None and s.elo_ci95 is not None:
