@@ -115,6 +115,26 @@ class SearchBot(Bot):
         """The best of ``moves`` (in this order, ties to the first) searched ``depth`` plies."""
         raise NotImplementedError
 
+    def _probe(
+        self, key: int, depth: int, alpha: float, beta: float
+    ) -> tuple[float | None, float, float, int]:
+        """Look a position up in the table: a value to return at once (or None), the window
+        narrowed by a bound stored at enough depth, and the stored best move (-1 if none)."""
+        entry = self._tt.get(key)
+        if entry is None:
+            return None, alpha, beta, -1
+        e_depth, e_value, e_flag, tt_move = entry
+        if e_depth >= depth:
+            if e_flag == EXACT:
+                return float(e_value), alpha, beta, tt_move
+            if e_flag == LOWER:
+                alpha = max(alpha, e_value)
+            else:
+                beta = min(beta, e_value)
+            if alpha >= beta:
+                return float(e_value), alpha, beta, tt_move
+        return None, alpha, beta, tt_move
+
     def _ordered(self, state: GameState, tt_move: int, ply: int) -> list[int]:
         """The legal actions: the table's move, then this ply's killers, then by id."""
         moves: list[int] = state.legal_actions().tolist()
@@ -182,19 +202,9 @@ class AlphaBetaBot(SearchBot):
         """Value for the player to move in ``state`` (not finished), ``depth`` >= 1 plies."""
         self._tick()
         key = state.hash
-        entry = self._tt.get(key)
-        tt_move = -1
-        if entry is not None:
-            e_depth, e_value, e_flag, tt_move = entry
-            if e_depth >= depth:
-                if e_flag == EXACT:
-                    return float(e_value)
-                if e_flag == LOWER:
-                    alpha = max(alpha, e_value)
-                else:
-                    beta = min(beta, e_value)
-                if alpha >= beta:
-                    return float(e_value)
+        hit, alpha, beta, tt_move = self._probe(key, depth, alpha, beta)
+        if hit is not None:
+            return hit
         alpha0 = alpha
         mover = state.current_player
         best, best_value = -1, -INF
@@ -247,19 +257,9 @@ class ParanoidBot(SearchBot):
     def _paranoid(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         self._tick()
         key = state.hash
-        entry = self._tt.get(key)
-        tt_move = -1
-        if entry is not None:
-            e_depth, e_value, e_flag, tt_move = entry
-            if e_depth >= depth:
-                if e_flag == EXACT:
-                    return float(e_value)
-                if e_flag == LOWER:
-                    alpha = max(alpha, e_value)
-                else:
-                    beta = min(beta, e_value)
-                if alpha >= beta:
-                    return float(e_value)
+        hit, alpha, beta, tt_move = self._probe(key, depth, alpha, beta)
+        if hit is not None:
+            return hit
         alpha0, beta0 = alpha, beta
         maximise = state.current_player == self._me
         best, best_value = -1, -INF if maximise else INF
