@@ -51,6 +51,10 @@ ctypedef struct XSpec:
     uint64_t build_cover[X_MAX_BUILDS]
     uint8_t build_shape[X_MAX_BUILDS]
     int8_t build_anchor[X_MAX_BUILDS]
+    # per build action: the side-neighbour pairs that cross the tile's border, whose
+    # relations the build changes: (pair anchor, 0 = horizontal / 1 = vertical, outside space)
+    uint8_t border_n[X_MAX_BUILDS]
+    uint8_t border[X_MAX_BUILDS][8][3]
 
 
 ctypedef struct XState:

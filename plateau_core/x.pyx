@@ -118,6 +118,21 @@ cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
             anchor = sp.blk_anchor[(a - sp.base_t) % sp.nb]
         sp.build_shape[a] = shape
         sp.build_anchor[a] = anchor
+        sp.border_n[a] = 0
+        for k in range(m):
+            c = cells[k]
+            # (pair anchor, direction, neighbour) for the four sides of c
+            for anchor2, direction, nb, ok in (
+                (c - 1, 0, c - 1, c % n > 0),
+                (c, 0, c + 1, c % n < n - 1),
+                (c - n, 1, c - n, c >= n),
+                (c, 1, c + n, c < sp.nn - n),
+            ):
+                if ok and not (sp.build_cover[a] >> nb) & 1:
+                    sp.border[a][sp.border_n[a]][0] = anchor2
+                    sp.border[a][sp.border_n[a]][1] = direction
+                    sp.border[a][sp.border_n[a]][2] = nb
+                    sp.border_n[a] += 1
 
 
 for _i, _v in enumerate(VARIANTS):
@@ -514,8 +529,8 @@ cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
             s.tile_level[s.ntiles] = h + 1
         if h == 0:
             s.ground &= ~cover
-        # Levels rise by one under the tile. Pairs inside the tile keep their relations; pairs
-        # from a covered space to an uncovered neighbour are recomputed (no division by n here).
+        # Levels rise by one under the tile. Pairs inside the tile keep their relations; the
+        # pairs across its border (precomputed per action) are recomputed.
         b = cover
         while b:
             c = pl_ctz(b)
@@ -523,14 +538,12 @@ cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
             s.level[c] = h + 1
             if tile_table:
                 s.top[c] = s.ntiles
-            if (sp.has_west >> c) & 1 and not (cover >> (c - 1)) & 1:
-                _pair(&s.eq_e, &s.step_e, c - 1, s.level[c - 1], h + 1)
-            if (sp.not_last_col >> c) & 1 and not (cover >> (c + 1)) & 1:
-                _pair(&s.eq_e, &s.step_e, c, h + 1, s.level[c + 1])
-            if c >= n and not (cover >> (c - n)) & 1:
-                _pair(&s.eq_n, &s.step_n, c - n, s.level[c - n], h + 1)
-            if (sp.not_last_row >> c) & 1 and not (cover >> (c + n)) & 1:
-                _pair(&s.eq_n, &s.step_n, c, h + 1, s.level[c + n])
+        for i in range(sp.border_n[a]):
+            c = sp.border[a][i][2]
+            if sp.border[a][i][1]:
+                _pair(&s.eq_n, &s.step_n, sp.border[a][i][0], s.level[c], h + 1)
+            else:
+                _pair(&s.eq_e, &s.step_e, sp.border[a][i][0], s.level[c], h + 1)
         s.ntiles += 1
         s.zob ^= _rotl(Z_TILE[a], h + 1)
         if shape == 0:
