@@ -132,7 +132,10 @@ def play_game(
         loser = forfeit["seat"]
         ranking = [g for g in ([p for p in grp if p != loser] for grp in ranking) if g]
         ranking.append([loser])
-    returns = points_for_ranking(ranking, state.points_by_place())
+    if forfeit is None and state.is_terminal():
+        returns = state.returns()  # the game's own scoring of a finished game
+    else:  # a forfeit or the ply limit: points by place of the ranking at that moment
+        returns = points_for_ranking(ranking, state.points_by_place())
     return GameResult(
         index=index,
         game=game,
