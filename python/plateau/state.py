@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-Action = "int | str"
-
 
 def rank_by_keys(keys: Sequence[int]) -> list[list[int]]:
     """Players ranked by standing key (bigger is better), equal keys grouped.
