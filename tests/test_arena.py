@@ -209,3 +209,34 @@ def test_ray_backend_on_a_local_instance() -> None:
     local = arena.run("plateau-x", "mini", ["random", "greedy"], games=3, seed=2)
     remote = arena.run("plateau-x", "mini", ["random", "greedy"], games=3, seed=2, backend="ray")
     assert [r.record for r in remote.results] == [r.record for r in local.results]
+
+
+def test_bots_get_the_game_s_view_and_results_its_scoring(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hooks a hidden-information game overrides: bots receive ``view_for(seat)``, and
+    results are scored by ``points_for`` (here: a shared first place scores 1/2 each)."""
+    from plateau.games.plateau_x import PlateauXState
+
+    seen: list[tuple[int, int]] = []
+    original = PlateauXState.view_for
+
+    def view_for(self: PlateauXState, player: int, seed: int = 0) -> plateau.GameState:
+        seen.append((player, self.current_player))
+        return original(self, player, seed)
+
+    def points_for(self: PlateauXState, ranking: list[list[int]]) -> list[float]:
+        out = [0.0] * self.num_players
+        for p in ranking[0]:
+            out[p] = 1.0 / len(ranking[0])
+        return out
+
+    monkeypatch.setattr(PlateauXState, "view_for", view_for)
+    monkeypatch.setattr(PlateauXState, "points_for", points_for)
+    res = arena.run("plateau-x", "mini", ["random", "random"], games=2, seed=4)
+    assert seen and all(player == to_move for player, to_move in seen)
+    assert sum(r.plies for r in res.results) == len(seen)
+    t = plateau.Tournament("plateau-x", "mini")
+    assert t.add([[0, 1]]) == [0.5, 0.5]
+    s = plateau.new_game("plateau-x", "mini")
+    assert s.points_for([[1], [0]]) == [0.0, 1.0]

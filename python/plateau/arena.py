@@ -25,7 +25,6 @@ from typing import Any
 from plateau.bots import make_bot
 from plateau.record import to_record
 from plateau.registry import check_variant, new_game
-from plateau.state import points_for_ranking
 from plateau.tournament import Tournament
 
 FORMAT = "plateau-arena-game"
@@ -110,7 +109,7 @@ def play_game(
     t0 = time.perf_counter()
     while not state.is_terminal() and state.ply < max_plies:
         seat = state.current_player
-        probe = state.clone()
+        probe = state.view_for(seat, seed=_seed_for(seed, index, seat) ^ state.ply)
         started = time.perf_counter()
         try:
             action = bots[seat].select_action(probe)
@@ -135,7 +134,7 @@ def play_game(
     if forfeit is None and state.is_terminal():
         returns = state.returns()  # the game's own scoring of a finished game
     else:  # a forfeit or the ply limit: points by place of the ranking at that moment
-        returns = points_for_ranking(ranking, state.points_by_place())
+        returns = state.points_for(ranking)
     return GameResult(
         index=index,
         game=game,

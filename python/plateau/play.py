@@ -36,7 +36,7 @@ def play(
     while not state.is_terminal():
         player = state.current_player
         if player in bots:
-            action = bots[player].select_action(state.clone())
+            action = bots[player].select_action(state.view_for(player, seed=state.ply))
             text = state.action_to_string(action)
             state.apply(action)
             write(f"\nplayer {player} ({bots[player].describe()}) plays {text}")

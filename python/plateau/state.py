@@ -179,7 +179,20 @@ class GameState:
         """Points by place per player once the game is over, else zeros."""
         if not self.is_terminal():
             return [0.0] * self.num_players
-        return points_for_ranking(self.ranking(), self.points_by_place())
+        return self.points_for(self.ranking())
+
+    def points_for(self, ranking: Sequence[Sequence[int]]) -> list[float]:
+        """Each player's points for a final ``ranking`` (best first, ties grouped): by default
+        the variant's points by place, a tied group getting its best place's points. A game
+        that scores ties differently (a draw at 1/2 each) overrides this; ``returns()``, the
+        arena and tournaments all score through it."""
+        return points_for_ranking(ranking, self.points_by_place())
+
+    def view_for(self, player: int, seed: int = 0) -> GameState:
+        """The position as a bot playing ``player`` may be given it. With perfect information
+        that is simply a clone; a game with hidden information returns a state consistent with
+        what ``player`` has seen (a determinization drawn with ``seed``)."""
+        return self.clone()
 
     def winners(self) -> list[int]:
         """The players in first place (the game need not be over: "if it ended now")."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from plateau.registry import check_variant, new_game
-from plateau.state import GameState, points_for_ranking
+from plateau.state import GameState
 
 
 class Tournament:
@@ -25,6 +25,7 @@ class Tournament:
         self.variant = variant
         self.num_players = probe.num_players
         self.table = probe.points_by_place()
+        self._probe = probe
         self.points = [0.0] * self.num_players
         self.wins = [0] * self.num_players
         self.rounds: list[list[list[int]]] = []
@@ -49,7 +50,7 @@ class Tournament:
                 f"a ranking must place each of players 0..{self.num_players - 1} once in "
                 f"non-empty groups, got {ranking!r}"
             )
-        gained = points_for_ranking(ranking, self.table)
+        gained = self._probe.points_for(ranking)
         for p, pts in enumerate(gained):
             self.points[p] += pts
         for p in ranking[0]:
