@@ -94,9 +94,13 @@ def test_statistics_match_a_hand_computation() -> None:
     assert a.elo == pytest.approx(400 * math.log10(3))  # score 3/4
     assert b.elo == pytest.approx(-400 * math.log10(3))
     lo, hi = a.elo_ci95 or (0.0, 0.0)
-    half = 1.96 * math.sqrt(0.75 * 0.25 / 4)
-    assert lo == pytest.approx(-400 * math.log10(1 / (0.75 - half) - 1))
-    assert hi == math.inf  # 0.75 + half > 1
+    # Wilson interval of the score 3/4 over 4 games, by hand
+    z2 = 1.96**2
+    centre = (0.75 + z2 / 8) / (1 + z2 / 4)
+    half = 1.96 * math.sqrt(0.75 * 0.25 / 4 + z2 / 64) / (1 + z2 / 4)
+    assert lo == pytest.approx(-400 * math.log10(1 / (centre - half) - 1))
+    assert hi == pytest.approx(-400 * math.log10(1 / (centre + half) - 1))
+    assert lo < a.elo < hi
     assert res.tournament().standings() == [[0], [1]]
     table = res.format_table()
     assert "| a | 4 | 3 | 3 |" in table and "Elo" in table
@@ -240,3 +244,14 @@ def test_bots_get_the_game_s_view_and_results_its_scoring(
     assert t.add([[0, 1]]) == [0.5, 0.5]
     s = plateau.new_game("plateau-x", "mini")
     assert s.points_for([[1], [0]]) == [0.0, 1.0]
+
+
+def test_elo_interval_of_a_clean_sweep_is_finite_below() -> None:
+    results = [_result(i, [[i % 2], [1 - i % 2]], [0.0, 0.0]) for i in range(20)]
+    # bot 0 sits in seat i % 2 in game i and wins every game
+    res = arena.ArenaResult("plateau-x", "mini", ["a", "b"], results)
+    a, b = res.stats()
+    assert a.wins == 20 and a.elo == math.inf
+    lo, hi = a.elo_ci95 or (0.0, 0.0)
+    assert 200 < lo < math.inf and hi == math.inf
+    assert b.elo_ci95 is not None and b.elo_ci95[1] == pytest.approx(-lo)

@@ -178,6 +178,15 @@ def _elo(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``p`` observed in ``n`` trials (stays inside
+    [0, 1] and is not empty at 0 or 1, unlike the normal approximation)."""
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 @dataclass
 class ArenaResult:
     """All games of an arena and their statistics."""
@@ -190,7 +199,8 @@ class ArenaResult:
     def stats(self) -> list[BotStats]:
         """Per bot (over all its seats): games, wins (first-place group), points, mean points
         with a 95% confidence interval (normal approximation), win rate, forfeits, and for
-        2-player games the Elo difference from the score (a shared first place scores 1/2)."""
+        2-player games the Elo difference from the score (a shared first place scores 1/2),
+        its interval mapped from the Wilson interval of the score."""
         out = []
         two = len(self.bots) == 2
         for b, spec in enumerate(self.bots):
@@ -219,9 +229,9 @@ class ArenaResult:
             )
             if two and n:
                 s = score / n
-                half = 1.96 * math.sqrt(s * (1 - s) / n)
+                lo, hi = _wilson(s, n)
                 stat.elo = _elo(s)
-                stat.elo_ci95 = (_elo(max(0.0, s - half)), _elo(min(1.0, s + half)))
+                stat.elo_ci95 = (_elo(lo), _elo(hi))
             out.append(stat)
         return out
 

@@ -93,7 +93,7 @@ class MCTSBot(Bot):
     move when > 0; ``iters`` is then ignored), ``c`` (exploration constant, 0.5), ``reuse``
     (keep the subtree of the position reached between moves, true), ``max_plies`` (cap of a
     playout, 400), ``eval`` (``mixed``, ``playout`` or ``heuristic``), ``sensible_end``
-    (playouts end the game only for a leader, true) and ``temp`` (heuristic scale, 5).
+    (playouts end the game only for a leader, true) and ``temp`` (heuristic scale, 3).
     Untried actions are expanded in an order drawn from ``random.Random(seed)``, which also
     seeds every playout.
     """
@@ -107,7 +107,7 @@ class MCTSBot(Bot):
         "max_plies": 400,
         "eval": "mixed",
         "sensible_end": True,
-        "temp": 5.0,
+        "temp": 3.0,
     }
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
