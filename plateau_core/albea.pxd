@@ -1,0 +1,50 @@
+# Albea's Plateau (1986) kernel: declarations shared by albea.pyx and any kernel that cimports it.
+# Layout and rules: docs/albea-design.md; oracle: tests/reference/plateau_albea.py.
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int8_t, int32_t, uint64_t
+
+
+cdef enum:
+    A_SQ = 16
+    A_CAP = 24              # stack capacity: all 24 pieces on one square
+    A_OT = 11               # oriented piece types
+    A_MAX_LEGAL = 8192      # >= legal actions of any reachable non-terminal position
+    A_NUM_ACTIONS = 41188
+    A_BASE_OPEN = 0
+    A_BASE_ONBOARD = 1452
+    A_BASE_MOVE = 5676
+    A_BASE_STOMP = 39716
+    A_BASE_OFFER = 39748
+    A_BASE_GIVE = 40467
+    A_REFUSE = 41186
+    A_PASS = 41187
+    A_PHASE_OPENING = 0
+    A_PHASE_PLAY = 1
+    A_PHASE_RESPOND = 2
+    A_PHASE_OVER = 3
+
+
+ctypedef struct AState:
+    # One flat position (584 bytes), copied by value for undo and perft children.
+    uint32_t own[16]        # bit i: piece i (0 = bottom) of the stack is White's (cache)
+    uint32_t col[16]        # bit i: piece i shows a colored face up (cache)
+    uint8_t pc[16][24]      # piece bytes bottom..top: bit0 owner, bits1-3 type, bit4 up,
+                            # bit5 shown[0], bit6 shown[1]
+    uint8_t ht[16]          # stack heights
+    uint8_t res[2][8]       # reserve counts per type (index 7: total)
+    uint8_t pri[2][8]       # prisoners held by p (opponent's types), index 7: total
+    uint8_t tender[8]       # in respond: tendered counts per type, index 7: v(T)
+    uint8_t floor[2]        # refused value per player
+    int8_t phase            # 0 opening, 1 play, 2 respond, 3 over
+    int8_t player           # who acts
+    int8_t offerer
+    int8_t result           # -1 none, 0/1 winner, 2 draw
+    uint8_t passes
+    uint8_t pad
+    int32_t ply
+    int32_t max_plies       # 0 = off
+
+
+cdef void a_init(AState* s, int max_plies) noexcept nogil
+cdef int a_list(const AState* s, uint16_t* out) noexcept nogil
+cdef void a_make(AState* s, int a) noexcept nogil
+cdef uint64_t a_perft(const AState* s, int depth) noexcept nogil

@@ -1,0 +1,1266 @@
+# cython: language_level=3
+"""Compiled move generation for Jim Albea's Plateau (1986).
+
+Implements the action-id layout of docs/albea-design.md section 1, the flat ``AState`` of
+section 2 and the generation / make kernels of section 3 for the perfect-information rules.
+Kernels are ``noexcept nogil`` and never check input; :class:`ACore` validates everything.
+"""
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int8_t, int32_t, uint64_t
+from libc.string cimport memset, memcpy
+from libc.stdlib cimport malloc, realloc, free
+
+# ------------------------------------------------------------------------------------------
+# Material tables
+# ------------------------------------------------------------------------------------------
+TYPES = ("xx", "bb", "rr", "bx", "rx", "ox", "rb")
+COUNT = (4, 2, 2, 1, 1, 1, 1)
+VALUE = (1, 4, 5, 8, 10, 15, 21)
+OT_CODES = ("xx", "bb", "rr", "bx", "xb", "rx", "xr", "ox", "xo", "rb", "br")
+MS_WEIGHTS = (1, 5, 15, 45, 90, 180, 360)
+COLUMNS = "abcd"
+PERIMETER = tuple(i for i in range(16) if i // 4 in (0, 3) or i % 4 in (0, 3))
+NUM_DISTINCT_ACTIONS = A_NUM_ACTIONS
+
+cdef int OT_TYPE[11]
+cdef int OT_UP[11]
+cdef int OT_OF[7][2]          # (type, up) -> ot (up 0 for the single-coloured types)
+cdef int C_COUNT[7]
+cdef int C_VALUE[7]
+cdef int C_W[7]
+cdef uint8_t UPFACE[32]       # low 5 bits of a piece byte -> up face 0 x, 1 b, 2 r, 3 o
+cdef uint8_t TWOFACED[32]
+cdef int PERI[12]
+
+_FACE_INDEX = {"x": 0, "b": 1, "r": 2, "o": 3}
+
+
+def _init_material():
+    cdef int i, t, u, o
+    for i in range(11):
+        code = OT_CODES[i]
+        for t in range(7):
+            if TYPES[t] == code:
+                OT_TYPE[i] = t; OT_UP[i] = 0
+                break
+            if TYPES[t] == code[::-1]:
+                OT_TYPE[i] = t; OT_UP[i] = 1
+                break
+        OT_OF[OT_TYPE[i]][OT_UP[i]] = i
+    for t in range(7):
+        C_COUNT[t] = COUNT[t]; C_VALUE[t] = VALUE[t]; C_W[t] = MS_WEIGHTS[t]
+        if TYPES[t][0] == TYPES[t][1]:
+            OT_OF[t][1] = OT_OF[t][0]
+    for i in range(32):
+        t = (i >> 1) & 7
+        u = (i >> 4) & 1
+        if t < 7:
+            UPFACE[i] = _FACE_INDEX[TYPES[t][u]]
+            TWOFACED[i] = TYPES[t][0] != TYPES[t][1]
+        else:
+            UPFACE[i] = 0; TWOFACED[i] = 0
+    for i in range(12):
+        PERI[i] = PERIMETER[i]
+
+_init_material()
+
+# ------------------------------------------------------------------------------------------
+# Move-id geometry (design 1.3)
+# ------------------------------------------------------------------------------------------
+RAYS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
+ORTHO = ((0, 1), (1, 0), (0, -1), (-1, 0))
+J_LEVEL = (9, 11, 0)
+
+cdef int TT[4][3]             # T(r, l)
+cdef int CJ[3]
+cdef int MOVE_OFF[16]
+cdef int BLOCK[16]
+cdef int PATH_OFF[16][16]
+cdef int PATH_CNT[16][16]
+cdef int PATH_LEN[16][16]     # geometric ray length (1..3), 2 for a Twister, 0 = no path
+cdef int8_t PATH_SQ[16][16][3]
+cdef int8_t RAY_DEC[4][129][5]  # nstops, d1, d2, d3 / q1, q2 packed below
+cdef int8_t RAY_DECQ[4][129][2]
+
+
+def _T(r, l):
+    if r <= 0:
+        return 0
+    return sum(1 + J_LEVEL[l] * (_T(r - i, l + 1) if l + 1 < 3 else 0) for i in range(1, r + 1))
+
+
+def _path_squares(o):
+    """The 16 paths of origin o: list of square lists (empty = no path), index as design 1.3."""
+    c0, r0 = o % 4, o // 4
+    out = []
+    for dc, dr in RAYS:
+        sq = []
+        for d in range(1, 4):
+            c, r = c0 + dc * d, r0 + dr * d
+            if not (0 <= c < 4 and 0 <= r < 4):
+                break
+            sq.append(r * 4 + c)
+        out.append(sq)
+    for dc, dr in ORTHO:
+        for sc, sr in ((dr, dc), (-dr, -dc)):
+            mc, mr = c0 + dc, r0 + dr
+            ec, er = c0 + 2 * dc + sc, r0 + 2 * dr + sr
+            if 0 <= ec < 4 and 0 <= er < 4:
+                out.append([mr * 4 + mc, er * 4 + ec])
+            else:
+                out.append([])
+    return out
+
+
+def _ray_encode(L, dists, qs):
+    code = 0
+    pos = 0
+    l = 0
+    for n, d in enumerate(dists):
+        r = L - pos
+        for i in range(1, d - pos):
+            code += 1 + J_LEVEL[l] * _T(r - i, l + 1)
+        if n == len(dists) - 1:
+            return code
+        code += 1 + qs[n] * _T(r - (d - pos), l + 1)
+        pos = d
+        l += 1
+    raise ValueError("empty stop list")
+
+
+def _ray_sequences(L):
+    """All (dists, qs) stop sequences of a ray of length L, in preorder."""
+    out = []
+
+    def rec(pos, l, dists, qs):
+        for d in range(pos + 1, L + 1):
+            out.append((dists + (d,), qs))
+            if d < L and l < 2:
+                for q in range(J_LEVEL[l]):
+                    rec(d, l + 1, dists + (d,), qs + (q,))
+    rec(0, 0, (), ())
+    return out
+
+
+PY_PATHS = [_path_squares(o) for o in range(16)]
+PY_BLOCK = []
+PY_PATH_OFF = []
+PY_MOVE_OFF = []
+RAY_DECODE = {}
+
+
+def _init_geometry():
+    cdef int o, p, i, L, code
+    for r in range(4):
+        for l in range(3):
+            TT[r][l] = _T(r, l)
+    for l in range(3):
+        CJ[l] = J_LEVEL[l]
+    for L in range(1, 4):
+        seqs = _ray_sequences(L)
+        assert len(seqs) == _T(L, 0)
+        table = []
+        for code, (dists, qs) in enumerate(seqs):
+            assert _ray_encode(L, dists, qs) == code
+            RAY_DEC[L][code][0] = len(dists)
+            for i in range(3):
+                RAY_DEC[L][code][1 + i] = dists[i] if i < len(dists) else 0
+            for i in range(2):
+                RAY_DECQ[L][code][i] = qs[i] if i < len(qs) else 0
+            table.append((dists, qs))
+        RAY_DECODE[L] = table
+    total = 0
+    for o in range(16):
+        paths = PY_PATHS[o]
+        off = 0
+        offs = []
+        for p in range(16):
+            sq = paths[p]
+            if p < 8:
+                L = len(sq)
+                cnt = _T(L, 0)
+            else:
+                L = 2 if sq else 0
+                cnt = 10 if sq else 0
+            PATH_LEN[o][p] = L
+            PATH_OFF[o][p] = off
+            PATH_CNT[o][p] = cnt
+            offs.append(off if cnt else None)
+            for i in range(3):
+                PATH_SQ[o][p][i] = sq[i] if i < len(sq) else -1
+            off += cnt
+        BLOCK[o] = off
+        MOVE_OFF[o] = total
+        PY_BLOCK.append(off)
+        PY_PATH_OFF.append(offs)
+        PY_MOVE_OFF.append(total)
+        total += 10 * off
+    assert total == A_BASE_STOMP - A_BASE_MOVE, total
+
+_init_geometry()
+
+
+# ------------------------------------------------------------------------------------------
+# Small helpers
+# ------------------------------------------------------------------------------------------
+cdef inline uint32_t FULL(int n) noexcept nogil:
+    return <uint32_t>((<uint64_t>1 << n) - 1)
+
+
+cdef inline int top_unit(const AState* s, int sq) noexcept nogil:
+    """Size of the top unit of square sq (0 if empty)."""
+    cdef int n = s.ht[sq]
+    if n == 0:
+        return 0
+    cdef uint32_t own = s.own[sq]
+    cdef int me = (own >> (n - 1)) & 1
+    cdef uint32_t mine = own if me else (~own & FULL(n))
+    cdef int h = 0
+    while h < n and ((mine >> (n - 1 - h)) & 1):
+        h += 1
+    return h
+
+
+cdef inline void rebuild(AState* s, int sq) noexcept nogil:
+    cdef int i
+    cdef uint8_t b
+    cdef uint32_t own = 0, col = 0
+    for i in range(s.ht[sq]):
+        b = s.pc[sq][i]
+        own |= <uint32_t>(b & 1) << i
+        if UPFACE[b & 0x1f] != 0:
+            col |= <uint32_t>1 << i
+    s.own[sq] = own
+    s.col[sq] = col
+
+
+cdef inline void show_up(uint8_t* b) noexcept nogil:
+    b[0] |= <uint8_t>(0x20 << ((b[0] >> 4) & 1))
+
+
+cdef inline bint has_run6(uint32_t m) noexcept nogil:
+    cdef uint32_t a = m & (m >> 1)
+    cdef uint32_t b = a & (a >> 2)
+    return (b & (a >> 4)) != 0
+
+
+# ------------------------------------------------------------------------------------------
+# Init
+# ------------------------------------------------------------------------------------------
+cdef void a_init(AState* s, int max_plies) noexcept nogil:
+    cdef int p, t
+    memset(s, 0, sizeof(AState))
+    for p in range(2):
+        for t in range(7):
+            s.res[p][t] = C_COUNT[t]
+        s.res[p][7] = 12
+    s.phase = A_PHASE_OPENING
+    s.player = 0
+    s.offerer = -1
+    s.result = -1
+    s.max_plies = max_plies
+
+
+# ------------------------------------------------------------------------------------------
+# Generation
+# ------------------------------------------------------------------------------------------
+cdef int _walk_ray(const AState* s, const int8_t* psq, int L, int Lc, int pos, int lvl,
+                   int g, uint32_t gcol, bint tc, int me, int base,
+                   uint16_t* out, int cnt) noexcept nogil:
+    """Depth-first stop walk on one ray; base = id of the subtree's first code."""
+    cdef int r = L - pos
+    cdef int off = 0
+    cdef int d, t, n, u, unit, j, q, sub
+    cdef bint enemy, allowed, endok
+    cdef uint32_t ucol
+    for d in range(pos + 1, Lc + 1):
+        t = psq[d - 1]
+        n = s.ht[t]
+        enemy = n > 0 and ((s.own[t] >> (n - 1)) & 1) != <uint32_t>me
+        if enemy:
+            allowed = gcol != 0
+            endok = tc
+        else:
+            allowed = True
+            endok = True
+        sub = TT[r - (d - pos)][lvl + 1] if lvl < 2 else 0
+        if allowed:
+            if endok:
+                out[cnt] = <uint16_t>(base + off)
+                cnt += 1
+            if d < Lc and lvl < 2:
+                if not enemy:
+                    u = top_unit(s, t)
+                    unit = g + u
+                    ucol = (gcol << u) | ((s.col[t] >> (n - u)) & FULL(u)) if u > 0 else gcol
+                    for j in range(1, unit + 1):
+                        if j == g:
+                            continue
+                        q = j - 1 - (1 if j > g else 0)
+                        cnt = _walk_ray(s, psq, L, Lc, d, lvl + 1, j,
+                                        (ucol >> (unit - j)) & FULL(j), tc, me,
+                                        base + off + 1 + q * sub, out, cnt)
+                else:
+                    for j in range(1, g):
+                        if (gcol >> (g - j - 1)) & 1:
+                            cnt = _walk_ray(s, psq, L, Lc, d, lvl + 1, j,
+                                            (gcol >> (g - j)) & FULL(j), tc, me,
+                                            base + off + 1 + (j - 1) * sub, out, cnt)
+        off += 1 + CJ[lvl] * sub
+    return cnt
+
+
+cdef inline bint _can_stop(const AState* s, int t, uint32_t gcol, int me) noexcept nogil:
+    cdef int n = s.ht[t]
+    if n == 0 or ((s.own[t] >> (n - 1)) & 1) == <uint32_t>me:
+        return True
+    return gcol != 0
+
+
+cdef inline bint _can_end(const AState* s, int t, bint tc, int me) noexcept nogil:
+    cdef int n = s.ht[t]
+    if n == 0 or ((s.own[t] >> (n - 1)) & 1) == <uint32_t>me:
+        return True
+    return tc
+
+
+cdef int _walk_twister(const AState* s, const int8_t* psq, int g, uint32_t gcol, bint tc,
+                       int me, int base, uint16_t* out, int cnt) noexcept nogil:
+    cdef int mid = psq[0], kn = psq[1]
+    cdef int n, u, unit, j, q
+    cdef uint32_t ucol, cg
+    cdef bint enemy
+    if _can_stop(s, kn, gcol, me) and _can_end(s, kn, tc, me):
+        out[cnt] = <uint16_t>base
+        cnt += 1
+    if not _can_stop(s, mid, gcol, me):
+        return cnt
+    n = s.ht[mid]
+    enemy = n > 0 and ((s.own[mid] >> (n - 1)) & 1) != <uint32_t>me
+    if not enemy:
+        u = top_unit(s, mid)
+        unit = g + u
+        ucol = (gcol << u) | ((s.col[mid] >> (n - u)) & FULL(u)) if u > 0 else gcol
+        for j in range(1, unit + 1):
+            if j == g:
+                continue
+            q = j - 1 - (1 if j > g else 0)
+            cg = (ucol >> (unit - j)) & FULL(j)
+            if _can_stop(s, kn, cg, me) and _can_end(s, kn, tc, me):
+                out[cnt] = <uint16_t>(base + 1 + q)
+                cnt += 1
+    else:
+        for j in range(1, g):
+            if (gcol >> (g - j - 1)) & 1:
+                cg = (gcol >> (g - j)) & FULL(j)
+                if _can_stop(s, kn, cg, me) and _can_end(s, kn, tc, me):
+                    out[cnt] = <uint16_t>(base + j)
+                    cnt += 1
+    return cnt
+
+
+cdef inline int _ms_value(const uint8_t* c) noexcept nogil:
+    cdef int t, v = 0
+    for t in range(7):
+        v += c[t] * C_VALUE[t]
+    return v
+
+
+cdef int _submultisets(const uint8_t* have, int* idx, int* val) noexcept nogil:
+    """All non-empty sub-multisets of have[0..6]: their mixed-radix index and value,
+    in ascending index order.  Returns how many."""
+    cdef int c[7]
+    cdef int t, n = 0, i, v
+    for t in range(7):
+        c[t] = 0
+    while True:
+        # increment (digit 0 least significant)
+        t = 0
+        while t < 7:
+            if c[t] < have[t]:
+                c[t] += 1
+                break
+            c[t] = 0
+            t += 1
+        if t == 7:
+            return n
+        i = 0
+        v = 0
+        for t in range(7):
+            i += c[t] * C_W[t]
+            v += c[t] * C_VALUE[t]
+        idx[n] = i
+        val[n] = v
+        n += 1
+
+
+cdef int a_list(const AState* s, uint16_t* out) noexcept nogil:
+    """Every legal action id of s, in ascending id order (emission order = id order)."""
+    cdef int cnt = 0
+    cdef int me = s.player
+    cdef int b, tp, sq, i, o, n, g, h, flip, nflip, k, p, upf, L, Lc, base, m, largest
+    cdef uint32_t gaps, mine, colp, gcol, stomps = 0
+    cdef bint tc
+    cdef uint8_t top
+    cdef int idx[64]
+    cdef int val[64]
+    cdef uint8_t rest[8]
+    if s.phase == A_PHASE_OVER:
+        return 0
+    if s.phase == A_PHASE_OPENING:
+        for b in range(11):
+            if s.res[me][OT_TYPE[b]] == 0:
+                continue
+            for tp in range(11):
+                if s.res[me][OT_TYPE[tp]] - (1 if OT_TYPE[tp] == OT_TYPE[b] else 0) <= 0:
+                    continue
+                for i in range(12):
+                    if s.ht[PERI[i]] == 0:
+                        out[cnt] = <uint16_t>((b * 11 + tp) * 12 + i)
+                        cnt += 1
+        return cnt
+    if s.phase == A_PHASE_RESPOND:
+        m = _submultisets(&s.pri[me][0], idx, val)
+        largest = 0
+        for i in range(m):
+            if val[i] <= s.tender[7] and val[i] > largest:
+                largest = val[i]
+        for i in range(m):
+            if val[i] >= largest:
+                out[cnt] = <uint16_t>(A_BASE_GIVE + idx[i] - 1)
+                cnt += 1
+        if largest == 0:
+            out[cnt] = A_REFUSE
+            cnt += 1
+        return cnt
+    # play phase: onboards
+    if s.res[me][7] > 0:
+        for o in range(11):
+            if s.res[me][OT_TYPE[o]] == 0:
+                continue
+            for sq in range(16):
+                n = s.ht[sq]
+                if n == 0:
+                    gaps = 1
+                else:
+                    mine = s.own[sq] if me else (~s.own[sq] & FULL(n))
+                    gaps = ((mine << 1) | mine) & FULL(n + 1)
+                base = A_BASE_ONBOARD + (o * 16 + sq) * 24
+                while gaps:
+                    g = 0
+                    while not ((gaps >> g) & 1):
+                        g += 1
+                    gaps &= gaps - 1
+                    out[cnt] = <uint16_t>(base + g)
+                    cnt += 1
+    # moves and stomps
+    for o in range(16):
+        n = s.ht[o]
+        if n == 0 or ((s.own[o] >> (n - 1)) & 1) != <uint32_t>me:
+            continue
+        h = top_unit(s, o)
+        top = s.pc[o][n - 1]
+        nflip = 2 if TWOFACED[top & 0x1f] else 1
+        for flip in range(nflip):
+            upf = UPFACE[(top ^ (flip << 4)) & 0x1f]
+            tc = upf != 0
+            colp = (s.col[o] & ~(<uint32_t>1 << (n - 1))) | ((<uint32_t>tc) << (n - 1))
+            if h < n and tc:
+                stomps |= <uint32_t>1 << (o * 2 + flip)
+            for k in range(1, h + 1):
+                gcol = (colp >> (n - k)) & FULL(k)
+                base = A_BASE_MOVE + MOVE_OFF[o] + (flip * 5 + k - 1) * BLOCK[o]
+                for p in range(16):
+                    L = PATH_LEN[o][p]
+                    if L == 0:
+                        continue
+                    if p < 4:
+                        if upf != 0 and upf != 2:
+                            continue
+                    elif p < 8:
+                        if upf != 0 and upf != 1:
+                            continue
+                    else:
+                        if upf != 3:
+                            continue
+                    if p < 8:
+                        Lc = L if L < h else h
+                        cnt = _walk_ray(s, &PATH_SQ[o][p][0], L, Lc, 0, 0, k, gcol, tc, me,
+                                        base + PATH_OFF[o][p], out, cnt)
+                    else:
+                        cnt = _walk_twister(s, &PATH_SQ[o][p][0], k, gcol, tc, me,
+                                            base + PATH_OFF[o][p], out, cnt)
+    while stomps:
+        i = 0
+        while not ((stomps >> i) & 1):
+            i += 1
+        stomps &= stomps - 1
+        out[cnt] = <uint16_t>(A_BASE_STOMP + i)
+        cnt += 1
+    # tenders
+    m = _submultisets(&s.pri[me][0], idx, val)
+    for i in range(m):
+        if val[i] > s.floor[me]:
+            out[cnt] = <uint16_t>(A_BASE_OFFER + idx[i] - 1)
+            cnt += 1
+    if cnt == 0:
+        out[cnt] = A_PASS
+        cnt += 1
+    return cnt
+
+
+# ------------------------------------------------------------------------------------------
+# Make
+# ------------------------------------------------------------------------------------------
+cdef bint _meets_win(const AState* s, int p) noexcept nogil:
+    cdef int sq, n
+    if s.pri[p][7] >= 6:
+        return True
+    for sq in range(16):
+        n = s.ht[sq]
+        if n >= 6:
+            if has_run6(s.own[sq] if p else (~s.own[sq] & FULL(n))):
+                return True
+    return False
+
+
+cdef void _end(AState* s, int result) noexcept nogil:
+    s.phase = A_PHASE_OVER
+    s.result = result
+    s.offerer = -1
+    memset(&s.tender[0], 0, 8)
+
+
+cdef void _check_win(AState* s, int mover) noexcept nogil:
+    if _meets_win(s, mover):
+        _end(s, mover)
+    elif _meets_win(s, 1 - mover):
+        _end(s, 1 - mover)
+
+
+cdef void _flip_top(AState* s, int sq) noexcept nogil:
+    cdef int n = s.ht[sq]
+    s.pc[sq][n - 1] ^= 0x10
+    show_up(&s.pc[sq][n - 1])
+    if n >= 2:
+        show_up(&s.pc[sq][n - 2])
+    rebuild(s, sq)
+
+
+cdef int _capture(AState* s, int sq) noexcept nogil:
+    cdef int n = s.ht[sq]
+    cdef int me = s.pc[sq][n - 1] & 1
+    cdef int c = top_unit(s, sq)
+    cdef int i, taken = 0, w
+    cdef uint8_t b
+    cdef uint32_t capt = 0
+    if UPFACE[s.pc[sq][n - 1] & 0x1f] == 0 or n == c:
+        return 0
+    i = n - c - 1
+    while i >= 0 and taken < c:
+        b = s.pc[sq][i]
+        if (b & 1) != me:
+            capt |= <uint32_t>1 << i
+            taken += 1
+            s.pc[sq][i] |= 0x60
+            if i >= 1:
+                show_up(&s.pc[sq][i - 1])
+            s.pri[me][(b >> 1) & 7] += 1
+            s.pri[me][7] += 1
+        i -= 1
+    w = 0
+    for i in range(n):
+        if not ((capt >> i) & 1):
+            s.pc[sq][w] = s.pc[sq][i]
+            w += 1
+    s.ht[sq] = w
+    rebuild(s, sq)
+    if taken:
+        s.floor[0] = 0
+        s.floor[1] = 0
+    return taken
+
+
+cdef void _move_decode(int a, int* o, int* flip, int* k, int* p, int* code) noexcept nogil:
+    cdef int m = a - A_BASE_MOVE
+    cdef int i = 15
+    while MOVE_OFF[i] > m:
+        i -= 1
+    o[0] = i
+    m -= MOVE_OFF[i]
+    cdef int fk = m // BLOCK[i]
+    flip[0] = fk // 5
+    k[0] = fk % 5 + 1
+    m = m % BLOCK[i]
+    cdef int q = 15
+    while PATH_CNT[i][q] == 0 or PATH_OFF[i][q] > m:
+        q -= 1
+    p[0] = q
+    code[0] = m - PATH_OFF[i][q]
+
+
+cdef void _ms_from_index(int idx, uint8_t* c) noexcept nogil:
+    cdef int t
+    for t in range(6, -1, -1):
+        c[t] = idx // C_W[t]
+        idx = idx % C_W[t]
+
+
+cdef void a_make(AState* s, int a) noexcept nogil:
+    cdef int me = s.player
+    cdef int b, tp, sq, ot, g, n, i, o, flip, k, p, code, L, nst, t, jv, gsz
+    cdef int stops[3]
+    cdef int js[3]
+    cdef uint8_t grp[24]
+    cdef uint8_t c[7]
+    cdef int resp, off
+    if a < A_BASE_ONBOARD:
+        ot = a // 12
+        sq = PERI[a % 12]
+        b = ot // 11
+        tp = ot % 11
+        s.res[me][OT_TYPE[b]] -= 1
+        s.res[me][OT_TYPE[tp]] -= 1
+        s.res[me][7] -= 2
+        s.pc[sq][0] = <uint8_t>(me | (OT_TYPE[b] << 1) | (OT_UP[b] << 4))
+        s.pc[sq][1] = <uint8_t>(me | (OT_TYPE[tp] << 1) | (OT_UP[tp] << 4))
+        show_up(&s.pc[sq][1])
+        s.ht[sq] = 2
+        rebuild(s, sq)
+        if me == 0:
+            s.player = 1
+        else:
+            s.phase = A_PHASE_PLAY
+            s.player = 0
+    elif a < A_BASE_MOVE:
+        i = a - A_BASE_ONBOARD
+        g = i % 24
+        i //= 24
+        sq = i % 16
+        ot = i // 16
+        n = s.ht[sq]
+        s.res[me][OT_TYPE[ot]] -= 1
+        s.res[me][7] -= 1
+        i = n
+        while i > g:
+            s.pc[sq][i] = s.pc[sq][i - 1]
+            i -= 1
+        s.pc[sq][g] = <uint8_t>(me | (OT_TYPE[ot] << 1) | (OT_UP[ot] << 4))
+        show_up(&s.pc[sq][g])
+        if 0 < g < n:
+            show_up(&s.pc[sq][g - 1])
+        s.ht[sq] = n + 1
+        rebuild(s, sq)
+        _check_win(s, me)
+        if s.phase != A_PHASE_OVER:
+            s.player = 1 - me
+    elif a < A_BASE_STOMP:
+        _move_decode(a, &o, &flip, &k, &p, &code)
+        if p < 8:
+            L = PATH_LEN[o][p]
+            nst = RAY_DEC[L][code][0]
+            gsz = k
+            for i in range(nst):
+                stops[i] = PATH_SQ[o][p][RAY_DEC[L][code][1 + i] - 1]
+                if i < nst - 1:
+                    jv = RAY_DECQ[L][code][i] + 1
+                    if jv >= gsz:
+                        jv += 1
+                    js[i] = jv
+                    gsz = jv
+        else:
+            if code == 0:
+                nst = 1
+                stops[0] = PATH_SQ[o][p][1]
+            else:
+                nst = 2
+                stops[0] = PATH_SQ[o][p][0]
+                stops[1] = PATH_SQ[o][p][1]
+                jv = code
+                if jv >= k:
+                    jv += 1
+                js[0] = jv
+        if flip:
+            _flip_top(s, o)
+        n = s.ht[o]
+        gsz = k
+        memcpy(grp, &s.pc[o][n - k], k)
+        s.ht[o] = n - k
+        rebuild(s, o)
+        for i in range(nst):
+            t = stops[i]
+            n = s.ht[t]
+            memcpy(&s.pc[t][n], grp, gsz)
+            n += gsz
+            show_up(&s.pc[t][n - 1])
+            if i < nst - 1:
+                gsz = js[i]
+                memcpy(grp, &s.pc[t][n - gsz], gsz)
+                n -= gsz
+                if n > 0:
+                    show_up(&s.pc[t][n - 1])
+            s.ht[t] = n
+            rebuild(s, t)
+        _capture(s, stops[nst - 1])
+        _check_win(s, me)
+        if s.phase != A_PHASE_OVER:
+            s.player = 1 - me
+    elif a < A_BASE_OFFER:
+        i = a - A_BASE_STOMP
+        sq = i >> 1
+        if i & 1:
+            _flip_top(s, sq)
+        _capture(s, sq)
+        _check_win(s, me)
+        if s.phase != A_PHASE_OVER:
+            s.player = 1 - me
+    elif a < A_BASE_GIVE:
+        _ms_from_index(a - A_BASE_OFFER + 1, c)
+        for t in range(7):
+            s.tender[t] = c[t]
+        s.tender[7] = _ms_value(c)
+        s.offerer = me
+        s.phase = A_PHASE_RESPOND
+        s.player = 1 - me
+    elif a < A_REFUSE:
+        resp = me
+        off = s.offerer
+        _ms_from_index(a - A_BASE_GIVE + 1, c)
+        for t in range(7):
+            s.pri[off][t] -= s.tender[t]
+            s.pri[off][7] -= s.tender[t]
+            s.res[resp][t] += s.tender[t]
+            s.res[resp][7] += s.tender[t]
+            s.pri[resp][t] -= c[t]
+            s.pri[resp][7] -= c[t]
+            s.res[off][t] += c[t]
+            s.res[off][7] += c[t]
+        s.floor[0] = 0
+        s.floor[1] = 0
+        s.phase = A_PHASE_PLAY
+        memset(&s.tender[0], 0, 8)
+        s.offerer = -1
+        _check_win(s, resp)
+        if s.phase != A_PHASE_OVER:
+            s.player = resp
+    elif a == A_REFUSE:
+        off = s.offerer
+        s.floor[off] = s.tender[7]
+        s.phase = A_PHASE_PLAY
+        memset(&s.tender[0], 0, 8)
+        s.offerer = -1
+        s.player = off
+    else:
+        s.passes += 1
+        if s.passes >= 2:
+            _end(s, 2)
+        else:
+            s.player = 1 - me
+    # shown rule 1: the top piece of every stack
+    for sq in range(16):
+        if s.ht[sq]:
+            show_up(&s.pc[sq][s.ht[sq] - 1])
+    if a != A_PASS:
+        s.passes = 0
+    s.ply += 1
+    if s.phase != A_PHASE_OVER and s.max_plies > 0 and s.ply >= s.max_plies:
+        _end(s, 2)
+
+
+cdef uint64_t a_perft(const AState* s, int depth) noexcept nogil:
+    cdef uint16_t buf[A_MAX_LEGAL]
+    cdef int n, i
+    cdef uint64_t total = 0
+    cdef AState child
+    if depth == 0:
+        return 1
+    if s.phase == A_PHASE_OVER:
+        return 0
+    n = a_list(s, buf)
+    if depth == 1:
+        return n
+    for i in range(n):
+        child = s[0]
+        a_make(&child, buf[i])
+        total += a_perft(&child, depth - 1)
+    return total
+
+
+# ------------------------------------------------------------------------------------------
+# Python-level layout, decode and encode
+# ------------------------------------------------------------------------------------------
+def layout():
+    """The id layout of design section 1.2-1.3 as plain Python data."""
+    return {
+        "num_distinct_actions": A_NUM_ACTIONS,
+        "bases": {"opening": A_BASE_OPEN, "onboard": A_BASE_ONBOARD, "move": A_BASE_MOVE,
+                  "stomp": A_BASE_STOMP, "offer": A_BASE_OFFER, "give": A_BASE_GIVE,
+                  "refuse": A_REFUSE, "pass": A_PASS},
+        "move_off": list(PY_MOVE_OFF),
+        "block": list(PY_BLOCK),
+        "path_off": [list(x) for x in PY_PATH_OFF],
+        "paths": [[list(p) for p in ps] for ps in PY_PATHS],
+        "T": [[_T(r, l) for l in range(3)] for r in range(4)],
+    }
+
+
+def _sq_name(int i):
+    return COLUMNS[i % 4] + str(i // 4 + 1)
+
+
+def _sq_index(name):
+    if len(name) != 2 or name[0] not in COLUMNS or name[1] not in "1234":
+        raise ValueError(f"bad square {name!r}")
+    return (int(name[1]) - 1) * 4 + COLUMNS.index(name[0])
+
+
+def _ms_text(int idx):
+    out = []
+    for t in range(6, -1, -1):
+        n = (idx // MS_WEIGHTS[t]) % (COUNT[t] + 1)
+        out.extend([TYPES[t]] * n)
+    return ",".join(out)
+
+
+def _ms_index(text):
+    counts = [0] * 7
+    for code in text.split(","):
+        if code not in TYPES:
+            raise ValueError(f"unknown type {code!r}")
+        counts[TYPES.index(code)] += 1
+    for t in range(7):
+        if counts[t] > COUNT[t]:
+            raise ValueError("more pieces than exist")
+    idx = sum(c * w for c, w in zip(counts, MS_WEIGHTS))
+    if idx == 0:
+        raise ValueError("empty multiset")
+    return idx
+
+
+def decode_move(int a):
+    """(origin, flip, k, path, code, stops) of a move id; stops = [(square, j or None)]."""
+    cdef int o, flip, k, p, code
+    if not (A_BASE_MOVE <= a < A_BASE_STOMP):
+        raise ValueError("not a move id")
+    _move_decode(a, &o, &flip, &k, &p, &code)
+    sqs = PY_PATHS[o][p]
+    stops = []
+    if p < 8:
+        dists, qs = RAY_DECODE[len(sqs)][code]
+        g = k
+        for n, d in enumerate(dists):
+            if n < len(dists) - 1:
+                j = qs[n] + 1
+                if j >= g:
+                    j += 1
+                stops.append((sqs[d - 1], j))
+                g = j
+            else:
+                stops.append((sqs[d - 1], None))
+    else:
+        if code == 0:
+            stops.append((sqs[1], None))
+        else:
+            j = code
+            if j >= k:
+                j += 1
+            stops.append((sqs[0], j))
+            stops.append((sqs[1], None))
+    return o, flip, k, p, code, stops
+
+
+def decode(a):
+    """Canonical notation of any action id (design 1.2)."""
+    if isinstance(a, bool) or not isinstance(a, int):
+        raise TypeError("action id must be an int")
+    if not (0 <= a < A_NUM_ACTIONS):
+        raise ValueError(f"action id {a} out of range")
+    if a < A_BASE_ONBOARD:
+        ot, per = divmod(a, 12)
+        b, t = divmod(ot, 11)
+        return f"{OT_CODES[b]},{OT_CODES[t]}@{_sq_name(PERIMETER[per])}"
+    if a < A_BASE_MOVE:
+        i = a - A_BASE_ONBOARD
+        rest, g = divmod(i, 24)
+        ot, sq = divmod(rest, 16)
+        return f"{OT_CODES[ot]}@{_sq_name(sq)}/{g}"
+    if a < A_BASE_STOMP:
+        o, flip, k, p, code, stops = decode_move(a)
+        text = ("~" if flip else "") + f"{_sq_name(o)}:{k}"
+        for sq, j in stops:
+            text += "-" + _sq_name(sq)
+            if j is not None:
+                text += f":{j}"
+        return text
+    if a < A_BASE_OFFER:
+        sq, flip = divmod(a - A_BASE_STOMP, 2)
+        return ("~" if flip else "") + "!" + _sq_name(sq)
+    if a < A_BASE_GIVE:
+        return "offer:" + _ms_text(a - A_BASE_OFFER + 1)
+    if a < A_REFUSE:
+        return "give:" + _ms_text(a - A_BASE_GIVE + 1)
+    if a == A_REFUSE:
+        return "refuse"
+    return "pass"
+
+
+def _encode_move(text):
+    flip = text.startswith("~")
+    if flip:
+        text = text[1:]
+    parts = text.split("-")
+    head = parts[0].split(":")
+    if len(head) != 2 or len(parts) < 2:
+        raise ValueError("bad move")
+    o = _sq_index(head[0])
+    k = int(head[1])
+    if not 1 <= k <= 5:
+        raise ValueError("k out of range")
+    stops = []
+    for n, part in enumerate(parts[1:]):
+        f = part.split(":")
+        last = n == len(parts) - 2
+        if last != (len(f) == 1) or len(f) > 2:
+            raise ValueError("bad stop")
+        stops.append((_sq_index(f[0]), None if last else int(f[1])))
+    paths = PY_PATHS[o]
+    sqs = [s for s, _ in stops]
+    found = None
+    for p in range(16):
+        ps = paths[p]
+        if not ps:
+            continue
+        if p < 8:
+            if all(s in ps for s in sqs):
+                dists = [ps.index(s) + 1 for s in sqs]
+                if all(a < b for a, b in zip(dists, dists[1:])):
+                    found = (p, dists)
+                    break
+        else:
+            if sqs == [ps[1]] or sqs == ps:
+                found = (p, None)
+                break
+    if found is None:
+        raise ValueError("stops are not on a path")
+    p, dists = found
+    blockbase = A_BASE_MOVE + PY_MOVE_OFF[o] + ((1 if flip else 0) * 5 + k - 1) * PY_BLOCK[o]
+    base = blockbase + PY_PATH_OFF[o][p]
+    g = k
+    qs = []
+    for _, j in stops[:-1]:
+        if j < 1 or j == g:
+            raise ValueError("bad j")
+        q = j - 1 - (1 if j > g else 0)
+        qs.append(q)
+        g = j
+    if p < 8:
+        for l, q in enumerate(qs):
+            if q >= J_LEVEL[l]:
+                raise ValueError("j too large")
+        return base + _ray_encode(len(paths[p]), dists, qs)
+    if not qs:
+        return base
+    if qs[0] >= 9:
+        raise ValueError("j too large")
+    return base + 1 + qs[0]
+
+
+def encode(text):
+    """Action id of a canonical notation string (inverse of :func:`decode`)."""
+    if not isinstance(text, str):
+        raise TypeError("notation must be a str")
+    text = text.strip().lower()
+    if text == "refuse":
+        return A_REFUSE
+    if text == "pass":
+        return A_PASS
+    if text.startswith("offer:"):
+        return A_BASE_OFFER + _ms_index(text[6:]) - 1
+    if text.startswith("give:"):
+        return A_BASE_GIVE + _ms_index(text[5:]) - 1
+    if "!" in text:
+        flip = text.startswith("~")
+        body = text[1:] if flip else text
+        if not body.startswith("!"):
+            raise ValueError("bad stomp")
+        return A_BASE_STOMP + _sq_index(body[1:]) * 2 + (1 if flip else 0)
+    if "," in text:
+        pieces, sq = text.split("@")
+        b, t = pieces.split(",")
+        s = _sq_index(sq)
+        if s not in PERIMETER:
+            raise ValueError("not a perimeter square")
+        return (OT_CODES.index(b) * 11 + OT_CODES.index(t)) * 12 + PERIMETER.index(s)
+    if "@" in text:
+        code, rest = text.split("@")
+        sq, g = rest.split("/")
+        g = int(g)
+        if not 0 <= g <= 23:
+            raise ValueError("gap out of range")
+        return A_BASE_ONBOARD + (OT_CODES.index(code) * 16 + _sq_index(sq)) * 24 + g
+    return _encode_move(text)
+
+
+# ------------------------------------------------------------------------------------------
+# The wrapper
+# ------------------------------------------------------------------------------------------
+PHASES = ("opening", "play", "respond", "over")
+
+
+cdef class ACore:
+    """An Albea Plateau position with its undo history; validates every input."""
+
+    cdef AState s
+    cdef AState* _hist
+    cdef int* _hact
+    cdef Py_ssize_t _len
+    cdef Py_ssize_t _cap
+
+    def __cinit__(self, *args, **kwargs):
+        self._hist = NULL
+        self._hact = NULL
+        self._len = 0
+        self._cap = 0
+        a_init(&self.s, 0)
+
+    def __init__(self, max_plies=0):
+        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 0:
+            raise ValueError("max_plies must be an int >= 0 (0 = off)")
+        a_init(&self.s, max_plies)
+
+    def __dealloc__(self):
+        free(self._hist)
+        free(self._hact)
+
+    cdef int _push(self, int a) except -1:
+        cdef AState* nh
+        cdef int* na
+        cdef Py_ssize_t cap
+        if self._len == self._cap:
+            cap = self._cap * 2 if self._cap else 64
+            nh = <AState*>realloc(self._hist, cap * sizeof(AState))
+            if nh == NULL:
+                raise MemoryError()
+            self._hist = nh
+            na = <int*>realloc(self._hact, cap * sizeof(int))
+            if na == NULL:
+                raise MemoryError()
+            self._hact = na
+            self._cap = cap
+        self._hist[self._len] = self.s
+        self._hact[self._len] = a
+        self._len += 1
+        return 0
+
+    def legal_actions(self):
+        cdef uint16_t buf[A_MAX_LEGAL]
+        cdef int n = a_list(&self.s, buf)
+        return [buf[i] for i in range(n)]   # a_list emits in id order (design section 3)
+
+    def num_legal_actions(self):
+        cdef uint16_t buf[A_MAX_LEGAL]
+        return a_list(&self.s, buf)
+
+    def is_legal(self, a):
+        cdef uint16_t buf[A_MAX_LEGAL]
+        cdef int n, i, v
+        if isinstance(a, bool) or not isinstance(a, int):
+            return False
+        if not (0 <= a < A_NUM_ACTIONS):
+            return False
+        v = a
+        n = a_list(&self.s, buf)
+        for i in range(n):
+            if buf[i] == v:
+                return True
+        return False
+
+    def apply(self, a):
+        if isinstance(a, str):
+            a = encode(a)
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise TypeError("action must be an int id or a notation string")
+        if not self.is_legal(a):
+            raise ValueError(f"illegal action {a!r}")
+        self._push(a)
+        a_make(&self.s, a)
+
+    def undo(self):
+        if self._len == 0:
+            raise ValueError("nothing to undo")
+        self._len -= 1
+        self.s = self._hist[self._len]
+        return self._hact[self._len]
+
+    def perft(self, depth):
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise ValueError("depth must be an int >= 0")
+        cdef int d = depth
+        cdef uint64_t r
+        with nogil:
+            r = a_perft(&self.s, d)
+        return r
+
+    def clone(self):
+        cdef ACore c = ACore.__new__(ACore)
+        c.s = self.s
+        c._len = 0
+        return c
+
+    @property
+    def history(self):
+        return [self._hact[i] for i in range(self._len)]
+
+    @property
+    def phase(self):
+        return PHASES[self.s.phase]
+
+    @property
+    def current_player(self):
+        return -1 if self.s.phase == A_PHASE_OVER else self.s.player
+
+    @property
+    def ply(self):
+        return self.s.ply
+
+    @property
+    def passes(self):
+        return self.s.passes
+
+    @property
+    def floor(self):
+        return [self.s.floor[0], self.s.floor[1]]
+
+    @property
+    def result(self):
+        """None while running, "win" or "draw" once over."""
+        if self.s.result < 0:
+            return None
+        return "draw" if self.s.result == 2 else "win"
+
+    @property
+    def winner(self):
+        return self.s.result if self.s.result in (0, 1) else None
+
+    def is_terminal(self):
+        return self.s.phase == A_PHASE_OVER
+
+    def returns(self):
+        if self.s.phase != A_PHASE_OVER:
+            return [0.0, 0.0]
+        if self.s.result == 2:
+            return [0.5, 0.5]
+        return [1.0 if p == self.s.result else 0.0 for p in (0, 1)]
+
+    def reserve(self, p):
+        return {TYPES[t]: self.s.res[p][t] for t in range(7) if self.s.res[p][t]}
+
+    def prisoners(self, p):
+        return {TYPES[t]: self.s.pri[p][t] for t in range(7) if self.s.pri[p][t]}
+
+    @property
+    def tender(self):
+        if self.s.phase != A_PHASE_RESPOND:
+            return None
+        return {TYPES[t]: self.s.tender[t] for t in range(7) if self.s.tender[t]}
+
+    @property
+    def offerer(self):
+        return None if self.s.offerer < 0 else self.s.offerer
+
+    def board(self):
+        """16 stacks bottom..top of {owner, type, up, shown} dicts (the reference's to_dict)."""
+        cdef int sq, i
+        cdef uint8_t b
+        out = []
+        for sq in range(16):
+            st = []
+            for i in range(self.s.ht[sq]):
+                b = self.s.pc[sq][i]
+                st.append({"owner": b & 1, "type": TYPES[(b >> 1) & 7], "up": (b >> 4) & 1,
+                           "shown": [bool(b & 0x20), bool(b & 0x40)]})
+            out.append(st)
+        return out
+
+    def check_caches(self):
+        """True iff the own/col caches match the piece bytes."""
+        cdef AState t = self.s
+        cdef int sq
+        for sq in range(16):
+            rebuild(&t, sq)
+            if t.own[sq] != self.s.own[sq] or t.col[sq] != self.s.col[sq]:
+                return False
+        return True
+
+    def load_dict(self, d):
+        """Replace the position (history cleared) by a reference ``RefAlbea.to_dict()``.
+
+        Rejects what the id space cannot represent (design 1.1): more pieces than exist, a
+        stack above 24, a run of six or six prisoners while the game is not over."""
+        cdef AState t
+        cdef int sq, i, p, ty, n
+        cdef dict tix = {name: i for i, name in enumerate(TYPES)}
+        opts = d.get("options", {}) or {}
+        mp = opts.get("max_plies") or 0
+        a_init(&t, mp)
+        memset(&t.res[0][0], 0, sizeof(t.res))
+        board = d["board"]
+        if len(board) != 16:
+            raise ValueError("board must have 16 stacks")
+        used = [[0] * 7 for _ in range(2)]
+        for sq in range(16):
+            st = board[sq]
+            if len(st) > A_CAP:
+                raise ValueError("stack too tall")
+            for i, pce in enumerate(st):
+                p = int(pce["owner"])
+                if p not in (0, 1):
+                    raise ValueError("bad owner")
+                ty = tix[pce["type"]]
+                u = int(pce["up"])
+                if u not in (0, 1) or (u == 1 and TYPES[ty][0] == TYPES[ty][1]):
+                    raise ValueError("bad up value")
+                sh = pce["shown"]
+                t.pc[sq][i] = <uint8_t>(p | (ty << 1) | (u << 4) | (0x20 if sh[0] else 0)
+                                        | (0x40 if sh[1] else 0))
+                used[p][ty] += 1
+            t.ht[sq] = len(st)
+            rebuild(&t, sq)
+        for p in range(2):
+            tot = 0
+            for name, cnt in d["reserve"][p].items():
+                t.res[p][tix[name]] = cnt
+                used[p][tix[name]] += cnt
+                tot += cnt
+            t.res[p][7] = tot
+            tot = 0
+            for name, cnt in d["prisoners"][p].items():
+                t.pri[p][tix[name]] = cnt
+                used[1 - p][tix[name]] += cnt
+                tot += cnt
+            t.pri[p][7] = tot
+        for p in range(2):
+            for ty in range(7):
+                if used[p][ty] > C_COUNT[ty]:
+                    raise ValueError("more pieces of a type than exist")
+        t.phase = PHASES.index(d["phase"])
+        t.player = int(d["to_move"])
+        t.offerer = -1 if d["offerer"] is None else int(d["offerer"])
+        if d["tender"] is not None:
+            for name, cnt in d["tender"].items():
+                t.tender[tix[name]] = cnt
+            t.tender[7] = sum(VALUE[tix[name]] * cnt for name, cnt in d["tender"].items())
+        t.floor[0] = d["floor"][0]
+        t.floor[1] = d["floor"][1]
+        t.passes = d["passes"]
+        if d["result"] is None:
+            t.result = -1
+        elif d["result"] == "draw":
+            t.result = 2
+        else:
+            t.result = int(d["winner"])
+        t.ply = d["ply"]
+        if t.phase != A_PHASE_OVER:
+            if _meets_win(&t, 0) or _meets_win(&t, 1):
+                raise ValueError("a non-terminal position with a run of six or six prisoners")
+        self.s = t
+        self._len = 0
