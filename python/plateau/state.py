@@ -19,13 +19,15 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 
-def rank_by_keys(keys: Sequence[int]) -> list[list[int]]:
-    """Players ranked by standing key (bigger is better), equal keys grouped.
+def rank_by_keys(keys: Sequence[Any]) -> list[list[int]]:
+    """Players ranked by standing key (bigger is better; any comparable keys), equal keys
+    grouped, players in ascending order inside a group.
 
     >>> rank_by_keys([5, 9, 5, 0])
     [[1], [0, 2], [3]]
     """
-    order = sorted(range(len(keys)), key=lambda p: (-keys[p], p))
+    # a reversed sort is stable too: equal keys keep ascending player order
+    order = sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
     groups: list[list[int]] = []
     for p in order:
         if groups and keys[groups[-1][0]] == keys[p]:

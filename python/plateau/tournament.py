@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from plateau.registry import check_variant, new_game
-from plateau.state import GameState
+from plateau.state import GameState, rank_by_keys
 
 
 class Tournament:
@@ -60,15 +60,7 @@ class Tournament:
 
     def standings(self) -> list[list[int]]:
         """Players best first by total points, then rounds won; still-equal players grouped."""
-        key = [(self.points[p], self.wins[p]) for p in range(self.num_players)]
-        order = sorted(range(self.num_players), key=lambda p: (-key[p][0], -key[p][1], p))
-        groups: list[list[int]] = []
-        for p in order:
-            if groups and key[groups[-1][0]] == key[p]:
-                groups[-1].append(p)
-            else:
-                groups.append([p])
-        return groups
+        return rank_by_keys([(self.points[p], self.wins[p]) for p in range(self.num_players)])
 
 
 def _as_ranking(result: object, num_players: int) -> list[list[int]]:
