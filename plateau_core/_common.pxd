@@ -60,3 +60,19 @@ cdef inline int nth_set_bit(uint64_t x, int k) noexcept nogil:
 
 
 cdef object new_array(object shape, object dtype, bint zero, void** data)
+
+
+ctypedef struct History:
+    # Undo records of ``size`` bytes each, shared copy-on-write between a game and its clones.
+    # Records below ``used`` are never overwritten while shared (refs > 1); a sharer whose
+    # history ends at ``used`` appends in place, any other writer copies its records first.
+    Py_ssize_t refs
+    Py_ssize_t used
+    Py_ssize_t cap
+    Py_ssize_t size
+    char* data
+
+
+cdef void history_release(History* h) noexcept
+cdef int history_writable(History** hp, Py_ssize_t length, Py_ssize_t size) except -1
+cdef History* history_share(History* h, Py_ssize_t length) noexcept

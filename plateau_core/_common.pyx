@@ -2,10 +2,12 @@
 """Python-visible hooks into the shared core toolkit (used by tests of the PRNG and hashing)."""
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from libc.stdint cimport uint64_t, uint32_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
 
 import numpy as np
 
-from plateau_core._common cimport Rng, rng_seed, rng_next, rng_below, splitmix64
+from plateau_core._common cimport History, Rng, rng_seed, rng_next, rng_below, splitmix64
 
 cdef object _np_empty = np.empty
 cdef object _np_zeros = np.zeros
@@ -20,6 +22,52 @@ cdef object new_array(object shape, object dtype, bint zero, void** data):
     data[0] = buf.buf
     PyBuffer_Release(&buf)
     return out
+
+
+cdef void history_release(History* h) noexcept:
+    """Drop one reference to ``h`` (NULL is fine); the last one frees it."""
+    if h != NULL:
+        h.refs -= 1
+        if h.refs == 0:
+            free(h.data)
+            free(h)
+
+
+cdef int history_writable(History** hp, Py_ssize_t length, Py_ssize_t size) except -1:
+    """Make record ``length`` of ``hp[0]`` writable for a game whose history has ``length``
+    records: in place when nobody else can see it, else on a private copy (copy-on-write)."""
+    cdef History* h = hp[0]
+    cdef History* fresh
+    cdef Py_ssize_t cap
+    if h != NULL and length < h.cap and (h.refs == 1 or length == h.used):
+        return 0
+    cap = max(length + 16, 2 * length)
+    fresh = <History*>malloc(sizeof(History))
+    if fresh == NULL:
+        raise MemoryError()
+    fresh.data = <char*>malloc(cap * size)
+    if fresh.data == NULL:
+        free(fresh)
+        raise MemoryError()
+    fresh.refs = 1
+    fresh.cap = cap
+    fresh.size = size
+    fresh.used = length
+    if h != NULL:
+        memcpy(fresh.data, h.data, length * size)
+        history_release(h)
+    hp[0] = fresh
+    return 0
+
+
+cdef History* history_share(History* h, Py_ssize_t length) noexcept:
+    """Another reference to ``h`` for a clone whose history has ``length`` records (a sole
+    owner first forgets what lies past its own history, so the clone may append in place)."""
+    if h != NULL:
+        if h.refs == 1:
+            h.used = length
+        h.refs += 1
+    return h
 
 
 def mix64(x: int) -> int:

@@ -5,9 +5,19 @@ Implements the action-id layout of docs/albea-design.md section 1, the flat ``AS
 section 2 and the generation / make kernels of section 3 for the perfect-information rules.
 Kernels are ``noexcept nogil`` and never check input; :class:`ACore` validates everything.
 """
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, int8_t, int32_t, uint64_t
+cimport cython
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int8_t, int32_t, int64_t, uint64_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
+
+import numbers
+
+import numpy as np
+
+from plateau_core._common cimport (
+    History, Rng, history_release, history_share, history_writable, new_array, rng_below,
+    rng_seed, splitmix64,
+)
 
 # ------------------------------------------------------------------------------------------
 # Material tables
@@ -305,7 +315,7 @@ cdef int _walk_ray(const AState* s, const int8_t* psq, int L, int Lc, int pos, i
                             cnt = _walk_ray(s, psq, L, Lc, d, lvl + 1, j,
                                             (gcol >> (g - j)) & FULL(j), tc, me,
                                             base + off + 1 + (j - 1) * sub, out, cnt)
-        off += 1 + CJ[lvl] * sub
+        off += 1 + (CJ[lvl] * sub if lvl < 2 else 0)
     return cnt
 
 
@@ -785,6 +795,93 @@ cdef uint64_t a_perft(const AState* s, int depth) noexcept nogil:
     return total
 
 
+cdef uint64_t a_hash(const AState* s) noexcept nogil:
+    """64-bit key of the position: pieces (square, level, owner, type, up), reserves,
+    prisoners, tender, floors, phase, player, offerer, passes and result. Shown flags (what
+    was seen, not where things stand) and the ply are left out (design section 2)."""
+    cdef uint64_t h = splitmix64(<uint64_t>(s.phase + 4 * (s.player + 2 * (s.offerer + 1
+                                 + 3 * (s.result + 1 + 4 * s.passes)))))
+    cdef uint64_t w
+    cdef int sq, i
+    for sq in range(16):
+        for i in range(s.ht[sq]):
+            h ^= splitmix64(<uint64_t>(((sq * A_CAP + i) << 5) | (s.pc[sq][i] & 0x1f))
+                            + <uint64_t>0x51ED27B3A1F0C3D5)
+    memcpy(&w, &s.res[0][0], 8)
+    h = splitmix64(h ^ w)
+    memcpy(&w, &s.res[1][0], 8)
+    h = splitmix64(h ^ w)
+    memcpy(&w, &s.pri[0][0], 8)
+    h = splitmix64(h ^ w)
+    memcpy(&w, &s.pri[1][0], 8)
+    h = splitmix64(h ^ w)
+    memcpy(&w, &s.tender[0], 8)
+    h = splitmix64(h ^ w ^ (<uint64_t>s.floor[0] << 56) ^ (<uint64_t>s.floor[1] << 48))
+    return h
+
+
+cdef int a_random_game(AState* s, Rng* r, int max_plies) noexcept nogil:
+    """Finish the game with uniformly random actions, at most ``max_plies`` of them (0 = no
+    cap); returns the plies played (a capped game is left unfinished)."""
+    cdef uint16_t buf[A_MAX_LEGAL]
+    cdef int n, plies = 0
+    while s.phase != A_PHASE_OVER and (max_plies == 0 or plies < max_plies):
+        n = a_list(s, buf)
+        a_make(s, buf[rng_below(r, <uint32_t>n)])
+        plies += 1
+    return plies
+
+
+cdef void a_observe(const AState* s, int viewer, float* out) noexcept nogil:
+    """Observation planes of ``viewer`` (design section 4), float32 (276, 4, 4), zeroed by the
+    caller: per level 10 planes (own piece, opponent piece, known up face x/b/r/o, known
+    down face x/b/r/o), then 36 constant planes of counts and flags."""
+    cdef int sq, i, t, up, plane, f, p
+    cdef uint8_t b
+    cdef bint known_up, known_down
+    cdef float v
+    cdef float vals[36]
+    for sq in range(16):
+        for i in range(s.ht[sq]):
+            b = s.pc[sq][i]
+            t = (b >> 1) & 7
+            up = (b >> 4) & 1
+            plane = i * 10
+            if (b & 1) == viewer:
+                out[plane * 16 + sq] = 1.0
+                known_up = True
+                known_down = True
+            else:
+                out[(plane + 1) * 16 + sq] = 1.0
+                known_up = (b >> (5 + up)) & 1
+                known_down = (b >> (6 - up)) & 1
+                if (known_up and UPFACE[b & 0x1f] == 3) or (
+                        known_down and UPFACE[(b ^ 0x10) & 0x1f] == 3):
+                    known_up = True     # an orange face identifies the piece (ox)
+                    known_down = True
+            if known_up:
+                out[(plane + 2 + UPFACE[b & 0x1f]) * 16 + sq] = 1.0
+            if known_down:
+                out[(plane + 6 + UPFACE[(b ^ 0x10) & 0x1f]) * 16 + sq] = 1.0
+    for t in range(7):
+        vals[t] = s.res[viewer][t] / <float>C_COUNT[t]
+        vals[8 + t] = s.pri[viewer][t] / <float>C_COUNT[t]
+        vals[15 + t] = s.pri[1 - viewer][t] / <float>C_COUNT[t]
+        vals[22 + t] = (s.tender[t] / <float>C_COUNT[t]) if s.phase == A_PHASE_RESPOND else 0.0
+    vals[7] = s.res[1 - viewer][7] / 12.0
+    vals[29] = s.floor[viewer] / 59.0
+    vals[30] = s.floor[1 - viewer] / 59.0
+    for f in range(3):
+        vals[31 + f] = 1.0 if s.phase == f else 0.0
+    vals[34] = s.passes
+    vals[35] = 1.0 if (s.phase != A_PHASE_OVER and s.player == viewer) else 0.0
+    for p in range(36):
+        v = vals[p]
+        if v != 0.0:
+            for sq in range(16):
+                out[(240 + p) * 16 + sq] = v
+
+
 # ------------------------------------------------------------------------------------------
 # Python-level layout, decode and encode
 # ------------------------------------------------------------------------------------------
@@ -870,8 +967,9 @@ def decode_move(int a):
 
 def decode(a):
     """Canonical notation of any action id (design 1.2)."""
-    if isinstance(a, bool) or not isinstance(a, int):
+    if isinstance(a, bool) or not isinstance(a, numbers.Integral):
         raise TypeError("action id must be an int")
+    a = int(a)
     if not (0 <= a < A_NUM_ACTIONS):
         raise ValueError(f"action id {a} out of range")
     if a < A_BASE_ONBOARD:
@@ -1004,185 +1102,365 @@ def encode(text):
 # The wrapper
 # ------------------------------------------------------------------------------------------
 PHASES = ("opening", "play", "respond", "over")
+OBSERVATION_SHAPE = (276, 4, 4)
+
+cdef object _INT64 = np.int64
+cdef object _BOOL = np.bool_
+cdef object _FLOAT32 = np.float32
+cdef type _NP_INT64_TYPE = np.int64
 
 
+ctypedef struct ASnap:
+    AState s                # the position before the action
+    int32_t action
+
+
+cdef uint64_t a_perft_full(const AState* s, int depth) noexcept nogil:
+    """perft without bulk counting: every leaf is made (a check of a_make against a_list)."""
+    cdef uint16_t buf[A_MAX_LEGAL]
+    cdef int n, i
+    cdef uint64_t total = 0
+    cdef AState child
+    if depth == 0:
+        return 1
+    n = a_list(s, buf)
+    for i in range(n):
+        child = s[0]
+        a_make(&child, buf[i])
+        total += a_perft_full(&child, depth - 1)
+    return total
+
+
+def _check_count(name, value, top):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < top:
+        raise ValueError(f"{name} must be an int in [0, {top}), got {value!r}")
+
+
+def random_playouts(n, seed, max_plies, max_plies_option=0):
+    """Play ``n`` uniformly random games from the start in C (GIL released); game ``i`` uses
+    seed ``seed + i``. A game still running after ``max_plies`` plies (0 = no cap) counts as
+    a draw. Returns ``games``, ``plies``, ``ended``, ``wins`` (per player) and ``draws``."""
+    _check_count("n", n, 1 << 62)
+    _check_count("seed", seed, 1 << 64)
+    _check_count("max_plies", max_plies, 1 << 31)
+    _check_count("max_plies_option", max_plies_option, 1 << 31)
+    cdef long long games = n, i, plies = 0, ended = 0, draws = 0
+    cdef long long wins[2]
+    cdef uint64_t sd = seed
+    cdef int cap = max_plies, opt = max_plies_option
+    cdef AState st
+    cdef Rng r
+    wins[0] = 0
+    wins[1] = 0
+    with nogil:
+        for i in range(games):
+            a_init(&st, opt)
+            rng_seed(&r, sd + <uint64_t>i)
+            plies += a_random_game(&st, &r, cap)
+            if st.phase == A_PHASE_OVER:
+                ended += 1
+                if st.result == 2:
+                    draws += 1
+                else:
+                    wins[st.result] += 1
+            else:
+                draws += 1
+    return {"games": games, "plies": plies, "ended": ended, "wins": [wins[0], wins[1]],
+            "draws": draws}
+
+
+@cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
 cdef class ACore:
-    """An Albea Plateau position with its undo history; validates every input."""
+    """An Albea Plateau position (the referee's full truth) with its undo history. The public
+    class ``plateau.PlateauAlbeaState`` adds notation, views and serialization; everything here
+    validates its input before a kernel sees it."""
 
     cdef AState s
-    cdef AState* _hist
-    cdef int* _hact
-    cdef Py_ssize_t _len
-    cdef Py_ssize_t _cap
+    cdef History* _h            # ASnap records, shared copy-on-write with clones
+    cdef Py_ssize_t _len        # how many of them are this game's history
+    cdef uint16_t* _legal       # cached legal ids of s (ascending), valid while _legal_ok
+    cdef int _nlegal
+    cdef bint _legal_ok
+    cdef bint _det              # a determinization (resample_hidden): no history to replay
+    cdef bint _setup            # the history starts from a set-up position (load_dict)
 
     def __cinit__(self, *args, **kwargs):
-        self._hist = NULL
-        self._hact = NULL
+        self._h = NULL
         self._len = 0
-        self._cap = 0
+        self._legal = NULL
+        self._nlegal = 0
+        self._legal_ok = False
+        self._det = False
+        self._setup = False
         a_init(&self.s, 0)
 
-    def __init__(self, max_plies=0):
-        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 0:
-            raise ValueError("max_plies must be an int >= 0 (0 = off)")
-        a_init(&self.s, max_plies)
-
     def __dealloc__(self):
-        free(self._hist)
-        free(self._hact)
+        history_release(self._h)
+        free(self._legal)
 
-    cdef int _push(self, int a) except -1:
-        cdef AState* nh
-        cdef int* na
-        cdef Py_ssize_t cap
-        if self._len == self._cap:
-            cap = self._cap * 2 if self._cap else 64
-            nh = <AState*>realloc(self._hist, cap * sizeof(AState))
-            if nh == NULL:
+    def _core_init(self, max_plies):
+        _check_count("max_plies", max_plies, 1 << 31)
+        a_init(&self.s, max_plies)
+        history_release(self._h)
+        self._h = NULL
+        self._len = 0
+        self._legal_ok = False
+        self._det = False
+        self._setup = False
+
+    # -- legal actions ------------------------------------------------------------------------
+
+    cdef int _gen(self) except -1:
+        cdef uint16_t buf[A_MAX_LEGAL]
+        cdef int n
+        if self._legal_ok:
+            return 0
+        n = a_list(&self.s, buf)
+        if self._legal == NULL:
+            self._legal = <uint16_t*>malloc(A_MAX_LEGAL * sizeof(uint16_t))
+            if self._legal == NULL:
                 raise MemoryError()
-            self._hist = nh
-            na = <int*>realloc(self._hact, cap * sizeof(int))
-            if na == NULL:
-                raise MemoryError()
-            self._hact = na
-            self._cap = cap
-        self._hist[self._len] = self.s
-        self._hact[self._len] = a
-        self._len += 1
+        memcpy(self._legal, buf, n * sizeof(uint16_t))
+        self._nlegal = n
+        self._legal_ok = True
         return 0
 
-    def legal_actions(self):
-        cdef uint16_t buf[A_MAX_LEGAL]
-        cdef int n = a_list(&self.s, buf)
-        return [buf[i] for i in range(n)]   # a_list emits in id order (design section 3)
-
-    def num_legal_actions(self):
-        cdef uint16_t buf[A_MAX_LEGAL]
-        return a_list(&self.s, buf)
-
-    def is_legal(self, a):
-        cdef uint16_t buf[A_MAX_LEGAL]
-        cdef int n, i, v
-        if isinstance(a, bool) or not isinstance(a, int):
-            return False
-        if not (0 <= a < A_NUM_ACTIONS):
-            return False
-        v = a
-        n = a_list(&self.s, buf)
-        for i in range(n):
-            if buf[i] == v:
+    cdef bint _has(self, int a) noexcept:
+        # binary search in the ascending cache (_gen() must have run)
+        cdef int lo = 0, hi = self._nlegal - 1, mid
+        while lo <= hi:
+            mid = (lo + hi) >> 1
+            if self._legal[mid] == a:
                 return True
+            if self._legal[mid] < a:
+                lo = mid + 1
+            else:
+                hi = mid - 1
         return False
 
-    def apply(self, a):
-        if isinstance(a, str):
-            a = encode(a)
-        if isinstance(a, bool) or not isinstance(a, int):
-            raise TypeError("action must be an int id or a notation string")
-        if not self.is_legal(a):
-            raise ValueError(f"illegal action {a!r}")
-        self._push(a)
+    def legal_actions(self):
+        """The legal action ids, ascending, as a numpy int64 array."""
+        cdef void* data
+        cdef int i
+        self._gen()
+        out = new_array(self._nlegal, _INT64, False, &data)
+        cdef int64_t* p = <int64_t*>data
+        for i in range(self._nlegal):
+            p[i] = self._legal[i]
+        return out
+
+    def legal_actions_mask(self):
+        """A bool array of length ``num_distinct_actions``, True at the legal action ids."""
+        cdef void* data
+        cdef int i
+        self._gen()
+        out = new_array(A_NUM_ACTIONS, _BOOL, True, &data)
+        cdef uint8_t* m = <uint8_t*>data
+        for i in range(self._nlegal):
+            m[self._legal[i]] = 1
+        return out
+
+    def num_legal_actions(self) -> int:
+        self._gen()
+        return self._nlegal
+
+    def is_legal(self, a) -> bool:
+        """Whether ``a`` is the id of a legal action (any other value gives False)."""
+        if type(a) is not int and type(a) is not _NP_INT64_TYPE:
+            return False
+        if not 0 <= a < A_NUM_ACTIONS:
+            return False
+        self._gen()
+        return self._has(a)
+
+    # -- apply and undo -----------------------------------------------------------------------
+
+    cdef int _push(self, int a) except -1:
+        cdef ASnap* snap
+        history_writable(&self._h, self._len, sizeof(ASnap))
+        snap = <ASnap*>self._h.data + self._len
+        snap.s = self.s
+        snap.action = a
+        self._len += 1
+        if self._h.used < self._len:
+            self._h.used = self._len
         a_make(&self.s, a)
+        self._legal_ok = False
+        return 0
 
-    def undo(self):
+    def apply(self, a) -> None:
+        """Apply a legal action, given as an int id or a notation string."""
+        cdef long ai
+        if type(a) is int or type(a) is _NP_INT64_TYPE:
+            try:
+                ai = a
+            except OverflowError:
+                ai = -1
+            if 0 <= ai < A_NUM_ACTIONS:
+                self._gen()
+                if self._has(ai):
+                    self._push(ai)
+                    return
+        # anything else (notation, other integer types, bad input) goes to the Python layer,
+        # which raises the domain error or applies through _apply_checked
+        self._apply_slow(a)
+
+    def _apply_checked(self, action) -> bool:
+        """Apply ``action`` if it is a legal id; return whether it was applied."""
+        if not (isinstance(action, int) and 0 <= action < A_NUM_ACTIONS):
+            return False
+        self._gen()
+        if not self._has(action):
+            return False
+        self._push(action)
+        return True
+
+    def undo(self) -> int:
+        """Take back the last action and return its id."""
         if self._len == 0:
-            raise ValueError("nothing to undo")
+            if self._det:
+                raise IndexError("nothing to undo: a determinization has no history")
+            raise IndexError("nothing to undo: no action has been applied")
         self._len -= 1
-        self.s = self._hist[self._len]
-        return self._hact[self._len]
-
-    def perft(self, depth):
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError("depth must be an int >= 0")
-        cdef int d = depth
-        cdef uint64_t r
-        with nogil:
-            r = a_perft(&self.s, d)
-        return r
+        cdef ASnap* snap = <ASnap*>self._h.data + self._len
+        self.s = snap.s
+        self._legal_ok = False
+        return snap.action
 
     def clone(self):
-        cdef ACore c = ACore.__new__(ACore)
-        c.s = self.s
-        c._len = 0
-        return c
+        """An independent copy, history included (shared copy-on-write)."""
+        cdef ACore other = ACore.__new__(type(self))
+        other.s = self.s
+        other._h = history_share(self._h, self._len)
+        other._len = self._len
+        other._det = self._det
+        other._setup = self._setup
+        return other
+
+    def _root(self):
+        """For a game from a set-up position: that position (a new state, no history);
+        otherwise None."""
+        cdef ACore other
+        if not self._setup:
+            return None
+        other = ACore.__new__(type(self))
+        other.s = (<ASnap*>self._h.data)[0].s if self._len > 0 else self.s
+        other._setup = True
+        return other
+
+    def _raw_player(self) -> int:
+        """The kernel's player field (kept once the game is over)."""
+        return self.s.player
+
+    # -- queries ------------------------------------------------------------------------------
 
     @property
-    def history(self):
-        return [self._hact[i] for i in range(self._len)]
+    def num_players(self) -> int:
+        return 2
 
     @property
-    def phase(self):
+    def num_distinct_actions(self) -> int:
+        return A_NUM_ACTIONS
+
+    @property
+    def history(self) -> list:
+        """The applied action ids, oldest first."""
+        cdef ASnap* snaps = <ASnap*>self._h.data if self._h != NULL else NULL
+        return [snaps[i].action for i in range(self._len)]
+
+    def _actors(self) -> list:
+        """Who took each action of the history (the responder for gives and refusals)."""
+        cdef ASnap* snaps = <ASnap*>self._h.data if self._h != NULL else NULL
+        return [snaps[i].s.player for i in range(self._len)]
+
+    @property
+    def hash(self) -> int:
+        """64-bit key of the position (shown flags and the ply left out)."""
+        return a_hash(&self.s)
+
+    @property
+    def phase(self) -> str:
+        """``opening``, ``play``, ``respond`` (an exchange answer is due) or ``over``."""
         return PHASES[self.s.phase]
 
     @property
-    def current_player(self):
+    def current_player(self) -> int:
+        """The player who must act (the responder during ``respond``); -1 once over."""
         return -1 if self.s.phase == A_PHASE_OVER else self.s.player
 
     @property
-    def ply(self):
+    def ply(self) -> int:
         return self.s.ply
 
     @property
-    def passes(self):
+    def passes(self) -> int:
+        """Consecutive passes just played (two end the game as a draw)."""
         return self.s.passes
 
     @property
-    def floor(self):
+    def floor(self) -> list:
+        """Per player: the value of their last refused offer; a new offer must exceed it."""
         return [self.s.floor[0], self.s.floor[1]]
 
     @property
+    def max_plies(self) -> int:
+        """The draw-after option (0 = off)."""
+        return self.s.max_plies
+
+    @property
     def result(self):
-        """None while running, "win" or "draw" once over."""
+        """None while running, ``"win"`` or ``"draw"`` once over."""
         if self.s.result < 0:
             return None
         return "draw" if self.s.result == 2 else "win"
 
     @property
     def winner(self):
+        """The winner once the game is won, else None."""
         return self.s.result if self.s.result in (0, 1) else None
 
-    def is_terminal(self):
+    @property
+    def is_determinization(self) -> bool:
+        """True for a state made by ``resample_hidden`` (sampled hidden faces, no history)."""
+        return self._det
+
+    def is_terminal(self) -> bool:
         return self.s.phase == A_PHASE_OVER
 
-    def returns(self):
-        if self.s.phase != A_PHASE_OVER:
-            return [0.0, 0.0]
-        if self.s.result == 2:
-            return [0.5, 0.5]
-        return [1.0 if p == self.s.result else 0.0 for p in (0, 1)]
+    def _player(self, p):
+        if isinstance(p, bool) or not isinstance(p, int) or p not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {p!r}")
+        return p
 
-    def reserve(self, p):
+    def reserve(self, p) -> dict:
+        """Player ``p``'s pieces off the board, by type (the referee's view)."""
+        p = self._player(p)
         return {TYPES[t]: self.s.res[p][t] for t in range(7) if self.s.res[p][t]}
 
-    def prisoners(self, p):
+    def prisoners(self, p) -> dict:
+        """The opponent's pieces that ``p`` holds, by type."""
+        p = self._player(p)
         return {TYPES[t]: self.s.pri[p][t] for t in range(7) if self.s.pri[p][t]}
 
     @property
     def tender(self):
+        """The pending offer (by type) while an answer is due, else None."""
         if self.s.phase != A_PHASE_RESPOND:
             return None
         return {TYPES[t]: self.s.tender[t] for t in range(7) if self.s.tender[t]}
 
     @property
     def offerer(self):
+        """Who made the pending offer, else None."""
         return None if self.s.offerer < 0 else self.s.offerer
 
-    def board(self):
-        """16 stacks bottom..top of {owner, type, up, shown} dicts (the reference's to_dict)."""
-        cdef int sq, i
-        cdef uint8_t b
-        out = []
-        for sq in range(16):
-            st = []
-            for i in range(self.s.ht[sq]):
-                b = self.s.pc[sq][i]
-                st.append({"owner": b & 1, "type": TYPES[(b >> 1) & 7], "up": (b >> 4) & 1,
-                           "shown": [bool(b & 0x20), bool(b & 0x40)]})
-            out.append(st)
-        return out
+    def _board(self) -> list:
+        """16 stacks, bottom..top, of raw piece bytes: bit 0 owner, bits 1-3 type index,
+        bit 4 up, bits 5 and 6 the shown flags of faces 0 and 1."""
+        return [[self.s.pc[sq][i] for i in range(self.s.ht[sq])] for sq in range(16)]
 
-    def check_caches(self):
-        """True iff the own/col caches match the piece bytes."""
+    def check_caches(self) -> bool:
+        """True iff the own/col caches match the piece bytes (a debugging aid)."""
         cdef AState t = self.s
         cdef int sq
         for sq in range(16):
@@ -1191,16 +1469,96 @@ cdef class ACore:
                 return False
         return True
 
+    # -- search helpers -----------------------------------------------------------------------
+
+    def perft(self, depth, bint bulk=True) -> int:
+        """Leaves ``depth`` actions below this position (GIL released). ``bulk`` counts the
+        last ply from the legal list instead of making each leaf; both give the same count."""
+        _check_count("depth", depth, 64)
+        cdef int d = depth
+        cdef uint64_t r
+        with nogil:
+            r = a_perft(&self.s, d) if bulk else a_perft_full(&self.s, d)
+        return r
+
+    def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:
+        """Returns after finishing the game from here with uniformly random actions (in C,
+        GIL released; the state itself is unchanged). A game still running after
+        ``max_plies`` more plies (0 = no cap) scores as a draw. ``sensible_end`` is accepted
+        for the common bot API and has no effect: this game has no End action."""
+        if type(seed) is not int:
+            raise ValueError(f"seed must be an int, got {seed!r}")
+        _check_count("max_plies", max_plies, 1 << 31)
+        cdef AState st = self.s
+        cdef Rng r
+        cdef int cap = max_plies
+        rng_seed(&r, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        with nogil:
+            a_random_game(&st, &r, cap)
+        if st.phase != A_PHASE_OVER or st.result == 2:
+            return [0.5, 0.5]
+        return [1.0 if p == st.result else 0.0 for p in (0, 1)]
+
+    @property
+    def observation_shape(self) -> tuple:
+        """Shape of :meth:`observation_tensor`: ``(276, 4, 4)``."""
+        return OBSERVATION_SHAPE
+
+    def observation_tensor(self, player=None):
+        """Observation planes (float32, ``(276, 4, 4)``) of what ``player`` may see (default:
+        the player to act, 0 once over); hidden faces are all-zero. Layout in the docs."""
+        cdef void* data
+        cdef int viewer
+        if player is None:
+            viewer = 0 if self.s.phase == A_PHASE_OVER else self.s.player
+        else:
+            viewer = self._player(player)
+        out = new_array(OBSERVATION_SHAPE, _FLOAT32, True, &data)
+        a_observe(&self.s, viewer, <float*>data)
+        return out
+
+    # -- set-up -------------------------------------------------------------------------------
+
+    def _resample(self, list pieces, int opponent, list reserve):
+        """A determinization: this position with each ``(square, level, type, up)`` of
+        ``pieces`` (opponent pieces) retyped and the opponent's reserve set to ``reserve`` (7
+        counts). The caller (the Python layer) guarantees a consistent world."""
+        cdef ACore other = ACore.__new__(type(self))
+        cdef int sq, lv, t, up, old_up, total = 0
+        cdef uint8_t b, seen_up, seen_down
+        other.s = self.s
+        for sq, lv, t, up in pieces:
+            if not (0 <= sq < 16 and 0 <= lv < other.s.ht[sq] and 0 <= t < 7 and up in (0, 1)):
+                raise ValueError("bad piece in a determinization")
+            b = other.s.pc[sq][lv]
+            if (b & 1) != opponent:
+                raise ValueError("a determinization may retype only the opponent's pieces")
+            # what was seen stays seen: the shown flags follow the faces, not the face indices
+            old_up = (b >> 4) & 1
+            seen_up = (b >> (5 + old_up)) & 1
+            seen_down = (b >> (6 - old_up)) & 1
+            other.s.pc[sq][lv] = <uint8_t>((b & 1) | (t << 1) | (up << 4)
+                                           | (seen_up << (5 + up)) | (seen_down << (6 - up)))
+            rebuild(&other.s, sq)
+        for t in range(7):
+            other.s.res[opponent][t] = reserve[t]
+            total += reserve[t]
+        other.s.res[opponent][7] = total
+        other._det = True
+        return other
+
     def load_dict(self, d):
-        """Replace the position (history cleared) by a reference ``RefAlbea.to_dict()``.
+        """Replace the position (history cleared) by a reference ``RefAlbea.to_dict()``-style
+        dict, after checking it.
 
         Rejects what the id space cannot represent (design 1.1): more pieces than exist, a
         stack above 24, a run of six or six prisoners while the game is not over."""
         cdef AState t
-        cdef int sq, i, p, ty, n
+        cdef int sq, i, p, ty
         cdef dict tix = {name: i for i, name in enumerate(TYPES)}
         opts = d.get("options", {}) or {}
         mp = opts.get("max_plies") or 0
+        _check_count("max_plies", mp, 1 << 31)
         a_init(&t, mp)
         memset(&t.res[0][0], 0, sizeof(t.res))
         board = d["board"]
@@ -1215,6 +1573,8 @@ cdef class ACore:
                 p = int(pce["owner"])
                 if p not in (0, 1):
                     raise ValueError("bad owner")
+                if pce["type"] not in tix:
+                    raise ValueError(f"unknown piece type {pce['type']!r}")
                 ty = tix[pce["type"]]
                 u = int(pce["up"])
                 if u not in (0, 1) or (u == 1 and TYPES[ty][0] == TYPES[ty][1]):
@@ -1228,12 +1588,16 @@ cdef class ACore:
         for p in range(2):
             tot = 0
             for name, cnt in d["reserve"][p].items():
+                if name not in tix or not isinstance(cnt, int) or not 0 <= cnt <= 4:
+                    raise ValueError(f"bad reserve entry {name!r}: {cnt!r}")
                 t.res[p][tix[name]] = cnt
                 used[p][tix[name]] += cnt
                 tot += cnt
             t.res[p][7] = tot
             tot = 0
             for name, cnt in d["prisoners"][p].items():
+                if name not in tix or not isinstance(cnt, int) or not 0 <= cnt <= 4:
+                    raise ValueError(f"bad prisoner entry {name!r}: {cnt!r}")
                 t.pri[p][tix[name]] = cnt
                 used[1 - p][tix[name]] += cnt
                 tot += cnt
@@ -1242,25 +1606,49 @@ cdef class ACore:
             for ty in range(7):
                 if used[p][ty] > C_COUNT[ty]:
                     raise ValueError("more pieces of a type than exist")
+        if d["phase"] not in PHASES:
+            raise ValueError(f"unknown phase {d['phase']!r}")
         t.phase = PHASES.index(d["phase"])
+        if d["to_move"] not in (0, 1):
+            raise ValueError("to_move must be 0 or 1")
         t.player = int(d["to_move"])
         t.offerer = -1 if d["offerer"] is None else int(d["offerer"])
         if d["tender"] is not None:
+            if t.phase != A_PHASE_RESPOND or t.offerer != 1 - t.player:
+                raise ValueError("a tender needs the respond phase and the offerer")
             for name, cnt in d["tender"].items():
+                if name not in tix or not 0 <= cnt <= t.pri[t.offerer][tix[name]]:
+                    raise ValueError("a tender must come from the offerer's prisoners")
                 t.tender[tix[name]] = cnt
             t.tender[7] = sum(VALUE[tix[name]] * cnt for name, cnt in d["tender"].items())
-        t.floor[0] = d["floor"][0]
-        t.floor[1] = d["floor"][1]
+        elif t.phase == A_PHASE_RESPOND:
+            raise ValueError("the respond phase needs a tender")
+        for p in range(2):
+            if not 0 <= d["floor"][p] <= 59:
+                raise ValueError("floor out of range")
+            t.floor[p] = d["floor"][p]
+        if d["passes"] not in (0, 1, 2):
+            raise ValueError("passes out of range")
         t.passes = d["passes"]
         if d["result"] is None:
             t.result = -1
         elif d["result"] == "draw":
             t.result = 2
-        else:
+        elif d["result"] == "win" and d["winner"] in (0, 1):
             t.result = int(d["winner"])
+        else:
+            raise ValueError("bad result")
+        if (t.result >= 0) != (t.phase == A_PHASE_OVER):
+            raise ValueError("a result needs the over phase, and the over phase a result")
+        _check_count("ply", d["ply"], 1 << 31)
         t.ply = d["ply"]
         if t.phase != A_PHASE_OVER:
             if _meets_win(&t, 0) or _meets_win(&t, 1):
                 raise ValueError("a non-terminal position with a run of six or six prisoners")
         self.s = t
+        history_release(self._h)
+        self._h = NULL
         self._len = 0
+        self._legal_ok = False
+        self._det = False
+        self._setup = True

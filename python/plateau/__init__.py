@@ -11,6 +11,7 @@ from __future__ import annotations
 from plateau import games as _games  # registers every game
 from plateau.batch import StateBatch
 from plateau.errors import IllegalActionError, InvalidRecordError
+from plateau.games.plateau_albea import PlateauAlbeaState
 from plateau.games.plateau_x import PlateauXState
 from plateau.notation import square_index, square_name
 from plateau.record import from_json, to_json
@@ -24,6 +25,7 @@ __all__ = [
     "GameState",
     "IllegalActionError",
     "InvalidRecordError",
+    "PlateauAlbeaState",
     "PlateauXState",
     "StateBatch",
     "Tournament",

@@ -9,31 +9,42 @@ import json
 from typing import Any
 
 from plateau.errors import IllegalActionError, InvalidRecordError
-from plateau.registry import check_variant, new_game
+from plateau.registry import check_variant, game_info, new_game
 from plateau.state import GameState
 
 FORMAT = "plateau-game-record"
 VERSION = 1
 
 
-def to_record(state: GameState) -> dict[str, Any]:
-    """The record of ``state`` as a plain dict (what :func:`to_json` writes)."""
+def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
+    """The record of ``state`` as a plain dict (what :func:`to_json` writes).
+
+    A game that started from a set-up position carries it as ``"setup"``. With ``viewer``
+    (games with hidden information only), the actions are written as that player saw them and
+    a ``"viewer"`` field marks the record as a per-player export, which cannot be replayed."""
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "game": state.game,
         "variant": state.variant,
         "options": state.options,
-        "actions": state.history_strings(),
     }
+    setup = getattr(state, "setup_position", None)
+    if setup is not None and (position := setup()) is not None:
+        record["setup"] = position
+    if viewer is None:
+        record["actions"] = state.history_strings()
+    else:
+        record["viewer"] = viewer
+        record["actions"] = state.history_strings(viewer=viewer)  # type: ignore[call-arg]
     if state.is_terminal():
         record["result"] = {"ranking": state.ranking(), "returns": state.returns()}
     return record
 
 
-def to_json(state: GameState, indent: int | None = None) -> str:
-    """The record of ``state`` as JSON text."""
-    return json.dumps(to_record(state), indent=indent)
+def to_json(state: GameState, indent: int | None = None, viewer: int | None = None) -> str:
+    """The record of ``state`` as JSON text (``viewer``: see :func:`to_record`)."""
+    return json.dumps(to_record(state, viewer), indent=indent)
 
 
 def from_record(record: object) -> GameState:
@@ -46,9 +57,13 @@ def from_record(record: object) -> GameState:
         raise InvalidRecordError(
             f"unsupported record version {record.get('version')!r} (this library reads {VERSION})"
         )
-    unknown = sorted(
-        set(record) - {"format", "version", "game", "variant", "options", "actions", "result"}
-    )
+    if "viewer" in record:
+        raise InvalidRecordError(
+            f"this is player {record['viewer']!r}'s view of a game (hidden faces redacted): "
+            "a view record cannot be replayed"
+        )
+    fields = {"format", "version", "game", "variant", "options", "actions", "result", "setup"}
+    unknown = sorted(set(record) - fields)
     if unknown:
         raise InvalidRecordError(f"unknown field(s) in record: {', '.join(unknown)}")
     game, variant, options = record.get("game"), record.get("variant"), record.get("options", {})
@@ -70,6 +85,14 @@ def from_record(record: object) -> GameState:
         state = new_game(game, variant, **options)
     except ValueError as e:
         raise InvalidRecordError(f"bad options: {e}") from None
+    if "setup" in record:
+        from_setup = game_info(game).from_setup
+        if from_setup is None:
+            raise InvalidRecordError(f"{game!r} has no set-up positions")
+        try:
+            state = from_setup(variant, record["setup"], **options)
+        except ValueError as e:
+            raise InvalidRecordError(f"bad set-up position: {e}") from None
     for ply, action in enumerate(actions):
         if not isinstance(action, str):
             raise InvalidRecordError(f"ply {ply}: actions are notation strings, got {action!r}")

@@ -28,6 +28,10 @@ class GameInfo:
     options: dict[str, Any]
     #: ``batch(variant, n, seed, max_plies, first_player)`` makes the core of a StateBatch
     batch: Callable[..., Any] | None = None
+    #: False when players hide information from each other (bots then get determinizations)
+    perfect_information: bool = True
+    #: ``from_setup(variant, setup, **options)``: a game from a set-up position (records)
+    from_setup: Callable[..., GameState] | None = None
 
 
 _GAMES: dict[str, GameInfo] = {}

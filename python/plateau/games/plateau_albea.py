@@ -1,0 +1,707 @@
+"""Plateau (Jim Albea, 1986): notation, views of the hidden faces, determinization, the text
+diagram and the public state class, on top of the compiled kernel ``plateau_core.albea``.
+
+Rules: ``../shared/rules/plateau-albea.md`` (decisions it leaves open: ``docs/plateau.md``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from plateau_core import albea as _a
+
+from plateau.errors import IllegalActionError
+from plateau.registry import GameInfo, register
+from plateau.state import GameState
+
+BLACK, WHITE = 0, 1
+OWNER_LETTER = "BW"
+TYPES: tuple[str, ...] = tuple(_a.TYPES)
+COUNT: dict[str, int] = dict(zip(TYPES, _a.COUNT))
+VALUE: dict[str, int] = dict(zip(TYPES, _a.VALUE))
+#: oriented piece codes (up face first) -> (type, up)
+ORIENTED: dict[str, tuple[str, int]] = {}
+for _t in TYPES:
+    ORIENTED[_t] = (_t, 0)
+    if _t[0] != _t[1]:
+        ORIENTED[_t[::-1]] = (_t, 1)
+_TIX = {t: i for i, t in enumerate(TYPES)}
+_LAYOUT = _a.layout()
+_B = _LAYOUT["bases"]
+_DIRS = {
+    "r": "one orthogonal direction",
+    "b": "one diagonal direction",
+    "x": "any of the 8 directions",
+    "o": "the Twister path",
+}
+
+
+def square_name(sq: int) -> str:
+    """``a1`` .. ``d4`` of a square index ``row * 4 + col``."""
+    return "abcd"[sq % 4] + str(sq // 4 + 1)
+
+
+def _square_index(name: str) -> int:
+    if len(name) != 2 or name[0] not in "abcd" or name[1] not in "1234":
+        raise ValueError(f"bad square {name!r}")
+    return (int(name[1]) - 1) * 4 + "abcd".index(name[0])
+
+
+def multiset_text(ms: Mapping[str, int]) -> str:
+    """Codes of a multiset of types, highest value first (the page's canonical order)."""
+    return ",".join(t for t in reversed(TYPES) for _ in range(ms.get(t, 0)))
+
+
+def multiset_value(ms: Mapping[str, int]) -> int:
+    return sum(VALUE[t] * n for t, n in ms.items())
+
+
+def _piece(b: int) -> dict[str, Any]:
+    t = TYPES[(b >> 1) & 7]
+    return {
+        "owner": b & 1,
+        "type": t,
+        "up": (b >> 4) & 1,
+        "shown": [bool(b & 0x20), bool(b & 0x40)],
+    }
+
+
+def _seen(b: int) -> tuple[str, str, bool]:
+    """Up and down face of piece byte ``b`` as its opponent has seen them (``?`` unseen), and
+    whether the opponent knows its type (both faces seen, or an orange face seen)."""
+    t = TYPES[(b >> 1) & 7]
+    up = (b >> 4) & 1
+    faces = [t[i] if b & (0x20 << i) else "?" for i in (0, 1)]
+    known = (faces[0] != "?" and faces[1] != "?") or "o" in faces
+    return faces[up], faces[1 - up], known
+
+
+def _public_text(text: str) -> str:
+    """An action as the opponent sees it: opening and onboard faces redacted to the placed up
+    face (``??,b?@a1``, ``r?@c3/1``); everything else as written."""
+    if "@" not in text:
+        return text
+    if "," in text:
+        pieces, sq = text.split("@")
+        return f"??,{pieces.split(',')[1][0]}?@{sq}"
+    return f"{text[0]}?{text[2:]}"
+
+
+class PlateauAlbeaState(_a.ACore, GameState):
+    """A game of Plateau (Jim Albea, 1986) in progress: the referee's full truth.
+
+    Players: 0 Black (opens), 1 White. A bot or a player sees only ``observation(p)``;
+    ``view_for(p, seed)`` (what the arena hands bots) is a determinization drawn from it.
+
+    >>> import plateau
+    >>> s = plateau.new_game("plateau")
+    >>> s.num_legal_actions(), s.perft(2)
+    (1260, 1455300)
+    >>> s.apply("xx,rb@a1"); s.observation(1)["board"][0]
+    [{'owner': 0, 'faces': '??', 'type': None}, {'owner': 0, 'faces': 'r?', 'type': None}]
+    """
+
+    __slots__ = ()
+    game = "plateau"
+
+    def __init__(self, variant: str = "standard", max_plies: int = 0) -> None:
+        if variant != "standard":
+            raise ValueError(f"unknown variant {variant!r} of 'plateau'; known variants: standard")
+        self._core_init(max_plies)
+
+    @property
+    def variant(self) -> str:
+        return "standard"
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"max_plies": self.max_plies}
+
+    def points_by_place(self) -> tuple[float, ...]:
+        return (1.0, 0.0)
+
+    def points_for(self, ranking: Sequence[Sequence[int]]) -> list[float]:
+        """1 to the winner, 0 to the loser; a draw (both players in one group) is 1/2 each."""
+        if len(ranking) == 1:
+            return [0.5, 0.5]
+        return super().points_for(ranking)
+
+    def ranking(self) -> list[list[int]]:
+        """``[[winner], [loser]]`` after a win, else ``[[0, 1]]`` (a draw, or "if it ended
+        now": a game stopped early is a draw)."""
+        w = self.winner
+        if w is None:
+            return [[0, 1]]
+        return [[w], [1 - w]]
+
+    # -- notation ----------------------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        """Canonical notation of any action id (legal here or not)."""
+        return str(_a.decode(self.action_id(action)))
+
+    def parse_action(self, text: str) -> int:
+        """The id of notation ``text`` (either letter case, multisets in any order); not
+        checked for legality. IllegalActionError names what is wrong."""
+        if not isinstance(text, str):
+            raise IllegalActionError(f"notation must be a str, got {type(text).__name__}")
+        try:
+            return int(_a.encode(text))
+        except (ValueError, IndexError, KeyError) as e:
+            raise IllegalActionError(f"cannot read {text!r} as a Plateau action: {e}") from None
+
+    def decode_fields(self, action: int) -> dict[str, Any]:
+        """The fields of an action id: ``category`` plus that category's fields (for
+        factorised policy heads over the fixed ids)."""
+        a = self.action_id(action)
+        if a < _B["onboard"]:
+            ot, per = divmod(a, 12)
+            bottom, top = divmod(ot, 11)
+            return {"category": "opening", "bottom": bottom, "top": top, "square": _a.PERIMETER[per]}
+        if a < _B["move"]:
+            rest, gap = divmod(a - _B["onboard"], 24)
+            ot, sq = divmod(rest, 16)
+            return {"category": "onboard", "piece": ot, "square": sq, "gap": gap}
+        if a < _B["stomp"]:
+            o, flip, k, path, code, stops = _a.decode_move(a)
+            return {
+                "category": "move",
+                "origin": o,
+                "flip": flip,
+                "k": k,
+                "path": path,
+                "code": code,
+                "stops": [(sq, j) for sq, j in stops],
+            }
+        if a < _B["offer"]:
+            sq, flip = divmod(a - _B["stomp"], 2)
+            return {"category": "stomp", "square": sq, "flip": flip}
+        if a < _B["refuse"]:
+            cat = "offer" if a < _B["give"] else "give"
+            text = _a.decode(a).split(":")[1]
+            return {"category": cat, "pieces": text.split(",")}
+        return {"category": "refuse" if a == _B["refuse"] else "pass"}
+
+    # -- why an action is illegal -------------------------------------------------------------
+
+    def why_illegal(self, action: int) -> str:
+        a = self.action_id(action)
+        me = self.current_player
+        phase = self.phase
+        f = self.decode_fields(a)
+        cat = f["category"]
+        if phase == "over":
+            return "the game is over"
+        if phase == "opening":
+            if cat != "opening":
+                return "each player first places an opening pair (plies 0 and 1)"
+            return self._why_opening(f)
+        if phase == "respond":
+            if cat not in ("give", "refuse"):
+                return "an offer is pending: the only answers are give:... and refuse"
+            return self._why_answer(a, f)
+        if cat in ("opening", "give", "refuse"):
+            return {
+                "opening": "the openings are over",
+                "give": "there is no offer to answer",
+                "refuse": "there is no offer to answer",
+            }[cat]
+        if cat == "pass":
+            return "pass is legal only when no onboard, move or offer is"
+        if cat == "onboard":
+            return self._why_onboard(f, me)
+        if cat == "offer":
+            held = self.prisoners(me)
+            pieces: list[str] = f["pieces"]
+            if any(pieces.count(t) > held.get(t, 0) for t in set(pieces)):
+                return f"player {me} does not hold those prisoners"
+            v = sum(VALUE[t] for t in pieces)
+            return f"its value {v} does not exceed the refused value {self.floor[me]}"
+        return self._why_move(f, me)
+
+    def _why_opening(self, f: dict[str, Any]) -> str:
+        if self._board()[f["square"]]:
+            return f"{square_name(f['square'])} is taken"
+        return "the pair uses a one-off piece twice"
+
+    def _why_answer(self, a: int, f: dict[str, Any]) -> str:
+        tender = self.tender or {}
+        if f["category"] == "refuse":
+            return "a refusal is legal only when no prisoners worth at most the offer can be given"
+        pieces: list[str] = f["pieces"]
+        held = self.prisoners(self.current_player)
+        if any(pieces.count(t) > held.get(t, 0) for t in set(pieces)):
+            return f"player {self.current_player} does not hold those prisoners"
+        return (
+            f"its value {sum(VALUE[t] for t in pieces)} is below the largest value "
+            f"that can be given for an offer worth {multiset_value(tender)}"
+        )
+
+    def _why_onboard(self, f: dict[str, Any], me: int) -> str:
+        ptype, up = ORIENTED[_a.OT_CODES[f["piece"]]]
+        if not self.reserve(me).get(ptype):
+            return f"player {me} has no {ptype} in reserve"
+        stack = self._board()[f["square"]]
+        g, n = f["gap"], len(stack)
+        if g > n:
+            return f"gap {g} is above the stack's {n} pieces"
+        return "a piece may be onboarded only next to one of the player's own pieces"
+
+    def _why_move(self, f: dict[str, Any], me: int) -> str:
+        sq = f["square"] if f["category"] == "stomp" else f["origin"]
+        name = square_name(sq)
+        stack = self._board()[sq]
+        if not stack:
+            return f"{name} is empty"
+        if stack[-1] & 1 != me:
+            return f"the stack on {name} is topped by the opponent"
+        top = _piece(stack[-1])
+        if f["flip"] and top["type"][0] == top["type"][1]:
+            return f"a {top['type']} shows the same face on both sides: a flip is not an action"
+        h = 0
+        while h < len(stack) and stack[-1 - h] & 1 == me:
+            h += 1
+        face = top["type"][top["up"] ^ f["flip"]]
+        if f["category"] == "stomp":
+            if face == "x":
+                return "a stomp needs a colored top face"
+            return f"no enemy piece lies under the top unit on {name}"
+        if f["k"] > h:
+            return f"the top unit on {name} has only {h} piece(s)"
+        o, path = f["origin"], f["path"]
+        need = "o" if path >= 8 else ("r" if path < 4 else "b")
+        if face != "x" and face != need:
+            return f"a {face} face up moves along {_DIRS[face]}"
+        if face == "x" and path >= 8:
+            return "a blank face up moves along one of the 8 rays"
+        far = max(max(abs(s % 4 - o % 4), abs(s // 4 - o // 4)) for s, _ in f["stops"])
+        if path < 8 and far > h:
+            return f"the top unit on {name} has {h} piece(s), so it may travel at most {h}"
+        return "a stop breaks the rules of stacking, pinning or capture (see rules, Move 5)"
+
+    # -- the board ----------------------------------------------------------------------------
+
+    def stack(self, square: int | str) -> list[dict[str, Any]]:
+        """The pieces on ``square`` (index or name), bottom..top, as ``{owner, type, up,
+        shown}`` (the full truth)."""
+        return [_piece(b) for b in self._board()[self._sq(square)]]
+
+    def board(self) -> list[list[dict[str, Any]]]:
+        """All 16 stacks (square index order) as :meth:`stack` gives them."""
+        return [[_piece(b) for b in st] for st in self._board()]
+
+    def _sq(self, square: int | str) -> int:
+        if isinstance(square, str):
+            try:
+                return _square_index(square.lower())
+            except ValueError:
+                raise ValueError(f"bad square {square!r}") from None
+        if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < 16:
+            raise ValueError(f"square must be a name or an index in [0, 16), got {square!r}")
+        return square
+
+    def position_dict(self) -> dict[str, Any]:
+        """The full truth as plain data (the reference implementation's ``to_dict()`` without
+        its history); :meth:`from_position_dict` rebuilds it."""
+        tender = self.tender
+        return {
+            "options": {"max_plies": self.max_plies or None},
+            "board": self.board(),
+            "reserve": [self.reserve(0), self.reserve(1)],
+            "prisoners": [self.prisoners(0), self.prisoners(1)],
+            "to_move": self._to_move(),
+            "phase": self.phase,
+            "offerer": self.offerer,
+            "tender": tender,
+            "floor": self.floor,
+            "passes": self.passes,
+            "result": self.result,
+            "winner": self.winner,
+            "ply": self.ply,
+        }
+
+    def _to_move(self) -> int:
+        # the player to act, kept once the game is over (the player who would be next)
+        return int(self._raw_player())
+
+    @classmethod
+    def from_position_dict(cls, data: Mapping[str, Any]) -> PlateauAlbeaState:
+        """A state (no history) from :meth:`position_dict` data; ValueError if it is not a
+        position this engine can represent (more pieces than exist, a run of six or six
+        prisoners in an unfinished game, ...)."""
+        opts = data.get("options") or {}
+        state = cls(max_plies=int(opts.get("max_plies") or 0))
+        try:
+            state.load_dict(data)
+        except (KeyError, TypeError, IndexError, AttributeError) as e:
+            raise ValueError(f"bad position data: {e!r}") from None
+        return state
+
+    @classmethod
+    def from_position(
+        cls,
+        stacks: Mapping[str, str],
+        to_move: int,
+        prisoners: Sequence[Sequence[str]] = ((), ()),
+        reserve: Sequence[Mapping[str, int]] | None = None,
+        floor: Sequence[int] = (0, 0),
+        passes: int = 0,
+        max_plies: int = 0,
+    ) -> PlateauAlbeaState:
+        """A ``play``-phase position in the page's position notation, e.g.
+        ``from_position({"b2": "Bxx Wrr"}, to_move=1)``: owner ``B``/``W`` then the up face
+        and the down face of each piece, bottom..top. ``prisoners[p]`` lists the types of the
+        opponent's pieces that ``p`` holds; ``reserve`` defaults to the rest of each player's
+        12 pieces. Shown flags: the up face of every top piece."""
+        board: list[list[dict[str, Any]]] = [[] for _ in range(16)]
+        for name, text in stacks.items():
+            pieces = []
+            for token in text.split():
+                owner = OWNER_LETTER.index(token[0].upper())
+                code = token[1:].lower()
+                if code not in ORIENTED:
+                    raise ValueError(f"unknown piece {token!r}")
+                ptype, up = ORIENTED[code]
+                pieces.append({"owner": owner, "type": ptype, "up": up, "shown": [False, False]})
+            if pieces:
+                pieces[-1]["shown"][pieces[-1]["up"]] = True
+            board[_square_index(name.lower())] = pieces
+        held = [{t: list(prisoners[p]).count(t) for t in set(prisoners[p])} for p in (0, 1)]
+        if reserve is None:
+            rest = [dict(COUNT), dict(COUNT)]
+            for st in board:
+                for pc in st:
+                    rest[pc["owner"]][pc["type"]] -= 1
+            for p in (0, 1):
+                for t, n in held[p].items():
+                    rest[1 - p][t] -= n
+            if any(n < 0 for r in rest for n in r.values()):
+                raise ValueError("more pieces of a type than exist")
+            reserve = [{t: n for t, n in r.items() if n} for r in rest]
+        data = {
+            "options": {"max_plies": max_plies or None},
+            "board": board,
+            "reserve": [dict(r) for r in reserve],
+            "prisoners": held,
+            "to_move": to_move,
+            "phase": "play",
+            "offerer": None,
+            "tender": None,
+            "floor": list(floor),
+            "passes": passes,
+            "result": None,
+            "winner": None,
+            "ply": 0,
+        }
+        return cls.from_position_dict(data)
+
+    # -- hidden information -------------------------------------------------------------------
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see (the rules page, Hidden information): own pieces in full;
+        each opponent piece as its owner, its faces as seen (up face first, ``?`` unseen) and
+        its type only when both faces were seen or a face is orange; the opponent's reserve
+        as a count; prisoners, a pending tender and the history (opponent's openings and
+        onboards redacted to the placed up face)."""
+        p = self._player(player)
+        board = []
+        for st in self._board():
+            pieces = []
+            for b in st:
+                if b & 1 == p:
+                    pc = _piece(b)
+                    code = pc["type"] if pc["up"] == 0 else pc["type"][::-1]
+                    pieces.append({"owner": p, "faces": code, "type": pc["type"]})
+                else:
+                    up, down, known = _seen(b)
+                    ptype = TYPES[(b >> 1) & 7] if known else None
+                    pieces.append({"owner": b & 1, "faces": up + down, "type": ptype})
+            board.append(pieces)
+        tender = self.tender
+        return {
+            "player": p,
+            "ply": self.ply,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "board": board,
+            "my_reserve": self.reserve(p),
+            "opponent_reserve_count": sum(self.reserve(1 - p).values()),
+            "prisoners": [multiset_text(self.prisoners(q)).split(",") if self.prisoners(q)
+                          else [] for q in (0, 1)],
+            "tender": None
+            if tender is None
+            else {"offerer": self.offerer, "pieces": multiset_text(tender).split(",")},
+            "floor": self.floor,
+            "passes": self.passes,
+            "result": self.result,
+            "winner": self.winner,
+            "history": self.history_strings(viewer=p),
+        }
+
+    def observation_string(self, player: int) -> str:
+        """:meth:`observation` as text: one line per non-empty square, bottom..top, each piece
+        an owner letter and its faces as ``player`` knows them (``B??``, ``Wr?``, ``Bxo``)."""
+        obs = self.observation(player)
+        lines = []
+        for sq, st in enumerate(obs["board"]):
+            if st:
+                text = " ".join(OWNER_LETTER[pc["owner"]] + pc["faces"] for pc in st)
+                lines.append(f"{square_name(sq)}: {text}")
+        mine = " ".join(f"{t}{n}" for t, n in obs["my_reserve"].items()) or "-"
+        lines.append(f"reserve: {mine} | opponent reserve: {obs['opponent_reserve_count']}")
+        pris = " | ".join(
+            f"{OWNER_LETTER[q]} {','.join(obs['prisoners'][q]) or '-'}" for q in (0, 1)
+        )
+        lines.append(f"prisoners: {pris}")
+        if obs["tender"] is not None:
+            t = obs["tender"]
+            lines.append(f"offer by {OWNER_LETTER[t['offerer']]}: {','.join(t['pieces'])}")
+        lines.append(f"floor {obs['floor'][0]}/{obs['floor'][1]}, passes {obs['passes']}, "
+                     f"ply {obs['ply']}, {self._status()}")
+        lines.append(f"(seen by {'Black' if obs['player'] == 0 else 'White'})")
+        return "\n".join(lines)
+
+    def _status(self) -> str:
+        if self.result == "draw":
+            return "drawn"
+        if self.winner is not None:
+            return f"{('Black', 'White')[self.winner]} won"
+        return f"{('Black', 'White')[self.current_player]} to act"
+
+    def determinizer(self, player: int) -> Determinizer:
+        """A sampler of states consistent with ``player``'s view (see :class:`Determinizer`);
+        build it once and call ``.sample(rng)`` for many determinizations."""
+        return Determinizer(self, self._player(player))
+
+    def resample_hidden(
+        self, player: int, rng: int | random.Random | np.random.Generator | None = None
+    ) -> PlateauAlbeaState:
+        """A state consistent with everything ``player`` knows, the hidden rest (opponent
+        pieces not identified, the opponent's reserve) drawn uniformly from the consistent
+        worlds. The result has ``is_determinization`` set and no history."""
+        return self.determinizer(player).sample(rng)
+
+    def view_for(self, player: int, seed: int = 0) -> GameState:
+        """What a bot playing ``player`` is handed: a determinization drawn with ``seed``."""
+        return self.resample_hidden(player, seed)
+
+    # -- records ------------------------------------------------------------------------------
+
+    def history_strings(self, viewer: int | None = None) -> list[str]:
+        """The applied actions in notation; with ``viewer``, the opponent's openings and
+        onboards redacted to what ``viewer`` saw."""
+        texts = [str(_a.decode(a)) for a in self.history]
+        if viewer is None:
+            return texts
+        v = self._player(viewer)
+        return [t if who == v else _public_text(t) for t, who in zip(texts, self._actors())]
+
+    def to_json(self, viewer: int | None = None) -> str:
+        """The game record as JSON (the referee's full truth, replayable). With ``viewer``, a
+        per-player export instead: the history as ``viewer`` saw it (a ``"viewer"`` field
+        marks it; it cannot be replayed)."""
+        from plateau.record import to_json
+
+        if self.is_determinization:
+            raise ValueError(
+                "a determinization is a guess at the hidden faces, not a game: it has no record"
+            )
+        return to_json(self, viewer=viewer)
+
+    def setup_position(self) -> dict[str, Any] | None:
+        """The set-up position the history starts from (``position_dict`` form), or None for
+        a game from the opening."""
+        root = self._root()
+        return None if root is None else root.position_dict()
+
+    def _replay_probe(self) -> GameState:
+        root = self._root()
+        return root if root is not None else super()._replay_probe()
+
+    # -- evaluation -----------------------------------------------------------------------------
+
+    def heuristic(self, player: int) -> float:
+        """Static value for ``player`` (antisymmetric): ``v(player) - v(opponent)`` with
+        ``v = 10 * prisoners + 0.2 * their value + 3 * longest own run + 2 * own-topped
+        stacks + weapons (colored own top units) standing on enemy pieces``."""
+        p = self._player(player)
+        vals = [0.0, 0.0]
+        runs = [0, 0]
+        for st in self._board():
+            run = 0
+            prev = -1
+            for b in st:
+                o = b & 1
+                run = run + 1 if o == prev else 1
+                prev = o
+                if run > runs[o]:
+                    runs[o] = run
+            if st:
+                top = st[-1]
+                o = top & 1
+                vals[o] += 2.0
+                if _piece(top)["type"][(top >> 4) & 1] != "x":
+                    if any(b & 1 != o for b in st):
+                        vals[o] += 1.0
+        for q in (0, 1):
+            held = self.prisoners(q)
+            vals[q] += 10.0 * sum(held.values()) + 0.2 * multiset_value(held) + 3.0 * runs[q]
+        return vals[p] - vals[1 - p]
+
+    # -- display -----------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        """The referee's diagram: every square bottom..top with all faces, then reserves,
+        prisoners and the state of play."""
+        lines = []
+        for sq, st in enumerate(self._board()):
+            if st:
+                text = []
+                for b in st:
+                    pc = _piece(b)
+                    code = pc["type"] if pc["up"] == 0 else pc["type"][::-1]
+                    text.append(OWNER_LETTER[pc["owner"]] + code)
+                lines.append(f"{square_name(sq)}: {' '.join(text)}")
+        for q in (0, 1):
+            res = " ".join(f"{t}{n}" for t, n in self.reserve(q).items()) or "-"
+            held = multiset_text(self.prisoners(q)) or "-"
+            lines.append(f"{('Black', 'White')[q]}: reserve {res}; prisoners {held}")
+        if self.tender is not None:
+            lines.append(f"offer by {OWNER_LETTER[self.offerer or 0]}: "
+                         f"{multiset_text(self.tender)}")
+        lines.append(f"{self.game}, ply {self.ply}, floor {self.floor[0]}/{self.floor[1]}, "
+                     f"{self._status()}")
+        return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------
+# Determinization
+# ------------------------------------------------------------------------------------------
+
+#: oriented candidates (type, up) per seen (up face, down face) of an unidentified piece
+def _candidates(up: str, down: str) -> list[tuple[int, int]]:
+    out = []
+    for code, (t, u) in ORIENTED.items():
+        if (up == "?" or code[0] == up) and (down == "?" or code[1] == down):
+            out.append((_TIX[t], u))
+    return out
+
+
+def _as_random(rng: int | random.Random | np.random.Generator | None) -> random.Random:
+    if rng is None:
+        return random.Random()
+    if isinstance(rng, random.Random):
+        return rng
+    if isinstance(rng, np.random.Generator):
+        return random.Random(int(rng.integers(0, 2**63)))
+    if isinstance(rng, bool) or not isinstance(rng, int):
+        raise ValueError(f"rng must be an int seed, random.Random or numpy Generator, got {rng!r}")
+    return random.Random(rng)
+
+
+class Determinizer:
+    """Uniform sampler over the worlds consistent with ``player``'s view of ``state``.
+
+    Unknown: the types (and orientations) of the opponent's board pieces that ``player`` has
+    not identified, and the composition of the opponent's reserve. A world assigns each
+    unidentified piece an oriented type matching the faces seen, from the pool of the
+    opponent's pieces not otherwise accounted for; the reserve gets the rest. Counting the
+    completions of each partial assignment (a table over at most 720 pool states) makes every
+    world equally likely. Deductions from the history (e.g. which pieces an exchange returned
+    to the opponent's reserve) are not used: the worlds are those consistent with the
+    current position's view.
+    """
+
+    def __init__(self, state: PlateauAlbeaState, player: int) -> None:
+        self._state = state.clone()
+        self.player = player
+        opp = 1 - player
+        pool = dict(COUNT)
+        for t, n in state.prisoners(player).items():
+            pool[t] -= n
+        self._slots: list[tuple[int, int, list[tuple[int, int]]]] = []
+        for sq, st in enumerate(state._board()):
+            for lv, b in enumerate(st):
+                if b & 1 != opp:
+                    continue
+                up, down, known = _seen(b)
+                if known:
+                    pool[TYPES[(b >> 1) & 7]] -= 1
+                else:
+                    self._slots.append((sq, lv, _candidates(up, down)))
+        self._pool = tuple(pool[t] for t in TYPES)
+        if min(self._pool) < 0 or sum(self._pool) != len(self._slots) + sum(
+            state.reserve(opp).values()
+        ):
+            raise ValueError("the position's piece counts are inconsistent")
+        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        #: number of consistent worlds
+        self.worlds = self._count(0, self._pool)
+
+    def _count(self, i: int, pool: tuple[int, ...]) -> int:
+        if i == len(self._slots):
+            return 1
+        key = (i, pool)
+        got = self._memo.get(key)
+        if got is None:
+            got = 0
+            for t, _ in self._slots[i][2]:
+                if pool[t]:
+                    rest = pool[:t] + (pool[t] - 1,) + pool[t + 1 :]
+                    got += self._count(i + 1, rest)
+            self._memo[key] = got
+        return got
+
+    def sample(
+        self, rng: int | random.Random | np.random.Generator | None = None
+    ) -> PlateauAlbeaState:
+        """One world, drawn uniformly (``rng``: an int seed, ``random.Random`` or numpy
+        ``Generator``), as a state with ``is_determinization`` set and no history."""
+        r = _as_random(rng)
+        pool = self._pool
+        chosen = []
+        for i, (sq, lv, cands) in enumerate(self._slots):
+            x = r.randrange(self._count(i, pool))
+            for t, up in cands:
+                if not pool[t]:
+                    continue
+                rest = pool[:t] + (pool[t] - 1,) + pool[t + 1 :]
+                w = self._count(i + 1, rest)
+                if x < w:
+                    chosen.append((sq, lv, t, up))
+                    pool = rest
+                    break
+                x -= w
+        out: PlateauAlbeaState = self._state._resample(chosen, 1 - self.player, list(pool))
+        return out
+
+
+def _playouts(variant: str, n: int, seed: int, max_plies: int, **options: Any) -> dict[str, Any]:
+    # the game option max_plies (a draw after that many plies) is passed to the core too
+    return dict(_a.random_playouts(n, seed, max_plies, int(options.get("max_plies", 0))))
+
+
+def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> GameState:
+    if not isinstance(setup, Mapping):
+        raise ValueError(f"a set-up position is an object, got {type(setup).__name__}")
+    data = dict(setup)
+    data["options"] = {"max_plies": max_plies or None}
+    return PlateauAlbeaState.from_position_dict(data)
+
+
+register(
+    GameInfo(
+        name="plateau",
+        title="Plateau (Jim Albea, 1986)",
+        variants=("standard",),
+        default_variant="standard",
+        factory=PlateauAlbeaState,
+        playouts=_playouts,
+        options={"max_plies": 0},
+        perfect_information=False,
+        from_setup=_from_setup,
+    )
+)
