@@ -8,9 +8,8 @@ import random
 import pytest
 from plateau_core import albea as A
 
-from plateau import PlateauAlbeaState
-
 import reference.plateau_albea as ref
+from plateau import PlateauAlbeaState
 
 WORKED_IDS = [
     ("xx,xx@a1", 0),

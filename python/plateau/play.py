@@ -1,9 +1,10 @@
 """``plateau play``: a game in the terminal against the computer.
 
-Type an action in the rules page's notation (``T@c3d3c4``, ``P@a1``, ``c3-e5``, ``end``), or a
-command: ``legal`` (or ``?``) lists your legal actions, ``undo`` takes back your last move
-(and the bots' replies), ``save FILE`` and ``load FILE`` write and read the game record,
-``help``, ``quit``.
+Type an action in the game's notation (Plateau X: ``T@c3d3c4``, ``P@a1``, ``c3-e5``, ``end``;
+Plateau: ``xx,rb@a1``, ``rb@c3/1``, ``c1:3-c2:2-c4``, ``offer:rx``), or a command:
+``legal`` (or ``?``) lists your legal actions, ``undo`` takes back your last move (and the
+bots' replies), ``save FILE`` and ``load FILE`` write and read the game record, ``help``,
+``quit``. In a game with hidden information the board is shown as the human sees it.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from collections.abc import Callable, Sequence
 from plateau.bots import Bot
 from plateau.errors import IllegalActionError
 from plateau.record import from_json
+from plateau.registry import game_info
 from plateau.state import GameState
 
 HELP = (
-    "commands: an action in notation (e.g. T@c3d3c4, P@a1, c3-e5, end), "
+    "commands: an action in the game's notation (legal lists them), "
     "legal (or ?), undo, save FILE, load FILE, help, quit"
 )
 
@@ -32,15 +34,22 @@ def play(
     for seat in range(state.num_players):
         if seat not in humans and seat not in bots:
             raise ValueError(f"seat {seat} has neither a human nor a bot")
-    write(str(state))
+    show = _shower(state, humans, write)
+    show()
     while not state.is_terminal():
         player = state.current_player
         if player in bots:
             action = bots[player].select_action(state.view_for(player, seed=state.ply))
             text = state.action_to_string(action)
             state.apply(action)
-            write(f"\nplayer {player} ({bots[player].describe()}) plays {text}")
-            write(str(state))
+            if not _hidden(state):
+                write(f"\nplayer {player} ({bots[player].describe()}) plays {text}")
+            else:  # what the human saw of it
+                write(
+                    f"\nplayer {player} ({bots[player].describe()}) plays "
+                    f"{state.history_strings(viewer=_viewer(state, humans))[-1]}"
+                )
+            show()
             continue
         try:
             line = read(f"player {player}> ").strip()
@@ -58,7 +67,7 @@ def play(
         elif cmd in ("legal", "?"):
             write(" ".join(sorted(state.legal_action_strings())))
         elif cmd == "undo":
-            _undo_to_human(state, humans, write)
+            _undo_to_human(state, humans, show, write)
         elif cmd == "save":
             if not arg:
                 write("save needs a file name")
@@ -82,28 +91,62 @@ def play(
             if (loaded.game, loaded.variant) != (state.game, state.variant):
                 write(f"cannot load: that is a {loaded.game}/{loaded.variant} game")
                 continue
+            if getattr(loaded, "setup_position", lambda: None)() is not None:
+                write("cannot load: that game starts from a set-up position")
+                continue
             while state.ply:
                 state.undo()
             for action in loaded.history:
                 state.apply(action)
             write(f"loaded {arg}")
-            write(str(state))
+            show()
         else:
             try:
                 state.apply(line)
             except IllegalActionError as e:
                 write(f"illegal: {e}")
                 continue
-            write(str(state))
+            show()
+    if _hidden(state):
+        write(str(state))  # the game is over: everything is revealed
     write(f"\ngame over. ranking: {state.ranking()}  points: {state.returns()}")
     return state
 
 
-def _undo_to_human(state: GameState, humans: Sequence[int], write: Callable[[str], None]) -> None:
+def _hidden(state: GameState) -> bool:
+    return not game_info(state.game).perfect_information
+
+
+def _viewer(state: GameState, humans: Sequence[int]) -> int:
+    # the human whose view is shown: the one to act (hot seat), else the first human
+    return state.current_player if state.current_player in humans else humans[0]
+
+
+def _shower(
+    state: GameState, humans: Sequence[int], write: Callable[[str], None]
+) -> Callable[[], None]:
+    """A function that writes the position as the humans may see it: the full diagram, or in
+    a game with hidden information the view of the human concerned."""
+
+    def show() -> None:
+        if _hidden(state) and humans and not state.is_terminal():
+            write(state.observation_string(_viewer(state, humans)))  # type: ignore[attr-defined]
+        else:
+            write(str(state))
+
+    return show
+
+
+def _undo_to_human(
+    state: GameState,
+    humans: Sequence[int],
+    show: Callable[[], None],
+    write: Callable[[str], None],
+) -> None:
     """Take back actions until a human's own action has been taken back."""
     while state.history:
         state.undo()
         if state.current_player in humans:
-            write(str(state))
+            show()
             return
     write("nothing to undo")

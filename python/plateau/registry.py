@@ -56,7 +56,7 @@ def games() -> list[str]:
     """The names of the games the library plays.
 
     >>> games()
-    ['plateau-x']
+    ['plateau', 'plateau-x']
     """
     return list(_GAMES)
 

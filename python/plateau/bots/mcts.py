@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from plateau.bots.base import Bot, register_bot
+from plateau.registry import game_info
 from plateau.state import GameState
 
 #: fully expanded nodes with at least this many children select through numpy arrays
@@ -93,7 +94,12 @@ class MCTSBot(Bot):
     move when > 0; ``iters`` is then ignored), ``c`` (exploration constant, 0.5), ``reuse``
     (keep the subtree of the position reached between moves, true), ``max_plies`` (cap of a
     playout, 400), ``eval`` (``mixed``, ``playout`` or ``heuristic``), ``sensible_end``
-    (playouts end the game only for a leader, true) and ``temp`` (heuristic scale, 3).
+    (playouts end the game only for a leader, true), ``temp`` (heuristic scale, 3) and
+    ``determinizations`` (games with hidden information: when > 1, search that many worlds
+    sampled from the mover's view, one tree each with an equal share of the budget, and play
+    the action with the most root visits over all of them; default 1, the position given,
+    which the arena and ``plateau play`` draw from the mover's view). On Plateau the
+    ensemble did not pay at 4,000 iterations a move (4 worlds scored 8/20 against 1 world).
     Untried actions are expanded in an order drawn from ``random.Random(seed)``, which also
     seeds every playout.
     """
@@ -108,6 +114,7 @@ class MCTSBot(Bot):
         "eval": "mixed",
         "sensible_end": True,
         "temp": 3.0,
+        "determinizations": 1,
     }
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
@@ -127,6 +134,9 @@ class MCTSBot(Bot):
             raise ValueError(f"reuse must be true or false, got {p['reuse']!r}")
         if not isinstance(p["sensible_end"], bool):
             raise ValueError(f"sensible_end must be true or false, got {p['sensible_end']!r}")
+        d = p["determinizations"]
+        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 1000:
+            raise ValueError(f"determinizations must be an int in [1, 1000], got {d!r}")
         if p["eval"] not in ("playout", "heuristic", "mixed"):
             raise ValueError(f"eval must be playout, heuristic or mixed, got {p['eval']!r}")
         self._rng = random.Random(seed)
@@ -146,6 +156,7 @@ class MCTSBot(Bot):
         old, n = self.root, len(self._root_history)
         if (
             self.params["reuse"]
+            and not getattr(state, "is_determinization", False)
             and old is not None
             and len(history) >= n
             and history[:n] == self._root_history
@@ -161,6 +172,9 @@ class MCTSBot(Bot):
     def select_action(self, state: GameState) -> int:
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
+        worlds = self._worlds(state)
+        if worlds > 1:
+            return self._select_ensemble(state, worlds)
         history = state.history
         root = self._find_root(state, history)
         self.root, self._root_history = root, history
@@ -171,13 +185,47 @@ class MCTSBot(Bot):
         best = max(root.children, key=lambda ch: (ch.visits, ch.mean(root.player)))
         return best.action
 
-    def _search(self, sim: GameState, root: Node) -> int:
-        """Run the iterations on ``sim`` (a clone, left as it was); returns how many ran."""
+    def _worlds(self, state: GameState) -> int:
+        d = int(self.params["determinizations"])
+        if d > 1 and not game_info(state.game).perfect_information:
+            return d
+        return 1
+
+    def _select_ensemble(self, state: GameState, worlds: int) -> int:
+        """Determinized UCT for hidden information: one tree per sampled world (each with
+        ``1/worlds`` of the budget), root visit counts summed by action; the root's actions
+        are the same in every world (they depend only on what the mover knows)."""
+        legal = state.legal_actions().tolist()
+        self.reset()
+        if len(legal) == 1:
+            self.iterations = 0
+            return int(legal[0])
+        sampler = state.determinizer(state.current_player)  # type: ignore[attr-defined]
+        visits: dict[int, int] = {}
+        iters = max(1, int(self.params["iters"]) // worlds)
+        seconds = float(self.params["seconds"]) / worlds
+        done = 0
+        for _ in range(worlds):
+            world = sampler.sample(self._rng.getrandbits(63))
+            root = Node(-1, -1, world)
+            self._scale = 0.0
+            done += self._search(world, root, iters, seconds)
+            for ch in root.children:
+                visits[ch.action] = visits.get(ch.action, 0) + ch.visits
+        self.reset()
+        self.iterations = done
+        return max(legal, key=lambda a: visits.get(a, 0))
+
+    def _search(
+        self, sim: GameState, root: Node, iters: int | None = None, seconds: float | None = None
+    ) -> int:
+        """Run the iterations on ``sim`` (a clone, left as it was); returns how many ran.
+        ``iters`` and ``seconds`` override the parameters of the same names."""
         rng = self._rng
         c = float(self.params["c"])
         max_plies = int(self.params["max_plies"])
-        seconds = float(self.params["seconds"])
-        iters = int(self.params["iters"])
+        seconds = float(self.params["seconds"]) if seconds is None else seconds
+        iters = int(self.params["iters"]) if iters is None else iters
         mode = self.params["eval"]
         sensible = bool(self.params["sensible_end"])
         temp = float(self.params["temp"])

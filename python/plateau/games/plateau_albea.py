@@ -160,7 +160,12 @@ class PlateauAlbeaState(_a.ACore, GameState):
         if a < _B["onboard"]:
             ot, per = divmod(a, 12)
             bottom, top = divmod(ot, 11)
-            return {"category": "opening", "bottom": bottom, "top": top, "square": _a.PERIMETER[per]}
+            return {
+                "category": "opening",
+                "bottom": bottom,
+                "top": top,
+                "square": _a.PERIMETER[per],
+            }
         if a < _B["move"]:
             rest, gap = divmod(a - _B["onboard"], 24)
             ot, sq = divmod(rest, 16)
@@ -241,7 +246,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
         )
 
     def _why_onboard(self, f: dict[str, Any], me: int) -> str:
-        ptype, up = ORIENTED[_a.OT_CODES[f["piece"]]]
+        ptype, _up = ORIENTED[_a.OT_CODES[f["piece"]]]
         if not self.reserve(me).get(ptype):
             return f"player {me} has no {ptype} in reserve"
         stack = self._board()[f["square"]]
@@ -429,8 +434,10 @@ class PlateauAlbeaState(_a.ACore, GameState):
             "board": board,
             "my_reserve": self.reserve(p),
             "opponent_reserve_count": sum(self.reserve(1 - p).values()),
-            "prisoners": [multiset_text(self.prisoners(q)).split(",") if self.prisoners(q)
-                          else [] for q in (0, 1)],
+            "prisoners": [
+                multiset_text(self.prisoners(q)).split(",") if self.prisoners(q) else []
+                for q in (0, 1)
+            ],
             "tender": None
             if tender is None
             else {"offerer": self.offerer, "pieces": multiset_text(tender).split(",")},
@@ -459,8 +466,10 @@ class PlateauAlbeaState(_a.ACore, GameState):
         if obs["tender"] is not None:
             t = obs["tender"]
             lines.append(f"offer by {OWNER_LETTER[t['offerer']]}: {','.join(t['pieces'])}")
-        lines.append(f"floor {obs['floor'][0]}/{obs['floor'][1]}, passes {obs['passes']}, "
-                     f"ply {obs['ply']}, {self._status()}")
+        lines.append(
+            f"floor {obs['floor'][0]}/{obs['floor'][1]}, passes {obs['passes']}, "
+            f"ply {obs['ply']}, {self._status()}"
+        )
         lines.append(f"(seen by {'Black' if obs['player'] == 0 else 'White'})")
         return "\n".join(lines)
 
@@ -543,9 +552,9 @@ class PlateauAlbeaState(_a.ACore, GameState):
                 top = st[-1]
                 o = top & 1
                 vals[o] += 2.0
-                if _piece(top)["type"][(top >> 4) & 1] != "x":
-                    if any(b & 1 != o for b in st):
-                        vals[o] += 1.0
+                colored = _piece(top)["type"][(top >> 4) & 1] != "x"
+                if colored and any(b & 1 != o for b in st):
+                    vals[o] += 1.0
         for q in (0, 1):
             held = self.prisoners(q)
             vals[q] += 10.0 * sum(held.values()) + 0.2 * multiset_value(held) + 3.0 * runs[q]
@@ -570,16 +579,19 @@ class PlateauAlbeaState(_a.ACore, GameState):
             held = multiset_text(self.prisoners(q)) or "-"
             lines.append(f"{('Black', 'White')[q]}: reserve {res}; prisoners {held}")
         if self.tender is not None:
-            lines.append(f"offer by {OWNER_LETTER[self.offerer or 0]}: "
-                         f"{multiset_text(self.tender)}")
-        lines.append(f"{self.game}, ply {self.ply}, floor {self.floor[0]}/{self.floor[1]}, "
-                     f"{self._status()}")
+            lines.append(
+                f"offer by {OWNER_LETTER[self.offerer or 0]}: {multiset_text(self.tender)}"
+            )
+        lines.append(
+            f"{self.game}, ply {self.ply}, floor {self.floor[0]}/{self.floor[1]}, {self._status()}"
+        )
         return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------------------
 # Determinization
 # ------------------------------------------------------------------------------------------
+
 
 #: oriented candidates (type, up) per seen (up face, down face) of an unidentified piece
 def _candidates(up: str, down: str) -> list[tuple[int, int]]:
@@ -612,7 +624,8 @@ class Determinizer:
     completions of each partial assignment (a table over at most 720 pool states) makes every
     world equally likely. Deductions from the history (e.g. which pieces an exchange returned
     to the opponent's reserve) are not used: the worlds are those consistent with the
-    current position's view.
+    current position's view. In a set-up position with pieces out of the game, the hidden
+    pieces are taken to be exactly those in play (which ones are out is public there).
     """
 
     def __init__(self, state: PlateauAlbeaState, player: int) -> None:
@@ -622,16 +635,23 @@ class Determinizer:
         pool = dict(COUNT)
         for t, n in state.prisoners(player).items():
             pool[t] -= n
+        hidden = dict(state.reserve(opp))  # the true types of what is hidden, for set-ups
         self._slots: list[tuple[int, int, list[tuple[int, int]]]] = []
         for sq, st in enumerate(state._board()):
             for lv, b in enumerate(st):
                 if b & 1 != opp:
                     continue
                 up, down, known = _seen(b)
+                t = TYPES[(b >> 1) & 7]
                 if known:
-                    pool[TYPES[(b >> 1) & 7]] -= 1
+                    pool[t] -= 1
                 else:
+                    hidden[t] = hidden.get(t, 0) + 1
                     self._slots.append((sq, lv, _candidates(up, down)))
+        if sum(hidden.values()) < sum(pool.values()):
+            # a set-up position with pieces out of the game: which ones is public knowledge
+            # there, so the pool is exactly the hidden pieces
+            pool = {t: hidden.get(t, 0) for t in TYPES}
         self._pool = tuple(pool[t] for t in TYPES)
         if min(self._pool) < 0 or sum(self._pool) != len(self._slots) + sum(
             state.reserve(opp).values()
@@ -650,7 +670,7 @@ class Determinizer:
             got = 0
             for t, _ in self._slots[i][2]:
                 if pool[t]:
-                    rest = pool[:t] + (pool[t] - 1,) + pool[t + 1 :]
+                    rest = (*pool[:t], pool[t] - 1, *pool[t + 1 :])
                     got += self._count(i + 1, rest)
             self._memo[key] = got
         return got
@@ -668,7 +688,7 @@ class Determinizer:
             for t, up in cands:
                 if not pool[t]:
                     continue
-                rest = pool[:t] + (pool[t] - 1,) + pool[t + 1 :]
+                rest = (*pool[:t], pool[t] - 1, *pool[t + 1 :])
                 w = self._count(i + 1, rest)
                 if x < w:
                     chosen.append((sq, lv, t, up))
