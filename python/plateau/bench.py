@@ -1,6 +1,8 @@
-"""``plateau bench``: speed figures of the Plateau X engine, as ratios against yardsticks
-measured in the same run (the native yardstick program, OpenSpiel if installed, and the
-engine's own apply/undo), since machines are shared and noisy.
+"""``plateau bench``: speed figures of the engines, as ratios against yardsticks measured in
+the same run (the native Plateau X yardstick program, OpenSpiel if installed, and the
+engine's own apply/undo), since machines are shared and noisy. ``--game plateau`` measures
+the Plateau (Albea) engine instead, which has no native yardstick: its rows compare with
+OpenSpiel and apply/undo, or state their absolute target.
 
 Every timed workload first checks its node or ply counts against known-good numbers.
 """
@@ -139,15 +141,15 @@ def bench_playouts(yardstick: str | None, quick: bool) -> list[Row]:
     return [row]
 
 
-def _python_loop(seconds: float) -> float:
+def _python_loop(seconds: float, game: str = "plateau-x") -> float:
     rng = random.Random(3)
     steps = 0
-    state = new_game("plateau-x", "standard")
+    state = new_game(game)
     t0 = time.perf_counter()
     while True:
         for _ in range(1000):
             if state.is_terminal():
-                state = new_game("plateau-x", "standard")
+                state = new_game(game)
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
         steps += 1000
@@ -263,8 +265,8 @@ def _midgame() -> GameState:
     return state
 
 
-def bench_clone(quick: bool) -> list[Row]:
-    state = _midgame()
+def bench_clone(quick: bool, state: GameState | None = None) -> list[Row]:
+    state = _midgame() if state is None else state
     action = int(state.legal_actions()[0])
     n = 50_000 if quick else 500_000
     before = state.hash
@@ -322,11 +324,80 @@ def bench_memory(quick: bool) -> list[Row]:
     return [row]
 
 
+def _albea_midgame() -> GameState:
+    # seed 11, 30 plies of uniformly random play (tests/data/plateau_perft.json)
+    rng = random.Random(11)
+    state = new_game("plateau")
+    while state.ply < 30:
+        state.apply(rng.choice(state.legal_action_strings()))
+    return state
+
+
+def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: None) -> list[Row]:
+    """The Plateau (Albea) engine's rows."""
+    rows: list[Row] = []
+    say("plateau perft")
+    start, mid = new_game("plateau"), _albea_midgame()
+    for label, state, depth, nodes in (
+        ("start", start, 2 if quick else 3, 1_455_300 if quick else 232_225_980),
+        ("ply 30", mid, 2 if quick else 3, 22_736 if quick else 3_829_112),
+    ):
+        got, dt = _timed(lambda st=state, d=depth: st.perft(d))
+        if got != nodes:
+            raise BenchError(f"plateau perft({depth}) of the {label} position: {got} != {nodes}")
+        target = ">= 46 M/s (perft(3) of the start in <= 5 s)" if label == "start" else ""
+        rows.append(
+            Row(f"plateau perft({depth}) {label}, leaves/s", nodes / dt, "leaves/s", target=target)
+        )
+    say("plateau random playouts")
+    n = 1000 if quick else 20_000
+    first = random_playouts("plateau", n=200, seed=9)
+    if first != random_playouts("plateau", n=200, seed=9) or first["games"] != 200:
+        raise BenchError("plateau playouts are not reproducible")
+    res, dt = _timed(lambda: random_playouts("plateau", n=n, seed=1))
+    rows.append(
+        Row(
+            "plateau in-core random playouts, plies/s",
+            res["plies"] / dt,
+            "plies/s",
+            target=">= 300,000 plies/s",
+        )
+    )
+    say("plateau Python-driven loop")
+    seconds = 0.5 if quick else 3.0
+    row = Row(
+        "plateau Python loop: legal_actions + random pick + apply, steps/s",
+        _python_loop(seconds, "plateau"),
+        "steps/s",
+        target=">= 300,000 steps/s",
+    )
+    theirs = _openspiel_loop(seconds)
+    if theirs is not None:
+        row.theirs, row.yardstick = theirs, "OpenSpiel breakthrough, same loop"
+    rows.append(row)
+    say("plateau clone")
+    rows += bench_clone(quick, _albea_midgame())
+    rows[-1].measure = "plateau " + rows[-1].measure
+    say("plateau determinization")
+    det = mid.determinizer(mid.current_player)  # type: ignore[attr-defined]
+    k = 200 if quick else 5000
+    _, dt = _timed(lambda: [det.sample(i) for i in range(k)])
+    rows.append(Row(f"plateau determinizer sample at ply {mid.ply}, us", dt / k * 1e6, "us"))
+    return rows
+
+
 def run(
-    yardstick: str | None = None, quick: bool = False, progress: Callable[[str], None] | None = None
+    yardstick: str | None = None,
+    quick: bool = False,
+    progress: Callable[[str], None] | None = None,
+    game: str = "plateau-x",
 ) -> list[Row]:
-    """Run every benchmark and return the report's rows."""
+    """Run every benchmark of ``game`` and return the report's rows."""
     say = progress or (lambda _msg: None)
+    if game == "plateau":
+        return run_albea(quick, say)
+    if game != "plateau-x":
+        raise ValueError(f"no benchmarks for game {game!r}")
     rows: list[Row] = []
     say("perft")
     rows += bench_perft(yardstick, quick)

@@ -103,6 +103,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     rows = run(
         yardstick=args.yardstick,
         quick=args.quick,
+        game=args.game,
         progress=lambda what: print(f"  running: {what}", file=sys.stderr, flush=True),
     )
     cpu = platform.processor() or platform.machine()
@@ -252,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="speed figures and ratios against yardsticks")
     p.add_argument("--yardstick", help="path of the native plateau-x-yardstick program")
     p.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
+    p.add_argument("--game", default="plateau-x", choices=["plateau-x", "plateau"])
     p.set_defaults(func=cmd_bench)
     return parser
 
