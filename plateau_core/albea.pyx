@@ -11,6 +11,7 @@ from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
 
 import numbers
+import re
 
 import numpy as np
 
@@ -904,12 +905,6 @@ def _sq_name(int i):
     return COLUMNS[i % 4] + str(i // 4 + 1)
 
 
-def _sq_index(name):
-    if len(name) != 2 or name[0] not in COLUMNS or name[1] not in "1234":
-        raise ValueError(f"bad square {name!r}")
-    return (int(name[1]) - 1) * 4 + COLUMNS.index(name[0])
-
-
 def _ms_text(int idx):
     out = []
     for t in range(6, -1, -1):
@@ -919,18 +914,17 @@ def _ms_text(int idx):
 
 
 def _ms_index(text):
+    if not text:
+        raise ValueError("an offer or a gift names at least one piece type")
     counts = [0] * 7
     for code in text.split(","):
         if code not in TYPES:
-            raise ValueError(f"unknown type {code!r}")
+            raise ValueError(f"unknown piece type {code!r} (types: {', '.join(TYPES)})")
         counts[TYPES.index(code)] += 1
     for t in range(7):
         if counts[t] > COUNT[t]:
-            raise ValueError("more pieces than exist")
-    idx = sum(c * w for c, w in zip(counts, MS_WEIGHTS))
-    if idx == 0:
-        raise ValueError("empty multiset")
-    return idx
+            raise ValueError(f"{counts[t]} x {TYPES[t]}: a player has only {COUNT[t]}")
+    return sum(c * w for c, w in zip(counts, MS_WEIGHTS))
 
 
 def decode_move(int a):
@@ -1001,101 +995,109 @@ def decode(a):
     return "pass"
 
 
-def _encode_move(text):
-    flip = text.startswith("~")
-    if flip:
-        text = text[1:]
-    parts = text.split("-")
-    head = parts[0].split(":")
-    if len(head) != 2 or len(parts) < 2:
-        raise ValueError("bad move")
-    o = _sq_index(head[0])
-    k = int(head[1])
+_SQ = r"([a-z][0-9]+)"
+_RE_OPENING = re.compile(r"([a-z]+),([a-z]+)@" + _SQ)
+_RE_ONBOARD = re.compile(r"([a-z]+)@" + _SQ + r"/([0-9]+)")
+_RE_STOMP = re.compile(r"(~?)!" + _SQ)
+_RE_MOVE = re.compile(r"(~?)" + _SQ + r":([0-9]+)((?:-[a-z][0-9]+:[0-9]+)*)-" + _SQ)
+_RE_STOP = re.compile(r"-" + _SQ + r":([0-9]+)")
+
+
+def _square(name):
+    if len(name) != 2 or name[0] not in COLUMNS or name[1] not in "1234":
+        raise ValueError(f"square {name!r} is off the 4x4 board (a1..d4)")
+    return (int(name[1]) - 1) * 4 + COLUMNS.index(name[0])
+
+
+def _oriented(code):
+    if code not in OT_CODES:
+        raise ValueError(f"unknown piece {code!r} (pieces: {', '.join(OT_CODES)}, up face first)")
+    return OT_CODES.index(code)
+
+
+def _encode_move(m):
+    flip = 1 if m.group(1) else 0
+    o = _square(m.group(2))
+    k = int(m.group(3))
     if not 1 <= k <= 5:
-        raise ValueError("k out of range")
-    stops = []
-    for n, part in enumerate(parts[1:]):
-        f = part.split(":")
-        last = n == len(parts) - 2
-        if last != (len(f) == 1) or len(f) > 2:
-            raise ValueError("bad stop")
-        stops.append((_sq_index(f[0]), None if last else int(f[1])))
+        raise ValueError(f"lift {k} out of range: a top unit moves 1 to 5 pieces")
+    stops = [(_square(sq), int(j)) for sq, j in _RE_STOP.findall(m.group(4))]
+    stops.append((_square(m.group(5)), None))
     paths = PY_PATHS[o]
-    sqs = [s for s, _ in stops]
+    sqs = [st for st, _ in stops]
     found = None
     for p in range(16):
         ps = paths[p]
         if not ps:
             continue
         if p < 8:
-            if all(s in ps for s in sqs):
-                dists = [ps.index(s) + 1 for s in sqs]
+            if all(st in ps for st in sqs):
+                dists = [ps.index(st) + 1 for st in sqs]
                 if all(a < b for a, b in zip(dists, dists[1:])):
                     found = (p, dists)
                     break
-        else:
-            if sqs == [ps[1]] or sqs == ps:
-                found = (p, None)
-                break
+        elif sqs == [ps[1]] or sqs == ps:
+            found = (p, None)
+            break
     if found is None:
-        raise ValueError("stops are not on a path")
+        raise ValueError(
+            "the stops do not lie at increasing distances on one ray (or the Twister path) "
+            f"from {m.group(2)}")
     p, dists = found
-    blockbase = A_BASE_MOVE + PY_MOVE_OFF[o] + ((1 if flip else 0) * 5 + k - 1) * PY_BLOCK[o]
+    blockbase = A_BASE_MOVE + PY_MOVE_OFF[o] + (flip * 5 + k - 1) * PY_BLOCK[o]
     base = blockbase + PY_PATH_OFF[o][p]
     g = k
     qs = []
-    for _, j in stops[:-1]:
+    for n, (_, j) in enumerate(stops[:-1]):
         if j < 1 or j == g:
-            raise ValueError("bad j")
+            raise ValueError(f"carrying {j} on from stop {n + 1} is not a pick-up or drop-off "
+                             f"(the group has {g}; j must be >= 1 and differ from it)")
         q = j - 1 - (1 if j > g else 0)
+        limit = J_LEVEL[n] if p < 8 else 9
+        if n >= 2 or q >= limit:
+            raise ValueError(f"carrying {j} on from stop {n + 1}: more pieces than a top unit "
+                             "there can hold")
         qs.append(q)
         g = j
     if p < 8:
-        for l, q in enumerate(qs):
-            if q >= J_LEVEL[l]:
-                raise ValueError("j too large")
         return base + _ray_encode(len(paths[p]), dists, qs)
-    if not qs:
-        return base
-    if qs[0] >= 9:
-        raise ValueError("j too large")
-    return base + 1 + qs[0]
+    return base if not qs else base + 1 + qs[0]
 
 
 def encode(text):
-    """Action id of a canonical notation string (inverse of :func:`decode`)."""
+    """Action id of notation ``text`` (either letter case, surrounding blanks ignored,
+    multisets in any order): the inverse of :func:`decode`. ValueError names what is wrong."""
     if not isinstance(text, str):
         raise TypeError("notation must be a str")
-    text = text.strip().lower()
-    if text == "refuse":
+    t = text.strip().lower()
+    if t == "refuse":
         return A_REFUSE
-    if text == "pass":
+    if t == "pass":
         return A_PASS
-    if text.startswith("offer:"):
-        return A_BASE_OFFER + _ms_index(text[6:]) - 1
-    if text.startswith("give:"):
-        return A_BASE_GIVE + _ms_index(text[5:]) - 1
-    if "!" in text:
-        flip = text.startswith("~")
-        body = text[1:] if flip else text
-        if not body.startswith("!"):
-            raise ValueError("bad stomp")
-        return A_BASE_STOMP + _sq_index(body[1:]) * 2 + (1 if flip else 0)
-    if "," in text:
-        pieces, sq = text.split("@")
-        b, t = pieces.split(",")
-        s = _sq_index(sq)
-        if s not in PERIMETER:
-            raise ValueError("not a perimeter square")
-        return (OT_CODES.index(b) * 11 + OT_CODES.index(t)) * 12 + PERIMETER.index(s)
-    if "@" in text:
-        code, rest = text.split("@")
-        sq, g = rest.split("/")
-        g = int(g)
+    head, colon, rest = t.partition(":")
+    if colon and head in ("offer", "give"):
+        return (A_BASE_OFFER if head == "offer" else A_BASE_GIVE) + _ms_index(rest) - 1
+    m = _RE_STOMP.fullmatch(t)
+    if m:
+        return A_BASE_STOMP + _square(m.group(2)) * 2 + (1 if m.group(1) else 0)
+    m = _RE_OPENING.fullmatch(t)
+    if m:
+        sq = _square(m.group(3))
+        if sq not in PERIMETER:
+            raise ValueError(f"{m.group(3)} is not a perimeter square: openings go on the edge")
+        return (_oriented(m.group(1)) * 11 + _oriented(m.group(2))) * 12 + PERIMETER.index(sq)
+    m = _RE_ONBOARD.fullmatch(t)
+    if m:
+        g = int(m.group(3))
         if not 0 <= g <= 23:
-            raise ValueError("gap out of range")
-        return A_BASE_ONBOARD + (OT_CODES.index(code) * 16 + _sq_index(sq)) * 24 + g
-    return _encode_move(text)
+            raise ValueError(f"gap {g} out of range: a stack holds at most 24 pieces (0..23)")
+        return A_BASE_ONBOARD + (_oriented(m.group(1)) * 16 + _square(m.group(2))) * 24 + g
+    m = _RE_MOVE.fullmatch(t)
+    if m:
+        return _encode_move(m)
+    raise ValueError(
+        "not Plateau notation (opening 'xx,rb@a1', onboard 'rb@c3/1', move '~c1:3-c2:2-c4', "
+        "stomp '!b2', 'offer:rx,xx', 'give:rr', 'refuse', 'pass')")
 
 
 # ------------------------------------------------------------------------------------------
@@ -1265,8 +1267,9 @@ cdef class ACore:
         return self._nlegal
 
     def is_legal(self, a) -> bool:
-        """Whether ``a`` is the id of a legal action (any other value gives False)."""
-        if type(a) is not int and type(a) is not _NP_INT64_TYPE:
+        """Whether ``a`` (an int or numpy integer) is the id of a legal action; any other
+        value gives False."""
+        if isinstance(a, bool) or not isinstance(a, numbers.Integral):
             return False
         if not 0 <= a < A_NUM_ACTIONS:
             return False
@@ -1428,9 +1431,9 @@ cdef class ACore:
         return self.s.phase == A_PHASE_OVER
 
     def _player(self, p):
-        if isinstance(p, bool) or not isinstance(p, int) or p not in (0, 1):
+        if isinstance(p, bool) or not isinstance(p, numbers.Integral) or p not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {p!r}")
-        return p
+        return int(p)
 
     def reserve(self, p) -> dict:
         """Player ``p``'s pieces off the board, by type (the referee's view)."""
@@ -1548,100 +1551,113 @@ cdef class ACore:
         return other
 
     def load_dict(self, d):
-        """Replace the position (history cleared) by a reference ``RefAlbea.to_dict()``-style
-        dict, after checking it.
-
-        Rejects what the id space cannot represent (design 1.1): more pieces than exist, a
-        stack above 24, a run of six or six prisoners while the game is not over."""
+        """Replace the position (history cleared) by ``position_dict()``-style data (the
+        reference's ``to_dict()``), after checking every field: ValueError names the first
+        bad one. Rejects what the id space cannot represent (design 1.1): more pieces than
+        exist, a stack above 24, a run of six or six prisoners while the game is not over."""
         cdef AState t
         cdef int sq, i, p, ty
-        cdef dict tix = {name: i for i, name in enumerate(TYPES)}
-        opts = d.get("options", {}) or {}
+        if not isinstance(d, dict):
+            raise ValueError(f"a position is a dict, got {type(d).__name__}")
+        opts = d.get("options") or {}
+        if not isinstance(opts, dict):
+            raise ValueError("options must be a dict")
         mp = opts.get("max_plies") or 0
         _check_count("max_plies", mp, 1 << 31)
         a_init(&t, mp)
         memset(&t.res[0][0], 0, sizeof(t.res))
-        board = d["board"]
+        board = _field(d, "board", list)
         if len(board) != 16:
-            raise ValueError("board must have 16 stacks")
+            raise ValueError("board must be a list of 16 stacks")
         used = [[0] * 7 for _ in range(2)]
         for sq in range(16):
             st = board[sq]
-            if len(st) > A_CAP:
-                raise ValueError("stack too tall")
+            if not isinstance(st, list) or len(st) > A_CAP:
+                raise ValueError(f"stack {sq} must be a list of at most {A_CAP} pieces")
             for i, pce in enumerate(st):
-                p = int(pce["owner"])
-                if p not in (0, 1):
-                    raise ValueError("bad owner")
-                if pce["type"] not in tix:
-                    raise ValueError(f"unknown piece type {pce['type']!r}")
-                ty = tix[pce["type"]]
-                u = int(pce["up"])
-                if u not in (0, 1) or (u == 1 and TYPES[ty][0] == TYPES[ty][1]):
-                    raise ValueError("bad up value")
-                sh = pce["shown"]
+                if not isinstance(pce, dict):
+                    raise ValueError(f"piece {i} of stack {sq} must be a dict")
+                p = _small(pce.get("owner"), 2, "owner")
+                ty = _type_index(pce.get("type"))
+                u = _small(pce.get("up"), 2, "up")
+                if u == 1 and TYPES[ty][0] == TYPES[ty][1]:
+                    raise ValueError(f"a {TYPES[ty]} has no second orientation (up must be 0)")
+                sh = pce.get("shown")
+                if not (isinstance(sh, list) and len(sh) == 2
+                        and all(isinstance(x, bool) for x in sh)):
+                    raise ValueError("shown must be a list of two booleans")
                 t.pc[sq][i] = <uint8_t>(p | (ty << 1) | (u << 4) | (0x20 if sh[0] else 0)
                                         | (0x40 if sh[1] else 0))
                 used[p][ty] += 1
             t.ht[sq] = len(st)
             rebuild(&t, sq)
+        reserve = _pair(d, "reserve", dict)
+        prisoners = _pair(d, "prisoners", dict)
         for p in range(2):
             tot = 0
-            for name, cnt in d["reserve"][p].items():
-                if name not in tix or not isinstance(cnt, int) or not 0 <= cnt <= 4:
-                    raise ValueError(f"bad reserve entry {name!r}: {cnt!r}")
-                t.res[p][tix[name]] = cnt
-                used[p][tix[name]] += cnt
+            for name, cnt in reserve[p].items():
+                ty = _type_index(name)
+                cnt = _small(cnt, C_COUNT[ty] + 1, f"reserve count of {name}")
+                t.res[p][ty] = cnt
+                used[p][ty] += cnt
                 tot += cnt
             t.res[p][7] = tot
             tot = 0
-            for name, cnt in d["prisoners"][p].items():
-                if name not in tix or not isinstance(cnt, int) or not 0 <= cnt <= 4:
-                    raise ValueError(f"bad prisoner entry {name!r}: {cnt!r}")
-                t.pri[p][tix[name]] = cnt
-                used[1 - p][tix[name]] += cnt
+            for name, cnt in prisoners[p].items():
+                ty = _type_index(name)
+                cnt = _small(cnt, C_COUNT[ty] + 1, f"prisoner count of {name}")
+                t.pri[p][ty] = cnt
+                used[1 - p][ty] += cnt
                 tot += cnt
             t.pri[p][7] = tot
         for p in range(2):
             for ty in range(7):
                 if used[p][ty] > C_COUNT[ty]:
-                    raise ValueError("more pieces of a type than exist")
-        if d["phase"] not in PHASES:
-            raise ValueError(f"unknown phase {d['phase']!r}")
-        t.phase = PHASES.index(d["phase"])
-        if d["to_move"] not in (0, 1):
-            raise ValueError("to_move must be 0 or 1")
-        t.player = int(d["to_move"])
-        t.offerer = -1 if d["offerer"] is None else int(d["offerer"])
-        if d["tender"] is not None:
-            if t.phase != A_PHASE_RESPOND or t.offerer != 1 - t.player:
-                raise ValueError("a tender needs the respond phase and the offerer")
-            for name, cnt in d["tender"].items():
-                if name not in tix or not 0 <= cnt <= t.pri[t.offerer][tix[name]]:
+                    raise ValueError(
+                        f"{('Black', 'White')[p]} has {used[p][ty]} x {TYPES[ty]} on the board, "
+                        f"in reserve and held by the opponent; only {C_COUNT[ty]} exist")
+        phase = d.get("phase")
+        if phase not in PHASES:
+            raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {phase!r}")
+        t.phase = PHASES.index(phase)
+        t.player = _small(d.get("to_move"), 2, "to_move")
+        offerer = d.get("offerer")
+        tender = d.get("tender")
+        if t.phase == A_PHASE_RESPOND:
+            if _small(offerer, 2, "offerer") != 1 - t.player:
+                raise ValueError("the offerer must be the player not to act")
+            t.offerer = offerer
+            if not isinstance(tender, dict) or not tender:
+                raise ValueError("the respond phase needs a non-empty tender")
+            v = 0
+            for name, cnt in tender.items():
+                ty = _type_index(name)
+                cnt = _small(cnt, C_COUNT[ty] + 1, f"tender count of {name}")
+                if cnt > t.pri[t.offerer][ty]:
                     raise ValueError("a tender must come from the offerer's prisoners")
-                t.tender[tix[name]] = cnt
-            t.tender[7] = sum(VALUE[tix[name]] * cnt for name, cnt in d["tender"].items())
-        elif t.phase == A_PHASE_RESPOND:
-            raise ValueError("the respond phase needs a tender")
+                t.tender[ty] = cnt
+                v += VALUE[ty] * cnt
+            t.tender[7] = v
+        elif offerer is not None or tender is not None:
+            raise ValueError("an offerer and a tender belong to the respond phase only")
+        floor = _field(d, "floor", list)
+        if len(floor) != 2:
+            raise ValueError("floor must be a list of two values")
         for p in range(2):
-            if not 0 <= d["floor"][p] <= 59:
-                raise ValueError("floor out of range")
-            t.floor[p] = d["floor"][p]
-        if d["passes"] not in (0, 1, 2):
-            raise ValueError("passes out of range")
-        t.passes = d["passes"]
-        if d["result"] is None:
+            t.floor[p] = _small(floor[p], 60, "floor")
+        result = d.get("result")
+        if result is None:
             t.result = -1
-        elif d["result"] == "draw":
+        elif result == "draw":
             t.result = 2
-        elif d["result"] == "win" and d["winner"] in (0, 1):
-            t.result = int(d["winner"])
+        elif result == "win":
+            t.result = _small(d.get("winner"), 2, "winner")
         else:
-            raise ValueError("bad result")
+            raise ValueError(f"result must be None, 'win' or 'draw', got {result!r}")
         if (t.result >= 0) != (t.phase == A_PHASE_OVER):
             raise ValueError("a result needs the over phase, and the over phase a result")
-        _check_count("ply", d["ply"], 1 << 31)
-        t.ply = d["ply"]
+        t.passes = _small(d.get("passes"), 3 if t.result == 2 else 2, "passes")
+        t.ply = _small(d.get("ply"), 1 << 31, "ply")
         if t.phase != A_PHASE_OVER:
             if _meets_win(&t, 0) or _meets_win(&t, 1):
                 raise ValueError("a non-terminal position with a run of six or six prisoners")
@@ -1652,3 +1668,29 @@ cdef class ACore:
         self._legal_ok = False
         self._det = False
         self._setup = True
+
+
+def _field(d, key, kind):
+    v = d.get(key)
+    if not isinstance(v, kind):
+        raise ValueError(f"{key} must be a {kind.__name__}, got {v!r}")
+    return v
+
+
+def _pair(d, key, kind):
+    v = _field(d, key, list)
+    if len(v) != 2 or not all(isinstance(x, kind) for x in v):
+        raise ValueError(f"{key} must be a list of two {kind.__name__}s, got {v!r}")
+    return v
+
+
+def _small(v, top, name):
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < top:
+        raise ValueError(f"{name} must be an int in [0, {top}), got {v!r}")
+    return v
+
+
+def _type_index(name):
+    if name not in TYPES:
+        raise ValueError(f"unknown piece type {name!r} (types: {', '.join(TYPES)})")
+    return TYPES.index(name)

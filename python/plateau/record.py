@@ -29,8 +29,12 @@ def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
         "variant": state.variant,
         "options": state.options,
     }
+    if getattr(state, "is_determinization", False):
+        raise ValueError(
+            "a determinization is a guess at the hidden faces, not a game: it has no record"
+        )
     setup = getattr(state, "setup_position", None)
-    if setup is not None and (position := setup()) is not None:
+    if setup is not None and (position := setup(viewer)) is not None:
         record["setup"] = position
     if viewer is None:
         record["actions"] = state.history_strings()

@@ -6,6 +6,7 @@ Rules: ``../shared/rules/plateau-albea.md`` (decisions it leaves open: ``docs/pl
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -46,7 +47,7 @@ def square_name(sq: int) -> str:
 
 def _square_index(name: str) -> int:
     if len(name) != 2 or name[0] not in "abcd" or name[1] not in "1234":
-        raise ValueError(f"bad square {name!r}")
+        raise ValueError(f"square {name!r} is off the 4x4 board (a1..d4)")
     return (int(name[1]) - 1) * 4 + "abcd".index(name[0])
 
 
@@ -240,9 +241,17 @@ class PlateauAlbeaState(_a.ACore, GameState):
         held = self.prisoners(self.current_player)
         if any(pieces.count(t) > held.get(t, 0) for t in set(pieces)):
             return f"player {self.current_player} does not hold those prisoners"
+        offer = multiset_value(tender)
+        best = max(
+            (
+                sum(VALUE[t] * n for t, n in zip(held, ns))
+                for ns in itertools.product(*(range(c + 1) for c in held.values()))
+            ),
+            key=lambda v: v if v <= offer else -1,
+        )
         return (
-            f"its value {sum(VALUE[t] for t in pieces)} is below the largest value "
-            f"that can be given for an offer worth {multiset_value(tender)}"
+            f"its value {sum(VALUE[t] for t in pieces)} is below {best}, the largest value "
+            f"player {self.current_player} can give for an offer worth {offer}"
         )
 
     def _why_onboard(self, f: dict[str, Any], me: int) -> str:
@@ -303,7 +312,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
             try:
                 return _square_index(square.lower())
             except ValueError:
-                raise ValueError(f"bad square {square!r}") from None
+                raise ValueError(f"square {square!r} is off the 4x4 board (a1..d4)") from None
         if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < 16:
             raise ValueError(f"square must be a name or an index in [0, 16), got {square!r}")
         return square
@@ -362,18 +371,29 @@ class PlateauAlbeaState(_a.ACore, GameState):
         opponent's pieces that ``p`` holds; ``reserve`` defaults to the rest of each player's
         12 pieces. Shown flags: the up face of every top piece."""
         board: list[list[dict[str, Any]]] = [[] for _ in range(16)]
+        if not isinstance(stacks, Mapping):
+            raise ValueError(f"stacks must map square names to pieces, got {stacks!r}")
         for name, text in stacks.items():
+            if not isinstance(name, str) or not isinstance(text, str):
+                raise ValueError(f"stacks must map square names to strings, got {name!r}")
             pieces = []
             for token in text.split():
-                owner = OWNER_LETTER.index(token[0].upper())
+                owner = OWNER_LETTER.find(token[0].upper())
                 code = token[1:].lower()
-                if code not in ORIENTED:
-                    raise ValueError(f"unknown piece {token!r}")
+                if owner < 0 or code not in ORIENTED:
+                    raise ValueError(
+                        f"piece {token!r} on {name}: owner B or W, then the up face and the "
+                        f"down face of one of {', '.join(TYPES)}"
+                    )
                 ptype, up = ORIENTED[code]
                 pieces.append({"owner": owner, "type": ptype, "up": up, "shown": [False, False]})
             if pieces:
                 pieces[-1]["shown"][pieces[-1]["up"]] = True
             board[_square_index(name.lower())] = pieces
+        if len(prisoners) != 2 or any(t not in COUNT for p in prisoners for t in p):
+            raise ValueError(f"prisoners must be two lists of piece types, got {prisoners!r}")
+        if isinstance(max_plies, bool) or not isinstance(max_plies, int):
+            raise ValueError(f"max_plies must be an int >= 0, got {max_plies!r}")
         held = [{t: list(prisoners[p]).count(t) for t in set(prisoners[p])} for p in (0, 1)]
         if reserve is None:
             rest = [dict(COUNT), dict(COUNT)]
@@ -383,8 +403,13 @@ class PlateauAlbeaState(_a.ACore, GameState):
             for p in (0, 1):
                 for t, n in held[p].items():
                     rest[1 - p][t] -= n
-            if any(n < 0 for r in rest for n in r.values()):
-                raise ValueError("more pieces of a type than exist")
+            for p, r in enumerate(rest):
+                for t, n in r.items():
+                    if n < 0:
+                        raise ValueError(
+                            f"{('Black', 'White')[p]} would have {COUNT[t] - n} x {t} on the "
+                            f"board and held by the opponent; only {COUNT[t]} exist"
+                        )
             reserve = [{t: n for t, n in r.items() if n} for r in rest]
         data = {
             "options": {"max_plies": max_plies or None},
@@ -520,11 +545,18 @@ class PlateauAlbeaState(_a.ACore, GameState):
             )
         return to_json(self, viewer=viewer)
 
-    def setup_position(self) -> dict[str, Any] | None:
+    def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
         """The set-up position the history starts from (``position_dict`` form), or None for
-        a game from the opening."""
+        a game from the opening. With ``viewer``: that player's observation of it instead
+        (hidden faces redacted)."""
         root = self._root()
-        return None if root is None else root.position_dict()
+        if root is None:
+            return None
+        if viewer is None:
+            return root.position_dict()
+        view = root.observation(self._player(viewer))
+        del view["history"]
+        return view
 
     def _replay_probe(self) -> GameState:
         root = self._root()
