@@ -342,7 +342,7 @@ def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: Non
         ("start", start, 2 if quick else 3, 1_455_300 if quick else 232_225_980),
         ("ply 30", mid, 2 if quick else 3, 22_736 if quick else 3_829_112),
     ):
-        got, dt = _timed(lambda st=state, d=depth: st.perft(d))
+        got, dt = _timed(functools.partial(state.perft, depth))
         if got != nodes:
             raise BenchError(f"plateau perft({depth}) of the {label} position: {got} != {nodes}")
         target = ">= 46 M/s (perft(3) of the start in <= 5 s)" if label == "start" else ""

@@ -40,7 +40,7 @@ def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
         record["actions"] = state.history_strings()
     else:
         record["viewer"] = viewer
-        record["actions"] = state.history_strings(viewer=viewer)  # type: ignore[call-arg]
+        record["actions"] = state.history_strings(viewer=viewer)
     if state.is_terminal():
         record["result"] = {"ranking": state.ranking(), "returns": state.returns()}
     return record

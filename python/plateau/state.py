@@ -206,8 +206,10 @@ class GameState:
 
         return to_json(self)
 
-    def history_strings(self) -> list[str]:
-        """The applied actions in canonical notation."""
+    def history_strings(self, viewer: int | None = None) -> list[str]:
+        """The applied actions in canonical notation (as ``viewer`` saw them, in a game that
+        hides information; with perfect information every action is public, so ``viewer``
+        changes nothing)."""
         probe = self._replay_probe()
         out = []
         for a in self.history:

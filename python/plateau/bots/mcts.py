@@ -214,7 +214,7 @@ class MCTSBot(Bot):
                 visits[ch.action] = visits.get(ch.action, 0) + ch.visits
         self.reset()
         self.iterations = done
-        return max(legal, key=lambda a: visits.get(a, 0))
+        return int(max(legal, key=lambda a: visits.get(a, 0)))
 
     def _search(
         self, sim: GameState, root: Node, iters: int | None = None, seconds: float | None = None

@@ -349,7 +349,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
         opts = data.get("options") or {}
         state = cls(max_plies=int(opts.get("max_plies") or 0))
         try:
-            state.load_dict(data)
+            state.load_dict(dict(data))
         except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError(f"bad position data: {e!r}") from None
         return state
@@ -376,7 +376,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
         for name, text in stacks.items():
             if not isinstance(name, str) or not isinstance(text, str):
                 raise ValueError(f"stacks must map square names to strings, got {name!r}")
-            pieces = []
+            pieces: list[dict[str, Any]] = []
             for token in text.split():
                 owner = OWNER_LETTER.find(token[0].upper())
                 code = token[1:].lower()
@@ -549,7 +549,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
         """The set-up position the history starts from (``position_dict`` form), or None for
         a game from the opening. With ``viewer``: that player's observation of it instead
         (hidden faces redacted)."""
-        root = self._root()
+        root: PlateauAlbeaState | None = self._root()
         if root is None:
             return None
         if viewer is None:
