@@ -370,6 +370,22 @@ class PlateauAlbeaState(_a.ACore, GameState):
         and the down face of each piece, bottom..top. ``prisoners[p]`` lists the types of the
         opponent's pieces that ``p`` holds; ``reserve`` defaults to the rest of each player's
         12 pieces. Shown flags: the up face of every top piece."""
+        try:
+            data = cls._setup_data(stacks, to_move, prisoners, reserve, floor, passes, max_plies)
+        except TypeError as e:
+            raise ValueError(f"bad set-up arguments: {e}") from None
+        return cls.from_position_dict(data)
+
+    @staticmethod
+    def _setup_data(
+        stacks: Mapping[str, str],
+        to_move: int,
+        prisoners: Sequence[Sequence[str]],
+        reserve: Sequence[Mapping[str, int]] | None,
+        floor: Sequence[int],
+        passes: int,
+        max_plies: int,
+    ) -> dict[str, Any]:
         board: list[list[dict[str, Any]]] = [[] for _ in range(16)]
         if not isinstance(stacks, Mapping):
             raise ValueError(f"stacks must map square names to pieces, got {stacks!r}")
@@ -392,8 +408,12 @@ class PlateauAlbeaState(_a.ACore, GameState):
             board[_square_index(name.lower())] = pieces
         if len(prisoners) != 2 or any(t not in COUNT for p in prisoners for t in p):
             raise ValueError(f"prisoners must be two lists of piece types, got {prisoners!r}")
-        if isinstance(max_plies, bool) or not isinstance(max_plies, int):
-            raise ValueError(f"max_plies must be an int >= 0, got {max_plies!r}")
+        if (
+            isinstance(max_plies, bool)
+            or not isinstance(max_plies, int)
+            or not 0 <= max_plies < 2**31
+        ):
+            raise ValueError(f"max_plies must be an int in [0, 2147483648), got {max_plies!r}")
         held = [{t: list(prisoners[p]).count(t) for t in set(prisoners[p])} for p in (0, 1)]
         if reserve is None:
             rest = [dict(COUNT), dict(COUNT)]
@@ -426,7 +446,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
             "winner": None,
             "ply": 0,
         }
-        return cls.from_position_dict(data)
+        return data
 
     # -- hidden information -------------------------------------------------------------------
 
