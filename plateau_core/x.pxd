@@ -94,16 +94,6 @@ ctypedef struct XSnap:
     int32_t action         # the action applied
 
 
-ctypedef struct XHistory:
-    # Undo records shared copy-on-write between a game and its clones. Records below ``used``
-    # are never overwritten while shared (refs > 1); a sharer whose history ends at ``used``
-    # appends in place, any other writer copies its own records first.
-    Py_ssize_t refs
-    Py_ssize_t used
-    Py_ssize_t cap
-    XSnap* snaps
-
-
 ctypedef struct XMasks:
     # The legal actions of a position as bit masks (shared by counting, listing and checking).
     uint64_t s

@@ -15,7 +15,8 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
 from plateau_core._common cimport (
-    Rng, rng_seed, rng_below, splitmix64, pl_popcount, pl_ctz, nth_set_bit, new_array,
+    History, Rng, history_release, history_share, history_writable, rng_seed, rng_below,
+    splitmix64, pl_popcount, pl_ctz, nth_set_bit, new_array,
 )
 
 import operator
@@ -933,35 +934,13 @@ def random_playouts(variant, n, seed=0, max_plies=400, first_player=0):
 # XCore: one game in progress, with its undo history
 # ---------------------------------------------------------------------------------------------
 
-cdef XHistory* _history_new(Py_ssize_t cap) noexcept:
-    cdef XHistory* h = <XHistory*>malloc(sizeof(XHistory))
-    if h == NULL:
-        return NULL
-    h.snaps = <XSnap*>malloc(cap * sizeof(XSnap))
-    if h.snaps == NULL:
-        free(h)
-        return NULL
-    h.refs = 1
-    h.used = 0
-    h.cap = cap
-    return h
-
-
-cdef void _history_release(XHistory* h) noexcept:
-    if h != NULL:
-        h.refs -= 1
-        if h.refs == 0:
-            free(h.snaps)
-            free(h)
-
-
 @cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
 cdef class XCore:
     """A Plateau X position with its history. The public class ``plateau.PlateauXState`` adds
     notation, serialization and the diagram on top; everything here validates its input."""
 
     cdef XState s
-    cdef XHistory* _h           # undo records, shared copy-on-write with clones
+    cdef History* _h            # XSnap records, shared copy-on-write with clones
     cdef Py_ssize_t _len        # how many of them are this game's history
     cdef XMasks _m              # legal masks of s, valid while _m_ok
     cdef bint _m_ok
@@ -977,7 +956,7 @@ cdef class XCore:
         x_init(&self.s, &SPECS[0], 0)
 
     def __dealloc__(self):
-        _history_release(self._h)
+        history_release(self._h)
 
     def _core_init(self, variant_index, first_player):
         cdef const XSpec* sp = _checked_spec(variant_index)
@@ -993,22 +972,13 @@ cdef class XCore:
         self._m_ok = False
         x_init(&self.s, sp, first_player)
 
-    cdef int _writable(self) except -1:
+    cdef inline int _writable(self) except -1:
         """Make record ``_len`` writable: append in place when nobody else can see it, copy
         the shared records first otherwise (copy-on-write)."""
-        cdef XHistory* h = self._h
-        cdef XHistory* fresh
+        cdef History* h = self._h
         if h != NULL and self._len < h.cap and (h.refs == 1 or self._len == h.used):
             return 0
-        fresh = _history_new(max(self._len + 16, 2 * self._len))
-        if fresh == NULL:
-            raise MemoryError()
-        if h != NULL:
-            memcpy(fresh.snaps, h.snaps, self._len * sizeof(XSnap))
-            _history_release(h)
-        fresh.used = self._len
-        self._h = fresh
-        return 0
+        return history_writable(&self._h, self._len, sizeof(XSnap))
 
     cdef inline void _masks(self) noexcept:
         if not self._m_ok:
@@ -1017,7 +987,7 @@ cdef class XCore:
 
     cdef inline void _push(self, int a) noexcept:
         # _writable() must have been called
-        cdef XSnap* snap = &self._h.snaps[self._len]
+        cdef XSnap* snap = <XSnap*>self._h.data + self._len
         cdef uint64_t cover
         cdef int i = 0
         memcpy(snap.hot, &self.s, X_HOT_BYTES)
@@ -1077,7 +1047,8 @@ cdef class XCore:
     @property
     def history(self) -> list:
         """The applied action ids, oldest first (a copy)."""
-        return [self._h.snaps[i].action for i in range(self._len)]
+        cdef XSnap* snaps = <XSnap*>self._h.data if self._h != NULL else NULL
+        return [snaps[i].action for i in range(self._len)]
 
     def is_terminal(self) -> bool:
         return self.s.ended != 0
@@ -1151,7 +1122,7 @@ cdef class XCore:
         if self._len == 0:
             raise IndexError("nothing to undo: no action has been applied")
         self._len -= 1
-        cdef XSnap* snap = &self._h.snaps[self._len]
+        cdef XSnap* snap = <XSnap*>self._h.data + self._len
         cdef int a = snap.action
         cdef uint64_t cover
         cdef int i = 0
@@ -1171,13 +1142,7 @@ cdef class XCore:
         other._variant = self._variant
         other._first = self._first
         other.s = self.s
-        if self._h != NULL:
-            # share the records; a sole owner first drops what lies past its own history,
-            # so that the clone can append in place
-            if self._h.refs == 1:
-                self._h.used = self._len
-            self._h.refs += 1
-            other._h = self._h
+        other._h = history_share(self._h, self._len)
         other._len = self._len
         other._m = self._m
         other._m_ok = self._m_ok
