@@ -47,4 +47,4 @@ ctypedef struct AState:
 cdef void a_init(AState* s, int max_plies) noexcept nogil
 cdef int a_list(const AState* s, uint16_t* out) noexcept nogil
 cdef void a_make(AState* s, int a) noexcept nogil
-cdef uint64_t a_perft(const AState* s, int depth) noexcept nogil
+cdef uint64_t a_perft(const AState* s, int depth, bint bulk) noexcept nogil

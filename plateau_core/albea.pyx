@@ -777,7 +777,9 @@ cdef void a_make(AState* s, int a) noexcept nogil:
         _end(s, 2)
 
 
-cdef uint64_t a_perft(const AState* s, int depth) noexcept nogil:
+cdef uint64_t a_perft(const AState* s, int depth, bint bulk) noexcept nogil:
+    """Leaves ``depth`` actions below s; with ``bulk`` the last ply is counted from the legal
+    list instead of making each leaf (the same count: a check of a_make against a_list)."""
     cdef uint16_t buf[A_MAX_LEGAL]
     cdef int n, i
     cdef uint64_t total = 0
@@ -787,12 +789,12 @@ cdef uint64_t a_perft(const AState* s, int depth) noexcept nogil:
     if s.phase == A_PHASE_OVER:
         return 0
     n = a_list(s, buf)
-    if depth == 1:
+    if depth == 1 and bulk:
         return n
     for i in range(n):
         child = s[0]
         a_make(&child, buf[i])
-        total += a_perft(&child, depth - 1)
+        total += a_perft(&child, depth - 1, bulk)
     return total
 
 
@@ -1048,7 +1050,7 @@ def _encode_move(m):
     base = blockbase + PY_PATH_OFF[o][p]
     g = k
     qs = []
-    for n, (_, j) in enumerate(stops[:-1]):
+    for n, (_, j) in enumerate(stops[: len(stops) - 1]):
         if j < 1 or j == g:
             raise ValueError(f"carrying {j} on from stop {n + 1} is not a pick-up or drop-off "
                              f"(the group has {g}; j must be >= 1 and differ from it)")
@@ -1115,22 +1117,6 @@ cdef type _NP_INT64_TYPE = np.int64
 ctypedef struct ASnap:
     AState s                # the position before the action
     int32_t action
-
-
-cdef uint64_t a_perft_full(const AState* s, int depth) noexcept nogil:
-    """perft without bulk counting: every leaf is made (a check of a_make against a_list)."""
-    cdef uint16_t buf[A_MAX_LEGAL]
-    cdef int n, i
-    cdef uint64_t total = 0
-    cdef AState child
-    if depth == 0:
-        return 1
-    n = a_list(s, buf)
-    for i in range(n):
-        child = s[0]
-        a_make(&child, buf[i])
-        total += a_perft_full(&child, depth - 1)
-    return total
 
 
 def _check_count(name, value, top):
@@ -1481,7 +1467,7 @@ cdef class ACore:
         cdef int d = depth
         cdef uint64_t r
         with nogil:
-            r = a_perft(&self.s, d) if bulk else a_perft_full(&self.s, d)
+            r = a_perft(&self.s, d, bulk)
         return r
 
     def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:
