@@ -8,17 +8,19 @@ import json
 import math
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 import pytest
 
 import plateau
-from plateau import PlateauAlbeaState
+from plateau import PlateauAlbeaState, arena
 from plateau.arena import play_game
 from plateau.bots import Bot, make_bot
 from plateau.bots.base import BOTS
 from plateau.games.plateau_albea import COUNT, ORIENTED, TYPES
+from plateau.play import play
 
 
 def random_state(seed: int, plies: int) -> PlateauAlbeaState:
@@ -278,3 +280,45 @@ def test_bots_play_legal_actions_on_views(spec: str) -> None:
         a = bot.select_action(s.view_for(s.current_player, seed=s.ply))
         assert s.is_legal(a)
         s.apply(a)
+
+
+def test_arena_runs_plateau_and_scores_a_stopped_game_as_a_draw(tmp_path: Path) -> None:
+    out = tmp_path / "arena.jsonl"
+    res = arena.run("plateau", "standard", ["greedy", "random"], games=4, seed=2, out=out)
+    assert len(res.results) == 4
+    for r in res.results:
+        assert sorted(r.returns) == [0.0, 1.0] and not r.truncated
+        replayed = plateau.from_json(json.dumps(r.record))
+        assert replayed.is_terminal() and replayed.returns() == r.returns
+    greedy = res.stats()[0]
+    assert greedy.games == 4 and greedy.points == greedy.wins
+    # a game cut at the ply limit is scored by its ranking "if it ended now": a draw
+    cut = arena.run("plateau", "standard", ["random", "random"], games=2, seed=2, max_plies=6)
+    assert all(r.truncated and r.returns == [0.5, 0.5] for r in cut.results)
+    resumed = arena.run(
+        "plateau", "standard", ["greedy", "random"], games=6, seed=2, out=out, resume=True
+    )
+    assert [r.index for r in resumed.results][:4] == [r.index for r in res.results]
+    assert len(resumed.results) == 6
+
+
+def test_terminal_play_shows_only_the_human_s_view() -> None:
+    lines = iter(["xx,rb@a1", "?", "quit"])
+    written: list[str] = []
+
+    def read(prompt: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    s = plateau.new_game("plateau")
+    play(s, [0], {1: make_bot("random", seed=4)}, read=read, write=written.append)
+    text = "\n".join(written)
+    assert s.ply == 2 and "(seen by Black)" in text
+    white_opening = s.history_strings()[1]
+    square = white_opening.split("@")[1]
+    assert f"plays {s.history_strings(viewer=0)[1]}" in text  # the redacted form
+    assert white_opening not in text
+    seen = [ln for ln in text.splitlines() if ln.startswith(f"{square}: ")]
+    assert seen and all("W??" in ln for ln in seen)  # White's bottom piece stays hidden
