@@ -1168,6 +1168,7 @@ cdef class ACore:
     cdef Py_ssize_t _len        # how many of them are this game's history
     cdef uint16_t* _legal       # cached legal ids of s (ascending), valid while _legal_ok
     cdef int _nlegal
+    cdef int _legal_cap
     cdef bint _legal_ok
     cdef bint _det              # a determinization (resample_hidden): no history to replay
     cdef bint _setup            # the history starts from a set-up position (load_dict)
@@ -1177,6 +1178,7 @@ cdef class ACore:
         self._len = 0
         self._legal = NULL
         self._nlegal = 0
+        self._legal_cap = 0
         self._legal_ok = False
         self._det = False
         self._setup = False
@@ -1203,11 +1205,16 @@ cdef class ACore:
         cdef int n
         if self._legal_ok:
             return 0
+        cdef uint16_t* grown
         n = a_list(&self.s, buf)
-        if self._legal == NULL:
-            self._legal = <uint16_t*>malloc(A_MAX_LEGAL * sizeof(uint16_t))
-            if self._legal == NULL:
+        if n > self._legal_cap:
+            # sized to the list (a few hundred bytes), not to the 16 KiB worst case: programs
+            # keep many states alive
+            grown = <uint16_t*>realloc(self._legal, max(n, 256) * sizeof(uint16_t))
+            if grown == NULL:
                 raise MemoryError()
+            self._legal = grown
+            self._legal_cap = max(n, 256)
         memcpy(self._legal, buf, n * sizeof(uint16_t))
         self._nlegal = n
         self._legal_ok = True
