@@ -823,6 +823,41 @@ cdef uint64_t a_hash(const AState* s) noexcept nogil:
     return h
 
 
+cdef void a_values(const AState* s, double* v) noexcept nogil:
+    """The heuristic's per-player values (docs/plateau.md): 10 per prisoner, 0.2 per point of
+    their value, 3 per piece of the longest own run in a stack, 2 per own-topped stack, and 1
+    per own colored top standing on a stack that holds an enemy piece."""
+    cdef int sq, n, p, t, run, top
+    cdef uint32_t mine, m
+    v[0] = 0.0
+    v[1] = 0.0
+    cdef int best[2]
+    best[0] = 0
+    best[1] = 0
+    for sq in range(16):
+        n = s.ht[sq]
+        if n == 0:
+            continue
+        for p in range(2):
+            mine = s.own[sq] if p else (~s.own[sq] & FULL(n))
+            m = mine
+            run = 0
+            while m:
+                m &= m << 1
+                run += 1
+            if run > best[p]:
+                best[p] = run
+        top = s.pc[sq][n - 1] & 1
+        v[top] += 2.0
+        mine = s.own[sq] if top else (~s.own[sq] & FULL(n))
+        if UPFACE[s.pc[sq][n - 1] & 0x1f] != 0 and mine != FULL(n):
+            v[top] += 1.0
+    for p in range(2):
+        v[p] += 10.0 * s.pri[p][7] + 3.0 * best[p]
+        for t in range(7):
+            v[p] += 0.2 * C_VALUE[t] * s.pri[p][t]
+
+
 cdef int a_random_game(AState* s, Rng* r, int max_plies) noexcept nogil:
     """Finish the game with uniformly random actions, at most ``max_plies`` of them (0 = no
     cap); returns the plies played (a capped game is left unfinished)."""
@@ -1476,6 +1511,12 @@ cdef class ACore:
         with nogil:
             r = a_perft(&self.s, d, bulk)
         return r
+
+    def _values(self) -> tuple:
+        """The heuristic's values of both players (see ``heuristic``)."""
+        cdef double v[2]
+        a_values(&self.s, v)
+        return (v[0], v[1])
 
     def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:
         """Returns after finishing the game from here with uniformly random actions (in C,

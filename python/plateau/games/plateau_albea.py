@@ -587,30 +587,10 @@ class PlateauAlbeaState(_a.ACore, GameState):
     def heuristic(self, player: int) -> float:
         """Static value for ``player`` (antisymmetric): ``v(player) - v(opponent)`` with
         ``v = 10 * prisoners + 0.2 * their value + 3 * longest own run + 2 * own-topped
-        stacks + weapons (colored own top units) standing on enemy pieces``."""
+        stacks + weapons (colored own top units) standing on enemy pieces`` (computed in C)."""
         p = self._player(player)
-        vals = [0.0, 0.0]
-        runs = [0, 0]
-        for st in self._board():
-            run = 0
-            prev = -1
-            for b in st:
-                o = b & 1
-                run = run + 1 if o == prev else 1
-                prev = o
-                if run > runs[o]:
-                    runs[o] = run
-            if st:
-                top = st[-1]
-                o = top & 1
-                vals[o] += 2.0
-                colored = _piece(top)["type"][(top >> 4) & 1] != "x"
-                if colored and any(b & 1 != o for b in st):
-                    vals[o] += 1.0
-        for q in (0, 1):
-            held = self.prisoners(q)
-            vals[q] += 10.0 * sum(held.values()) + 0.2 * multiset_value(held) + 3.0 * runs[q]
-        return vals[p] - vals[1 - p]
+        v = self._values()
+        return float(v[p] - v[1 - p])
 
     # -- display -----------------------------------------------------------------------------
 
