@@ -70,9 +70,15 @@ def test_bots_take_an_immediate_win(spec: str) -> None:
 
 
 def test_mcts_determinizations_search_every_world() -> None:
-    s = winning_capture()
+    rng = random.Random(4)
+    s = plateau.new_game("plateau")
+    while s.ply < 20:
+        s.apply(int(rng.choice(s.legal_actions().tolist())))
+    view = s.view_for(s.current_player, seed=1)
+    before = (view.hash, view.history, view.position_dict())
     bot = make_bot("mcts:iters=120,determinizations=4", seed=2)
-    a = bot.select_action(s.view_for(1, seed=1))
-    assert s.is_legal(a) and bot.iterations >= 4 * 30
+    a = bot.select_action(view)
+    assert s.is_legal(a) and bot.iterations == 4 * 30
+    assert (view.hash, view.history, view.position_dict()) == before
     with pytest.raises(ValueError):
         make_bot("mcts:determinizations=0")

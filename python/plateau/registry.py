@@ -32,6 +32,8 @@ class GameInfo:
     perfect_information: bool = True
     #: ``from_setup(variant, setup, **options)``: a game from a set-up position (records)
     from_setup: Callable[..., GameState] | None = None
+    #: the leaf evaluation ``mcts`` uses by default here (``mixed``, ``heuristic``, ``playout``)
+    mcts_eval: str = "mixed"
 
 
 _GAMES: dict[str, GameInfo] = {}

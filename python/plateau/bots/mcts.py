@@ -86,6 +86,22 @@ class Node:
         return self.sums[player] / self.visits if self.visits else 0.0
 
 
+def _winning_action(state: GameState) -> int | None:
+    """An action after which the mover alone is first in a finished game, if there is one
+    (the state is left as it was)."""
+    me = state.current_player
+    for a in state.legal_actions().tolist():
+        state.apply(a)
+        won = False
+        if state.is_terminal():
+            r = state.returns()
+            won = r[me] == max(r) and r.count(r[me]) == 1
+        state.undo()
+        if won:
+            return int(a)
+    return None
+
+
 @register_bot
 class MCTSBot(Bot):
     """UCT with playouts in the compiled core and heuristic leaf values.
@@ -93,15 +109,17 @@ class MCTSBot(Bot):
     Parameters: ``iters`` (iterations per move, default 1000), ``seconds`` (a time budget per
     move when > 0; ``iters`` is then ignored), ``c`` (exploration constant, 0.5), ``reuse``
     (keep the subtree of the position reached between moves, true), ``max_plies`` (cap of a
-    playout, 400), ``eval`` (``mixed``, ``playout`` or ``heuristic``), ``sensible_end``
+    playout, 400), ``eval`` (``mixed``, ``playout``, ``heuristic``, or ``auto``, the default:
+    the game's choice, ``GameInfo.mcts_eval``: mixed for Plateau X, heuristic for Plateau),
+    ``sensible_end``
     (playouts end the game only for a leader, true), ``temp`` (heuristic scale, 3) and
     ``determinizations`` (games with hidden information: when > 1, search that many worlds
     sampled from the mover's view, one tree each with an equal share of the budget, and play
     the action with the most root visits over all of them; default 1, the position given,
     which the arena and ``plateau play`` draw from the mover's view). On Plateau the
     ensemble did not pay at 4,000 iterations a move (4 worlds scored 8/20 against 1 world).
-    Untried actions are expanded in an order drawn from ``random.Random(seed)``, which also
-    seeds every playout.
+    An action that wins the game outright is played without search. Untried actions are
+    expanded in an order drawn from ``random.Random(seed)``, which also seeds every playout.
     """
 
     name = "mcts"
@@ -111,7 +129,7 @@ class MCTSBot(Bot):
         "c": 0.5,
         "reuse": True,
         "max_plies": 400,
-        "eval": "mixed",
+        "eval": "auto",
         "sensible_end": True,
         "temp": 3.0,
         "determinizations": 1,
@@ -137,8 +155,8 @@ class MCTSBot(Bot):
         d = p["determinizations"]
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 1000:
             raise ValueError(f"determinizations must be an int in [1, 1000], got {d!r}")
-        if p["eval"] not in ("playout", "heuristic", "mixed"):
-            raise ValueError(f"eval must be playout, heuristic or mixed, got {p['eval']!r}")
+        if p["eval"] not in ("auto", "playout", "heuristic", "mixed"):
+            raise ValueError(f"eval must be auto, playout, heuristic or mixed, got {p['eval']!r}")
         self._rng = random.Random(seed)
         self.root: Node | None = None
         self._root_history: list[int] = []
@@ -172,6 +190,10 @@ class MCTSBot(Bot):
     def select_action(self, state: GameState) -> int:
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
+        win = _winning_action(state)
+        if win is not None:  # a move that wins outright needs no search
+            self.iterations = 0
+            return win
         worlds = self._worlds(state)
         if worlds > 1:
             return self._select_ensemble(state, worlds)
@@ -227,6 +249,8 @@ class MCTSBot(Bot):
         seconds = float(self.params["seconds"]) if seconds is None else seconds
         iters = int(self.params["iters"]) if iters is None else iters
         mode = self.params["eval"]
+        if mode == "auto":
+            mode = game_info(sim.game).mcts_eval
         sensible = bool(self.params["sensible_end"])
         temp = float(self.params["temp"])
         deadline = time.perf_counter() + seconds if seconds > 0 else 0.0

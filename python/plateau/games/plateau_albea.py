@@ -755,5 +755,8 @@ register(
         options={"max_plies": 0},
         perfect_information=False,
         from_setup=_from_setup,
+        # uniformly random playouts say little here: against greedy, mcts:iters=1000 scored
+        # 31.5% with mixed leaf values and 47.5% with the heuristic alone (200 games each)
+        mcts_eval="heuristic",
     )
 )
