@@ -13,7 +13,8 @@ class Tournament:
     """Running standings of a tournament of one game and variant.
 
     >>> t = Tournament("plateau-x", "mini")
-    >>> t.add([[1], [0]]); t.add([[0], [1]]); t.add([[1], [0]])
+    >>> for ranking in ([[1], [0]], [[0], [1]], [[1], [0]]):
+    ...     _ = t.add(ranking)
     >>> t.points, t.wins, t.standings()
     ([1.0, 2.0], [1, 2], [[1], [0]])
     """
