@@ -858,6 +858,21 @@ cdef void a_values(const AState* s, double* v) noexcept nogil:
             v[p] += 0.2 * C_VALUE[t] * s.pri[p][t]
 
 
+cdef int a_winning(const AState* s, uint16_t* out) noexcept nogil:
+    """The legal actions after which the player to act has won (ascending); their number."""
+    cdef uint16_t buf[A_MAX_LEGAL]
+    cdef int n = a_list(s, buf), i, k = 0
+    cdef int me = s.player
+    cdef AState child
+    for i in range(n):
+        child = s[0]
+        a_make(&child, buf[i])
+        if child.result == me:
+            out[k] = buf[i]
+            k += 1
+    return k
+
+
 cdef int a_random_game(AState* s, Rng* r, int max_plies) noexcept nogil:
     """Finish the game with uniformly random actions, at most ``max_plies`` of them (0 = no
     cap); returns the plies played (a capped game is left unfinished)."""
@@ -1511,6 +1526,18 @@ cdef class ACore:
         with nogil:
             r = a_perft(&self.s, d, bulk)
         return r
+
+    def winning_actions(self):
+        """The legal actions after which the player to act has won at once (numpy int64,
+        ascending; empty if none)."""
+        cdef uint16_t buf[A_MAX_LEGAL]
+        cdef void* data
+        cdef int k = a_winning(&self.s, buf), i
+        out = new_array(k, _INT64, False, &data)
+        cdef int64_t* p = <int64_t*>data
+        for i in range(k):
+            p[i] = buf[i]
+        return out
 
     def _values(self) -> tuple:
         """The heuristic's values of both players (see ``heuristic``)."""

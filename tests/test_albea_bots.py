@@ -82,3 +82,27 @@ def test_mcts_determinizations_search_every_world() -> None:
     assert (view.hash, view.history, view.position_dict()) == before
     with pytest.raises(ValueError):
         make_bot("mcts:determinizations=0")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_winning_actions_in_c_agree_with_trying_each_action(seed: int) -> None:
+    rng = random.Random(seed)
+    s = plateau.new_game("plateau")
+    found = 0
+    while not s.is_terminal():
+        fast = s.winning_actions().tolist()
+        assert fast == plateau.GameState.winning_actions(s).tolist()
+        found += len(fast)
+        s.apply(int(rng.choice(s.legal_actions().tolist())))
+    assert found > 0  # random games pass by positions with a winning move
+
+
+def test_winning_actions_of_the_worked_win() -> None:
+    s = winning_capture()
+    assert s.legal_action_strings() and s.winning_actions().dtype.name == "int64"
+    wins = [s.action_to_string(a) for a in s.winning_actions()]
+    assert "b1:1-b2" in wins and "b1:2-b2" in wins
+    for text in s.legal_action_strings():
+        t = s.clone()
+        t.apply(text)
+        assert (t.winner == 1) == (text in wins)

@@ -190,6 +190,23 @@ class GameState:
         arena and tournaments all score through it."""
         return points_for_ranking(ranking, self.points_by_place())
 
+    def winning_actions(self) -> npt.NDArray[np.int64]:
+        """The legal actions after which the player to move is alone in first place of a
+        finished game (ascending). This default tries each action; a game's core may do it
+        faster."""
+        import numpy as np
+
+        me = self.current_player
+        wins = []
+        for a in self.legal_actions().tolist():
+            self.apply(a)
+            if self.is_terminal():
+                r = self.returns()
+                if r[me] == max(r) and r.count(r[me]) == 1:
+                    wins.append(a)
+            self.undo()
+        return np.array(wins, dtype=np.int64)
+
     def view_for(self, player: int, seed: int = 0) -> GameState:
         """The position as a bot playing ``player`` may be given it. With perfect information
         that is simply a clone; a game with hidden information returns a state consistent with

@@ -86,22 +86,6 @@ class Node:
         return self.sums[player] / self.visits if self.visits else 0.0
 
 
-def _winning_action(state: GameState) -> int | None:
-    """An action after which the mover alone is first in a finished game, if there is one
-    (the state is left as it was)."""
-    me = state.current_player
-    for a in state.legal_actions().tolist():
-        state.apply(a)
-        won = False
-        if state.is_terminal():
-            r = state.returns()
-            won = r[me] == max(r) and r.count(r[me]) == 1
-        state.undo()
-        if won:
-            return int(a)
-    return None
-
-
 @register_bot
 class MCTSBot(Bot):
     """UCT with playouts in the compiled core and heuristic leaf values.
@@ -118,7 +102,8 @@ class MCTSBot(Bot):
     the action with the most root visits over all of them; default 1, the position given,
     which the arena and ``plateau play`` draw from the mover's view). On Plateau the
     ensemble did not pay at 4,000 iterations a move (4 worlds scored 8/20 against 1 world).
-    An action that wins the game outright is played without search. Untried actions are
+    An action that wins the game outright (``state.winning_actions()``) is played without
+    search. Untried actions are
     expanded in an order drawn from ``random.Random(seed)``, which also seeds every playout.
     """
 
@@ -190,10 +175,10 @@ class MCTSBot(Bot):
     def select_action(self, state: GameState) -> int:
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
-        win = _winning_action(state)
-        if win is not None:  # a move that wins outright needs no search
+        wins = state.winning_actions()
+        if len(wins):  # a move that wins outright needs no search
             self.iterations = 0
-            return win
+            return int(wins[0])
         worlds = self._worlds(state)
         if worlds > 1:
             return self._select_ensemble(state, worlds)
