@@ -112,3 +112,20 @@ def bench_determinizer_sample(benchmark: Any) -> None:
     legal = state.legal_actions().tolist()
     assert det.sample(1).legal_actions().tolist() == legal
     benchmark(det.sample, 1)
+
+
+def bench_batch_step_random(benchmark: Any) -> None:
+    batch = plateau.StateBatch("plateau", n=256, seed=1)
+    actions = batch.sample_random()
+    assert batch.legal_lists(width=8192)[1].min() == 1260
+
+    def run() -> int:
+        finished = 0
+        for _ in range(20):
+            batch.sample_random(actions)
+            done, _returns = batch.step(actions)
+            finished += int((done > 0).sum())
+        return finished
+
+    benchmark(run)
+    assert batch.plies().max() > 0

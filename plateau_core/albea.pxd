@@ -48,3 +48,5 @@ cdef void a_init(AState* s, int max_plies) noexcept nogil
 cdef int a_list(const AState* s, uint16_t* out) noexcept nogil
 cdef void a_make(AState* s, int a) noexcept nogil
 cdef uint64_t a_perft(const AState* s, int depth, bint bulk) noexcept nogil
+cdef uint64_t a_hash(const AState* s) noexcept nogil
+cdef void a_observe(const AState* s, int viewer, float* out) noexcept nogil

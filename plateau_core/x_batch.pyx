@@ -115,6 +115,27 @@ cdef class XBatch:
         finally:
             self._busy = False
 
+    def legal_lists(self, int64_t[:, ::1] ids, int32_t[::1] counts) -> None:
+        """Fill ``counts[i]`` with the number of legal actions of game ``i`` and ``ids[i]``
+        (int64, shape ``(n, width)``) with them, ascending, padded with -1; a game with more
+        than ``width`` legal actions gets only its first ``width``."""
+        self._check_len(ids.shape[0], "id array")
+        self._check_len(counts.shape[0], "count array")
+        cdef uint16_t buf[X_MAX_ACTIONS]
+        cdef int i, k, n
+        cdef Py_ssize_t width = ids.shape[1]
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    self._masks(i)
+                    n = x_list(&self.states[i], &self.masks[i], buf)
+                    counts[i] = n
+                    for k in range(width):
+                        ids[i, k] = buf[k] if k < n else -1
+        finally:
+            self._busy = False
+
     def num_legal(self, int32_t[::1] out) -> None:
         """Fill ``out`` (int32, shape ``(n,)``) with the number of legal actions of each game."""
         self._check_len(out.shape[0], "count array")

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 from plateau_core import albea as _a
+from plateau_core import albea_batch as _ab
 
 from plateau.errors import IllegalActionError
 from plateau.registry import GameInfo, register
@@ -736,6 +737,12 @@ def _playouts(variant: str, n: int, seed: int, max_plies: int, **options: Any) -
     return dict(_a.random_playouts(n, seed, max_plies, int(options.get("max_plies", 0))))
 
 
+def _batch(variant: str, n: int, seed: int, max_plies: int, first_player: int = 0) -> Any:
+    if first_player != 0:
+        raise ValueError("Black (player 0) always opens Plateau: first_player must be 0")
+    return _ab.ABatch(n, seed, max_plies)
+
+
 def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> GameState:
     if not isinstance(setup, Mapping):
         raise ValueError(f"a set-up position is an object, got {type(setup).__name__}")
@@ -754,6 +761,7 @@ register(
         playouts=_playouts,
         options={"max_plies": 0},
         perfect_information=False,
+        batch=_batch,
         from_setup=_from_setup,
         # uniformly random playouts say little here: against greedy, mcts:iters=1000 scored
         # 31.5% with mixed leaf values and 47.5% with the heuristic alone (200 games each)
