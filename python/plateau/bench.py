@@ -363,6 +363,26 @@ def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: Non
             target=">= 300,000 plies/s",
         )
     )
+    say("plateau batched stepping")
+    batch = StateBatch("plateau", n=1024, seed=1)
+    acts = batch.sample_random()
+    steps = 20 if quick else 200
+
+    def stepping() -> None:
+        for _ in range(steps):
+            batch.sample_random(acts)
+            batch.step(acts)
+
+    _, dt = _timed(stepping)
+    rows.append(
+        Row(
+            "plateau StateBatch random steps, 1 thread, plies/s",
+            1024 * steps / dt,
+            "plies/s",
+            theirs=rows[-1].ours,
+            yardstick="in-core random playouts",
+        )
+    )
     say("plateau Python-driven loop")
     seconds = 0.5 if quick else 3.0
     row = Row(
