@@ -34,7 +34,7 @@ elif DEBUG:
 else:
     compile_args = ["-O3"] + (["-mpopcnt"] if X86_64 and not PORTABLE else [])
 
-MODULES = ["_common", "x", "x_batch", "albea", "albea_batch"]
+MODULES = ["_common", "_batch", "x", "x_batch", "albea", "albea_batch"]
 
 extensions = [
     Extension(

@@ -1,0 +1,38 @@
+# The game-independent half of a batched engine: n games of one game in one block of C memory.
+# Each game's batch class (x_batch.XBatch, albea_batch.ABatch) derives from BatchCore and
+# implements the per-game hooks below; BatchCore implements every public method once.
+from libc.stdint cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t
+
+from plateau_core._common cimport Rng
+
+
+cdef class BatchCore:
+    cdef Rng rng
+    cdef readonly int num_envs
+    cdef readonly int max_plies
+    cdef readonly long long games_finished
+    cdef int n_actions          # ids per game
+    cdef int n_players
+    cdef int list_cap           # a buffer of this many uint16 holds any legal list
+    cdef tuple obs_shape        # observation planes of one game
+    cdef Py_ssize_t obs_size    # floats in one game's observation
+    cdef bint _busy             # a method is running without the GIL on these arrays
+
+    cdef int _setup(self, int n, unsigned long long seed, int max_plies) except -1
+    cdef int _enter(self) except -1
+    cdef int _check_len(self, Py_ssize_t length, str what) except -1
+
+    # -- per-game hooks (game i of the batch; called without the GIL) --------------------------
+    cdef void _init_game(self, int i) noexcept nogil
+    cdef int _list(self, int i, uint16_t* out) noexcept nogil
+    cdef int _count(self, int i) noexcept nogil
+    cdef void _fill_mask(self, int i, uint8_t* out) noexcept nogil
+    cdef bint _is_legal(self, int i, int a) noexcept nogil
+    cdef int _random_action(self, int i) noexcept nogil
+    cdef void _make(self, int i, int a) noexcept nogil
+    cdef bint _ended(self, int i) noexcept nogil
+    cdef void _returns(self, int i, float* out) noexcept nogil
+    cdef int _ply(self, int i) noexcept nogil
+    cdef int _player(self, int i) noexcept nogil
+    cdef uint64_t _hash(self, int i) noexcept nogil
+    cdef void _observe(self, int i, float* out) noexcept nogil

@@ -1,0 +1,261 @@
+# cython: language_level=3
+"""``BatchCore``: the game-independent half of a batched engine (see ``_batch.pxd``). It owns
+the bookkeeping (one method at a time, length and shape checks, finished games reported and
+reset) and loops over the games with the GIL released, calling the game's hooks.
+
+Validation of dtypes is done by ``plateau.StateBatch``; these methods still check what would
+otherwise reach memory out of bounds (lengths, shapes, ranges, legality).
+"""
+cimport cython
+from libc.stdint cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, free
+
+from plateau_core._common cimport rng_seed
+
+
+@cython.auto_pickle(False)
+cdef class BatchCore:
+    """``n`` games of one game and variant, stepped as one."""
+
+    cdef int _setup(self, int n, unsigned long long seed, int max_plies) except -1:
+        # called by the game's __cinit__ once n_actions, n_players, list_cap and obs_shape
+        # are set and its arrays are allocated
+        self.num_envs = n
+        self.max_plies = max_plies
+        self.games_finished = 0
+        self._busy = False
+        self.obs_size = 1
+        for d in self.obs_shape:
+            self.obs_size *= d
+        rng_seed(&self.rng, seed)
+        self.reset()
+        return 0
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.n_actions
+
+    @property
+    def num_players(self) -> int:
+        return self.n_players
+
+    @property
+    def observation_shape(self) -> tuple:
+        return self.obs_shape
+
+    cdef int _enter(self) except -1:
+        # one method at a time per batch: two threads must step two batches, not one
+        if self._busy:
+            raise RuntimeError("this batch is in use by another thread")
+        self._busy = True
+        return 0
+
+    cdef int _check_len(self, Py_ssize_t length, str what) except -1:
+        if length != self.num_envs:
+            raise ValueError(f"{what} must have length {self.num_envs}, got {length}")
+        return 0
+
+    def reset(self) -> None:
+        """Every game back to its start position."""
+        cdef int i
+        if self._busy:
+            raise RuntimeError("this batch is in use by another thread")
+        for i in range(self.num_envs):
+            self._init_game(i)
+
+    def legal_masks(self, uint8_t[:, ::1] out) -> None:
+        """Fill ``out`` (uint8, shape ``(n, num_distinct_actions)``) with 1 at legal actions."""
+        if out.shape[0] != self.num_envs or out.shape[1] != self.n_actions:
+            raise ValueError(f"mask array must have shape ({self.num_envs}, {self.n_actions}), "
+                             f"got ({out.shape[0]}, {out.shape[1]})")
+        cdef int i
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    self._fill_mask(i, &out[i, 0])
+        finally:
+            self._busy = False
+
+    def legal_lists(self, int64_t[:, ::1] ids, int32_t[::1] counts) -> None:
+        """Fill ``counts[i]`` with the number of legal actions of game ``i`` and ``ids[i]``
+        (int64, shape ``(n, width)``) with them, ascending, padded with -1; a game with more
+        than ``width`` legal actions gets only its first ``width``."""
+        self._check_len(ids.shape[0], "id array")
+        self._check_len(counts.shape[0], "count array")
+        cdef uint16_t* buf = <uint16_t*>malloc(self.list_cap * sizeof(uint16_t))
+        if buf == NULL:
+            raise MemoryError()
+        cdef int i, k, n
+        cdef Py_ssize_t width = ids.shape[1]
+        try:
+            self._enter()
+            try:
+                with nogil:
+                    for i in range(self.num_envs):
+                        n = self._list(i, buf)
+                        counts[i] = n
+                        for k in range(width):
+                            ids[i, k] = buf[k] if k < n else -1
+            finally:
+                self._busy = False
+        finally:
+            free(buf)
+
+    def num_legal(self, int32_t[::1] out) -> None:
+        """Fill ``out`` (int32, shape ``(n,)``) with the number of legal actions of each game."""
+        self._check_len(out.shape[0], "count array")
+        cdef int i
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    out[i] = self._count(i)
+        finally:
+            self._busy = False
+
+    def sample_random(self, int64_t[::1] out) -> None:
+        """Fill ``out`` (int64, shape ``(n,)``) with a uniformly random legal action per game,
+        drawn from the batch's own seeded generator."""
+        self._check_len(out.shape[0], "action array")
+        cdef int i
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    out[i] = self._random_action(i)
+        finally:
+            self._busy = False
+
+    def current_players(self, int32_t[::1] out) -> None:
+        """Fill ``out`` (int32, shape ``(n,)``) with the player to act in each game."""
+        self._check_len(out.shape[0], "player array")
+        cdef int i
+        for i in range(self.num_envs):
+            out[i] = self._player(i)
+
+    def first_illegal(self, const int64_t[::1] actions) -> int:
+        """The index of the first game whose action is not legal, or -1 if all are."""
+        self._check_len(actions.shape[0], "action array")
+        cdef int i, bad = -1
+        cdef int64_t a
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    a = actions[i]
+                    if a < 0 or a >= self.n_actions or not self._is_legal(i, <int>a):
+                        bad = i
+                        break
+        finally:
+            self._busy = False
+        return bad
+
+    def step(self, const int64_t[::1] actions, uint8_t[::1] done, float[:, ::1] returns) -> int:
+        """Apply ``actions[i]`` to game ``i`` for every game (all must be legal: nothing is
+        applied otherwise, and -1 - i is returned for the first illegal one). Games that end
+        (``done[i] = 1``) or reach ``max_plies`` (``done[i] = 2``) get their returns written to
+        ``returns[i]`` (zeros when truncated) and are reset; others get ``done[i] = 0``.
+        Returns the number of games that finished."""
+        self._check_len(actions.shape[0], "action array")
+        self._check_len(done.shape[0], "done array")
+        if returns.shape[0] != self.num_envs or returns.shape[1] != self.n_players:
+            raise ValueError(f"returns array must have shape ({self.num_envs}, "
+                             f"{self.n_players}), got ({returns.shape[0]}, {returns.shape[1]})")
+        cdef int bad = self.first_illegal(actions)
+        if bad >= 0:
+            return -1 - bad
+        cdef int i, p, finished = 0
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    self._make(i, <int>actions[i])
+                    if self._ended(i):
+                        done[i] = 1
+                        self._returns(i, &returns[i, 0])
+                    elif self._ply(i) >= self.max_plies:
+                        done[i] = 2
+                        for p in range(self.n_players):
+                            returns[i, p] = 0
+                    else:
+                        done[i] = 0
+                        continue
+                    finished += 1
+                    self._init_game(i)
+        finally:
+            self._busy = False
+        self.games_finished += finished
+        return finished
+
+    def observations(self, float[:, :, :, ::1] out) -> None:
+        """Fill ``out`` (float32, shape ``(n, *observation_shape)``) with each game's
+        observation planes (those of the player to act; see the game's
+        ``observation_tensor``)."""
+        got = (out.shape[0], out.shape[1], out.shape[2], out.shape[3])
+        if got != (self.num_envs,) + self.obs_shape:
+            raise ValueError(f"observation array must have shape "
+                             f"{(self.num_envs,) + self.obs_shape}, got {got}")
+        cdef int i
+        self._enter()
+        try:
+            with nogil:
+                for i in range(self.num_envs):
+                    self._observe(i, &out[i, 0, 0, 0])
+        finally:
+            self._busy = False
+
+    def plies(self, int32_t[::1] out) -> None:
+        """Fill ``out`` (int32, shape ``(n,)``) with each game's ply count since its reset."""
+        self._check_len(out.shape[0], "ply array")
+        cdef int i
+        for i in range(self.num_envs):
+            out[i] = self._ply(i)
+
+    def hashes(self, uint64_t[::1] out) -> None:
+        """Fill ``out`` (uint64, shape ``(n,)``) with each game's position hash."""
+        self._check_len(out.shape[0], "hash array")
+        cdef int i
+        for i in range(self.num_envs):
+            out[i] = self._hash(i)
+
+    # -- hooks: every game's batch overrides all of them ---------------------------------------
+
+    cdef void _init_game(self, int i) noexcept nogil:
+        pass
+
+    cdef int _list(self, int i, uint16_t* out) noexcept nogil:
+        return 0
+
+    cdef int _count(self, int i) noexcept nogil:
+        return 0
+
+    cdef void _fill_mask(self, int i, uint8_t* out) noexcept nogil:
+        pass
+
+    cdef bint _is_legal(self, int i, int a) noexcept nogil:
+        return False
+
+    cdef int _random_action(self, int i) noexcept nogil:
+        return 0
+
+    cdef void _make(self, int i, int a) noexcept nogil:
+        pass
+
+    cdef bint _ended(self, int i) noexcept nogil:
+        return False
+
+    cdef void _returns(self, int i, float* out) noexcept nogil:
+        pass
+
+    cdef int _ply(self, int i) noexcept nogil:
+        return 0
+
+    cdef int _player(self, int i) noexcept nogil:
+        return 0
+
+    cdef uint64_t _hash(self, int i) noexcept nogil:
+        return 0
+
+    cdef void _observe(self, int i, float* out) noexcept nogil:
+        pass
