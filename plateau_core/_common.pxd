@@ -74,5 +74,28 @@ ctypedef struct History:
 
 
 cdef void history_release(History* h) noexcept
-cdef int history_writable(History** hp, Py_ssize_t length, Py_ssize_t size) except -1
+cdef int history_copy(History** hp, Py_ssize_t length, Py_ssize_t size) except -1
 cdef History* history_share(History* h, Py_ssize_t length) noexcept
+
+
+cdef inline int history_writable(History** hp, Py_ssize_t length, Py_ssize_t size) except -1:
+    """Make record ``length`` of ``hp[0]`` writable for a game whose history has ``length``
+    records: in place when nobody else can see it, else on a private copy (copy-on-write)."""
+    cdef History* h = hp[0]
+    if h != NULL and length < h.cap and (h.refs == 1 or length == h.used):
+        return 0
+    return history_copy(hp, length, size)
+
+
+cdef inline bint ids_contain(const unsigned short* ids, int n, int a) noexcept nogil:
+    """Whether the ascending list ``ids[0:n]`` holds ``a`` (binary search)."""
+    cdef int lo = 0, hi = n - 1, mid
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if ids[mid] == a:
+            return True
+        if ids[mid] < a:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return False

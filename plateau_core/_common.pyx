@@ -33,14 +33,12 @@ cdef void history_release(History* h) noexcept:
             free(h)
 
 
-cdef int history_writable(History** hp, Py_ssize_t length, Py_ssize_t size) except -1:
-    """Make record ``length`` of ``hp[0]`` writable for a game whose history has ``length``
-    records: in place when nobody else can see it, else on a private copy (copy-on-write)."""
+cdef int history_copy(History** hp, Py_ssize_t length, Py_ssize_t size) except -1:
+    """The slow path of ``history_writable``: ``hp[0]`` becomes a private copy of the first
+    ``length`` records with room to append (the shared one loses a reference)."""
     cdef History* h = hp[0]
     cdef History* fresh
     cdef Py_ssize_t cap
-    if h != NULL and length < h.cap and (h.refs == 1 or length == h.used):
-        return 0
     cap = max(length + 16, 2 * length)
     fresh = <History*>malloc(sizeof(History))
     if fresh == NULL:

@@ -16,8 +16,8 @@ import re
 import numpy as np
 
 from plateau_core._common cimport (
-    History, Rng, history_release, history_share, history_writable, new_array, rng_below,
-    rng_seed, splitmix64,
+    History, Rng, history_release, history_share, history_writable, ids_contain, new_array,
+    rng_below, rng_seed, splitmix64,
 )
 
 # ------------------------------------------------------------------------------------------
@@ -1270,18 +1270,9 @@ cdef class ACore:
         self._legal_ok = True
         return 0
 
-    cdef bint _has(self, int a) noexcept:
-        # binary search in the ascending cache (_gen() must have run)
-        cdef int lo = 0, hi = self._nlegal - 1, mid
-        while lo <= hi:
-            mid = (lo + hi) >> 1
-            if self._legal[mid] == a:
-                return True
-            if self._legal[mid] < a:
-                lo = mid + 1
-            else:
-                hi = mid - 1
-        return False
+    cdef inline bint _has(self, int a) noexcept:
+        # _gen() must have run
+        return ids_contain(self._legal, self._nlegal, a)
 
     def legal_actions(self):
         """The legal action ids, ascending, as a numpy int64 array."""

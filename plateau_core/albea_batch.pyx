@@ -9,7 +9,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
 from plateau_core._batch cimport BatchCore
-from plateau_core._common cimport rng_below
+from plateau_core._common cimport ids_contain, rng_below
 from plateau_core.albea cimport (
     AState, A_MAX_LEGAL, A_NUM_ACTIONS, A_PHASE_OVER, a_init, a_list, a_make, a_hash,
     a_observe,
@@ -60,18 +60,8 @@ cdef class ABatch(BatchCore):
             out[buf[k]] = 1
 
     cdef bint _is_legal(self, int i, int a) noexcept nogil:
-        # binary search in the ascending legal list
         cdef uint16_t buf[A_MAX_LEGAL]
-        cdef int lo = 0, hi = a_list(&self.states[i], buf) - 1, mid
-        while lo <= hi:
-            mid = (lo + hi) >> 1
-            if buf[mid] == a:
-                return True
-            if buf[mid] < a:
-                lo = mid + 1
-            else:
-                hi = mid - 1
-        return False
+        return ids_contain(buf, a_list(&self.states[i], buf), a)
 
     cdef int _random_action(self, int i) noexcept nogil:
         cdef uint16_t buf[A_MAX_LEGAL]

@@ -973,11 +973,7 @@ cdef class XCore:
         x_init(&self.s, sp, first_player)
 
     cdef inline int _writable(self) except -1:
-        """Make record ``_len`` writable: append in place when nobody else can see it, copy
-        the shared records first otherwise (copy-on-write)."""
-        cdef History* h = self._h
-        if h != NULL and self._len < h.cap and (h.refs == 1 or self._len == h.used):
-            return 0
+        """Make record ``_len`` writable (copy-on-write, see ``_common.history_writable``)."""
         return history_writable(&self._h, self._len, sizeof(XSnap))
 
     cdef inline void _masks(self) noexcept:

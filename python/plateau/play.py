@@ -91,7 +91,7 @@ def play(
             if (loaded.game, loaded.variant) != (state.game, state.variant):
                 write(f"cannot load: that is a {loaded.game}/{loaded.variant} game")
                 continue
-            if getattr(loaded, "setup_position", lambda: None)() is not None:
+            if loaded.setup_position() is not None:
                 write("cannot load: that game starts from a set-up position")
                 continue
             while state.ply:

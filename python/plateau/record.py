@@ -19,9 +19,9 @@ VERSION = 1
 def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
     """The record of ``state`` as a plain dict (what :func:`to_json` writes).
 
-    A game that started from a set-up position carries it as ``"setup"``. With ``viewer``
-    (games with hidden information only), the actions are written as that player saw them and
-    a ``"viewer"`` field marks the record as a per-player export, which cannot be replayed."""
+    A game that started from a set-up position carries it as ``"setup"``. With ``viewer``,
+    the actions are written as that player saw them and a ``"viewer"`` field marks the record
+    as a per-player export, which cannot be replayed."""
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -29,13 +29,13 @@ def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
         "variant": state.variant,
         "options": state.options,
     }
-    if getattr(state, "is_determinization", False):
+    if state.is_determinization:
         raise ValueError(
             "a determinization is a guess at the hidden faces, not a game: it has no record"
         )
-    setup = getattr(state, "setup_position", None)
-    if setup is not None and (position := setup(viewer)) is not None:
-        record["setup"] = position
+    setup = state.setup_position(viewer)
+    if setup is not None:
+        record["setup"] = setup
     if viewer is None:
         record["actions"] = state.history_strings()
     else:

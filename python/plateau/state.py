@@ -190,6 +190,17 @@ class GameState:
         arena and tournaments all score through it."""
         return points_for_ranking(ranking, self.points_by_place())
 
+    @property
+    def is_determinization(self) -> bool:
+        """True for a state sampled from a player's view (a game with hidden information);
+        such a state has no history and no record."""
+        return False
+
+    def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
+        """The set-up position the history starts from, for games that have set-ups; None
+        for a game from its start position (always, by default)."""
+        return None
+
     def winning_actions(self) -> npt.NDArray[np.int64]:
         """The legal actions after which the player to move is alone in first place of a
         finished game (ascending). This default tries each action; a game's core may do it
@@ -217,16 +228,24 @@ class GameState:
         """The players in first place (the game need not be over: "if it ended now")."""
         return list(self.ranking()[0])
 
-    def to_json(self) -> str:
-        """The game record as JSON: format version, game, variant, options and the actions."""
+    def to_json(self, viewer: int | None = None) -> str:
+        """The game record as JSON: format version, game, variant, options and the actions
+        (the full truth, replayable). With ``viewer``, that player's export instead: the
+        history as they saw it, marked with a ``"viewer"`` field; it cannot be replayed."""
         from plateau.record import to_json
 
-        return to_json(self)
+        return to_json(self, viewer=viewer)
 
     def history_strings(self, viewer: int | None = None) -> list[str]:
         """The applied actions in canonical notation (as ``viewer`` saw them, in a game that
         hides information; with perfect information every action is public, so ``viewer``
         changes nothing)."""
+        if viewer is not None and (
+            isinstance(viewer, bool)
+            or not isinstance(viewer, int)
+            or not 0 <= viewer < self.num_players
+        ):
+            raise ValueError(f"viewer must be a player in [0, {self.num_players}), got {viewer!r}")
         probe = self._replay_probe()
         out = []
         for a in self.history:

@@ -159,7 +159,7 @@ class MCTSBot(Bot):
         old, n = self.root, len(self._root_history)
         if (
             self.params["reuse"]
-            and not getattr(state, "is_determinization", False)
+            and not state.is_determinization
             and old is not None
             and len(history) >= n
             and history[:n] == self._root_history

@@ -16,6 +16,7 @@ from plateau_core import albea as _a
 from plateau_core import albea_batch as _ab
 
 from plateau.errors import IllegalActionError
+from plateau.notation import square_index, square_name
 from plateau.registry import GameInfo, register
 from plateau.state import GameState
 
@@ -39,17 +40,6 @@ _DIRS = {
     "x": "any of the 8 directions",
     "o": "the Twister path",
 }
-
-
-def square_name(sq: int) -> str:
-    """``a1`` .. ``d4`` of a square index ``row * 4 + col``."""
-    return "abcd"[sq % 4] + str(sq // 4 + 1)
-
-
-def _square_index(name: str) -> int:
-    if len(name) != 2 or name[0] not in "abcd" or name[1] not in "1234":
-        raise ValueError(f"square {name!r} is off the 4x4 board (a1..d4)")
-    return (int(name[1]) - 1) * 4 + "abcd".index(name[0])
 
 
 def multiset_text(ms: Mapping[str, int]) -> str:
@@ -209,7 +199,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
         if phase == "respond":
             if cat not in ("give", "refuse"):
                 return "an offer is pending: the only answers are give:... and refuse"
-            return self._why_answer(a, f)
+            return self._why_answer(f)
         if cat in ("opening", "give", "refuse"):
             return {
                 "opening": "the openings are over",
@@ -231,10 +221,10 @@ class PlateauAlbeaState(_a.ACore, GameState):
 
     def _why_opening(self, f: dict[str, Any]) -> str:
         if self._board()[f["square"]]:
-            return f"{square_name(f['square'])} is taken"
+            return f"{square_name(f['square'], 4)} is taken"
         return "the pair uses a one-off piece twice"
 
-    def _why_answer(self, a: int, f: dict[str, Any]) -> str:
+    def _why_answer(self, f: dict[str, Any]) -> str:
         tender = self.tender or {}
         if f["category"] == "refuse":
             return "a refusal is legal only when no prisoners worth at most the offer can be given"
@@ -267,7 +257,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
 
     def _why_move(self, f: dict[str, Any], me: int) -> str:
         sq = f["square"] if f["category"] == "stomp" else f["origin"]
-        name = square_name(sq)
+        name = square_name(sq, 4)
         stack = self._board()[sq]
         if not stack:
             return f"{name} is empty"
@@ -311,7 +301,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
     def _sq(self, square: int | str) -> int:
         if isinstance(square, str):
             try:
-                return _square_index(square.lower())
+                return square_index(square, 4)
             except ValueError:
                 raise ValueError(f"square {square!r} is off the 4x4 board (a1..d4)") from None
         if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < 16:
@@ -327,7 +317,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
             "board": self.board(),
             "reserve": [self.reserve(0), self.reserve(1)],
             "prisoners": [self.prisoners(0), self.prisoners(1)],
-            "to_move": self._to_move(),
+            "to_move": self._raw_player(),
             "phase": self.phase,
             "offerer": self.offerer,
             "tender": tender,
@@ -337,10 +327,6 @@ class PlateauAlbeaState(_a.ACore, GameState):
             "winner": self.winner,
             "ply": self.ply,
         }
-
-    def _to_move(self) -> int:
-        # the player to act, kept once the game is over (the player who would be next)
-        return int(self._raw_player())
 
     @classmethod
     def from_position_dict(cls, data: Mapping[str, Any]) -> PlateauAlbeaState:
@@ -406,7 +392,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
                 pieces.append({"owner": owner, "type": ptype, "up": up, "shown": [False, False]})
             if pieces:
                 pieces[-1]["shown"][pieces[-1]["up"]] = True
-            board[_square_index(name.lower())] = pieces
+            board[square_index(name, 4)] = pieces
         if len(prisoners) != 2 or any(t not in COUNT for p in prisoners for t in p):
             raise ValueError(f"prisoners must be two lists of piece types, got {prisoners!r}")
         if (
@@ -502,7 +488,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
         for sq, st in enumerate(obs["board"]):
             if st:
                 text = " ".join(OWNER_LETTER[pc["owner"]] + pc["faces"] for pc in st)
-                lines.append(f"{square_name(sq)}: {text}")
+                lines.append(f"{square_name(sq, 4)}: {text}")
         mine = " ".join(f"{t}{n}" for t, n in obs["my_reserve"].items()) or "-"
         lines.append(f"reserve: {mine} | opponent reserve: {obs['opponent_reserve_count']}")
         pris = " | ".join(
@@ -554,18 +540,6 @@ class PlateauAlbeaState(_a.ACore, GameState):
         v = self._player(viewer)
         return [t if who == v else _public_text(t) for t, who in zip(texts, self._actors())]
 
-    def to_json(self, viewer: int | None = None) -> str:
-        """The game record as JSON (the referee's full truth, replayable). With ``viewer``, a
-        per-player export instead: the history as ``viewer`` saw it (a ``"viewer"`` field
-        marks it; it cannot be replayed)."""
-        from plateau.record import to_json
-
-        if self.is_determinization:
-            raise ValueError(
-                "a determinization is a guess at the hidden faces, not a game: it has no record"
-            )
-        return to_json(self, viewer=viewer)
-
     def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
         """The set-up position the history starts from (``position_dict`` form), or None for
         a game from the opening. With ``viewer``: that player's observation of it instead
@@ -606,7 +580,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
                     pc = _piece(b)
                     code = pc["type"] if pc["up"] == 0 else pc["type"][::-1]
                     text.append(OWNER_LETTER[pc["owner"]] + code)
-                lines.append(f"{square_name(sq)}: {' '.join(text)}")
+                lines.append(f"{square_name(sq, 4)}: {' '.join(text)}")
         for q in (0, 1):
             res = " ".join(f"{t}{n}" for t, n in self.reserve(q).items()) or "-"
             held = multiset_text(self.prisoners(q)) or "-"
