@@ -21,6 +21,8 @@ cdef class BatchCore:
     cdef int _setup(self, int n, unsigned long long seed, int max_plies) except -1
     cdef int _enter(self) except -1
     cdef int _check_len(self, Py_ssize_t length, str what) except -1
+    cdef int32_t* _copy_actions(self, const int64_t[::1] actions) except NULL
+    cdef int _first_bad(self, const int32_t* acts) noexcept nogil
 
     # -- per-game hooks (game i of the batch; called without the GIL) --------------------------
     cdef void _init_game(self, int i) noexcept nogil

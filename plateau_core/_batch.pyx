@@ -58,10 +58,12 @@ cdef class BatchCore:
     def reset(self) -> None:
         """Every game back to its start position."""
         cdef int i
-        if self._busy:
-            raise RuntimeError("this batch is in use by another thread")
-        for i in range(self.num_envs):
-            self._init_game(i)
+        self._enter()
+        try:
+            for i in range(self.num_envs):
+                self._init_game(i)
+        finally:
+            self._busy = False
 
     def legal_masks(self, uint8_t[:, ::1] out) -> None:
         """Fill ``out`` (uint8, shape ``(n, num_distinct_actions)``) with 1 at legal actions."""
@@ -131,60 +133,91 @@ cdef class BatchCore:
         """Fill ``out`` (int32, shape ``(n,)``) with the player to act in each game."""
         self._check_len(out.shape[0], "player array")
         cdef int i
-        for i in range(self.num_envs):
-            out[i] = self._player(i)
+        self._enter()
+        try:
+            for i in range(self.num_envs):
+                out[i] = self._player(i)
+        finally:
+            self._busy = False
 
     def first_illegal(self, const int64_t[::1] actions) -> int:
         """The index of the first game whose action is not legal, or -1 if all are."""
         self._check_len(actions.shape[0], "action array")
-        cdef int i, bad = -1
-        cdef int64_t a
-        self._enter()
+        cdef int32_t* acts = self._copy_actions(actions)
+        cdef int bad
         try:
-            with nogil:
-                for i in range(self.num_envs):
-                    a = actions[i]
-                    if a < 0 or a >= self.n_actions or not self._is_legal(i, <int>a):
-                        bad = i
-                        break
+            self._enter()
+            try:
+                with nogil:
+                    bad = self._first_bad(acts)
+            finally:
+                self._busy = False
         finally:
-            self._busy = False
+            free(acts)
         return bad
+
+    cdef int32_t* _copy_actions(self, const int64_t[::1] actions) except NULL:
+        # a private copy of the caller's actions, each id checked for range (out of range
+        # becomes -1): the caller's array may be written by another thread, or overlap an
+        # output array of the same call, while the kernels run on the copy
+        cdef int32_t* acts = <int32_t*>malloc(max(self.num_envs, 1) * sizeof(int32_t))
+        cdef int i
+        cdef int64_t a
+        if acts == NULL:
+            raise MemoryError("no memory for a copy of the actions")
+        for i in range(self.num_envs):
+            a = actions[i]
+            acts[i] = <int32_t>a if 0 <= a < self.n_actions else -1
+        return acts
+
+    cdef int _first_bad(self, const int32_t* acts) noexcept nogil:
+        cdef int i
+        for i in range(self.num_envs):
+            if acts[i] < 0 or not self._is_legal(i, acts[i]):
+                return i
+        return -1
 
     def step(self, const int64_t[::1] actions, uint8_t[::1] done, float[:, ::1] returns) -> int:
         """Apply ``actions[i]`` to game ``i`` for every game (all must be legal: nothing is
         applied otherwise, and -1 - i is returned for the first illegal one). Games that end
         (``done[i] = 1``) or reach ``max_plies`` (``done[i] = 2``) get their returns written to
         ``returns[i]`` (zeros when truncated) and are reset; others get ``done[i] = 0``.
-        Returns the number of games that finished."""
+        Returns the number of games that finished. The actions are copied before they are
+        checked: what is applied is exactly what was checked, whatever happens to ``actions``
+        meanwhile (another thread, or ``done`` overlapping it)."""
         self._check_len(actions.shape[0], "action array")
         self._check_len(done.shape[0], "done array")
         if returns.shape[0] != self.num_envs or returns.shape[1] != self.n_players:
             raise ValueError(f"returns array must have shape ({self.num_envs}, "
                              f"{self.n_players}), got ({returns.shape[0]}, {returns.shape[1]})")
-        cdef int bad = self.first_illegal(actions)
+        cdef int i, p, bad, finished = 0
+        cdef int32_t* acts = self._copy_actions(actions)
+        try:
+            self._enter()
+            try:
+                with nogil:
+                    bad = self._first_bad(acts)
+                    if bad < 0:
+                        for i in range(self.num_envs):
+                            self._make(i, acts[i])
+                            if self._ended(i):
+                                done[i] = 1
+                                self._returns(i, &returns[i, 0])
+                            elif self._ply(i) >= self.max_plies:
+                                done[i] = 2
+                                for p in range(self.n_players):
+                                    returns[i, p] = 0
+                            else:
+                                done[i] = 0
+                                continue
+                            finished += 1
+                            self._init_game(i)
+            finally:
+                self._busy = False
+        finally:
+            free(acts)
         if bad >= 0:
             return -1 - bad
-        cdef int i, p, finished = 0
-        self._enter()
-        try:
-            with nogil:
-                for i in range(self.num_envs):
-                    self._make(i, <int>actions[i])
-                    if self._ended(i):
-                        done[i] = 1
-                        self._returns(i, &returns[i, 0])
-                    elif self._ply(i) >= self.max_plies:
-                        done[i] = 2
-                        for p in range(self.n_players):
-                            returns[i, p] = 0
-                    else:
-                        done[i] = 0
-                        continue
-                    finished += 1
-                    self._init_game(i)
-        finally:
-            self._busy = False
         self.games_finished += finished
         return finished
 
@@ -209,15 +242,23 @@ cdef class BatchCore:
         """Fill ``out`` (int32, shape ``(n,)``) with each game's ply count since its reset."""
         self._check_len(out.shape[0], "ply array")
         cdef int i
-        for i in range(self.num_envs):
-            out[i] = self._ply(i)
+        self._enter()
+        try:
+            for i in range(self.num_envs):
+                out[i] = self._ply(i)
+        finally:
+            self._busy = False
 
     def hashes(self, uint64_t[::1] out) -> None:
         """Fill ``out`` (uint64, shape ``(n,)``) with each game's position hash."""
         self._check_len(out.shape[0], "hash array")
         cdef int i
-        for i in range(self.num_envs):
-            out[i] = self._hash(i)
+        self._enter()
+        try:
+            for i in range(self.num_envs):
+                out[i] = self._hash(i)
+        finally:
+            self._busy = False
 
     # -- hooks: every game's batch overrides all of them ---------------------------------------
 
