@@ -62,6 +62,17 @@ cdef inline int nth_set_bit(uint64_t x, int k) noexcept nogil:
 cdef object new_array(object shape, object dtype, bint zero, void** data)
 
 
+# -- the one argument checker of every wrapper: Python values are checked before any conversion,
+# so no input can overflow into a kernel; any integral type but bool is accepted ---------------
+cdef enum:
+    PERFT_MAX_DEPTH = 64    # depths are below this: deeper counts could never finish, and the
+                            # cap bounds perft's scratch space
+
+cdef long long check_int(object v, object lo, object hi, str what) except? -1
+cdef uint64_t check_seed(object v, str what) except? 0xFFFFFFFFFFFFFFFF
+cdef int check_depth(object depth) except -1
+
+
 ctypedef struct History:
     # Undo records of ``size`` bytes each, shared copy-on-write between a game and its clones.
     # Records below ``used`` are never overwritten while shared (refs > 1); a sharer whose

@@ -5,6 +5,8 @@ from libc.stdint cimport uint64_t, uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
+import operator
+
 import numpy as np
 
 from plateau_core._common cimport History, Rng, rng_seed, rng_next, rng_below, splitmix64
@@ -22,6 +24,38 @@ cdef object new_array(object shape, object dtype, bint zero, void** data):
     data[0] = buf.buf
     PyBuffer_Release(&buf)
     return out
+
+
+cdef long long check_int(object v, object lo, object hi, str what) except? -1:
+    """``v`` as a C integer after checking that it is an integer (int or numpy integer, not a
+    bool) in [lo, hi); ValueError naming ``what`` and the value otherwise."""
+    if not isinstance(v, bool):
+        try:
+            i = operator.index(v)
+        except TypeError:
+            pass
+        else:
+            if lo <= i < hi:
+                return i
+    raise ValueError(f"{what} must be an int in [{lo}, {hi}), got {v!r}")
+
+
+cdef uint64_t check_seed(object v, str what) except? 0xFFFFFFFFFFFFFFFF:
+    """A seed: an integer in [0, 2**64)."""
+    if not isinstance(v, bool):
+        try:
+            i = operator.index(v)
+        except TypeError:
+            pass
+        else:
+            if 0 <= i < 2**64:
+                return <uint64_t>i
+    raise ValueError(f"{what} must be an int in [0, 2**64), got {v!r}")
+
+
+cdef int check_depth(object depth) except -1:
+    """A perft depth in [0, PERFT_MAX_DEPTH)."""
+    return <int>check_int(depth, 0, PERFT_MAX_DEPTH, "perft depth")
 
 
 cdef void history_release(History* h) noexcept:

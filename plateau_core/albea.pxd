@@ -21,6 +21,8 @@ cdef enum:
     A_PHASE_PLAY = 1
     A_PHASE_RESPOND = 2
     A_PHASE_OVER = 3
+    A_MAX_PLY = 1 << 30     # set-up plies and the max_plies option stay below this
+    A_PLY_CEILING = 0x7FFFFF00  # a random game stops here whatever its cap: ply is an int32
 
 
 ctypedef struct AState:
@@ -47,6 +49,6 @@ ctypedef struct AState:
 cdef void a_init(AState* s, int max_plies) noexcept nogil
 cdef int a_list(const AState* s, uint16_t* out) noexcept nogil
 cdef void a_make(AState* s, int a) noexcept nogil
-cdef uint64_t a_perft(const AState* s, int depth, bint bulk) noexcept nogil
+cdef uint64_t a_perft(const AState* s, int depth, bint bulk, uint16_t* bufs) noexcept nogil
 cdef uint64_t a_hash(const AState* s) noexcept nogil
 cdef void a_observe(const AState* s, int viewer, float* out) noexcept nogil

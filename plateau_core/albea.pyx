@@ -17,7 +17,7 @@ import numpy as np
 
 from plateau_core._common cimport (
     History, Rng, history_release, history_share, history_writable, ids_contain, new_array,
-    rng_below, rng_seed, splitmix64,
+    rng_below, rng_seed, splitmix64, check_int, check_seed, check_depth,
 )
 
 # ------------------------------------------------------------------------------------------
@@ -777,10 +777,11 @@ cdef void a_make(AState* s, int a) noexcept nogil:
         _end(s, 2)
 
 
-cdef uint64_t a_perft(const AState* s, int depth, bint bulk) noexcept nogil:
+cdef uint64_t a_perft(const AState* s, int depth, bint bulk, uint16_t* bufs) noexcept nogil:
     """Leaves ``depth`` actions below s; with ``bulk`` the last ply is counted from the legal
-    list instead of making each leaf (the same count: a check of a_make against a_list)."""
-    cdef uint16_t buf[A_MAX_LEGAL]
+    list instead of making each leaf (the same count: a check of a_make against a_list).
+    ``bufs`` holds ``depth * A_MAX_LEGAL`` ids of scratch space (on the heap, so deep counts
+    need little C stack)."""
     cdef int n, i
     cdef uint64_t total = 0
     cdef AState child
@@ -788,13 +789,13 @@ cdef uint64_t a_perft(const AState* s, int depth, bint bulk) noexcept nogil:
         return 1
     if s.phase == A_PHASE_OVER:
         return 0
-    n = a_list(s, buf)
+    n = a_list(s, bufs)
     if depth == 1 and bulk:
         return n
     for i in range(n):
         child = s[0]
-        a_make(&child, buf[i])
-        total += a_perft(&child, depth - 1, bulk)
+        a_make(&child, bufs[i])
+        total += a_perft(&child, depth - 1, bulk, bufs + A_MAX_LEGAL)
     return total
 
 
@@ -878,8 +879,11 @@ cdef int a_random_game(AState* s, Rng* r, int max_plies) noexcept nogil:
     cap); returns the plies played (a capped game is left unfinished)."""
     cdef uint16_t buf[A_MAX_LEGAL]
     cdef int n, plies = 0
-    while s.phase != A_PHASE_OVER and (max_plies == 0 or plies < max_plies):
+    while (s.phase != A_PHASE_OVER and (max_plies == 0 or plies < max_plies)
+           and s.ply < A_PLY_CEILING):
         n = a_list(s, buf)
+        if n == 0:
+            break  # not reachable from a validated position (load_dict refuses it)
         a_make(s, buf[rng_below(r, <uint32_t>n)])
         plies += 1
     return plies
@@ -1048,11 +1052,13 @@ def decode(a):
 
 
 _SQ = r"([a-z][0-9]+)"
+# counts and gaps: ASCII digits without leading zeros
+_NUM = r"(0|[1-9][0-9]*)"
 _RE_OPENING = re.compile(r"([a-z]+),([a-z]+)@" + _SQ)
-_RE_ONBOARD = re.compile(r"([a-z]+)@" + _SQ + r"/([0-9]+)")
+_RE_ONBOARD = re.compile(r"([a-z]+)@" + _SQ + r"/" + _NUM)
 _RE_STOMP = re.compile(r"(~?)!" + _SQ)
-_RE_MOVE = re.compile(r"(~?)" + _SQ + r":([0-9]+)((?:-[a-z][0-9]+:[0-9]+)*)-" + _SQ)
-_RE_STOP = re.compile(r"-" + _SQ + r":([0-9]+)")
+_RE_MOVE = re.compile(r"(~?)" + _SQ + r":" + _NUM + r"((?:-[a-z][0-9]+:(?:0|[1-9][0-9]*))*)-" + _SQ)
+_RE_STOP = re.compile(r"-" + _SQ + r":" + _NUM)
 
 
 def _square(name):
@@ -1170,22 +1176,18 @@ ctypedef struct ASnap:
 
 
 def _check_count(name, value, top):
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < top:
-        raise ValueError(f"{name} must be an int in [0, {top}), got {value!r}")
+    return check_int(value, 0, top, name)
 
 
 def random_playouts(n, seed, max_plies, max_plies_option=0):
     """Play ``n`` uniformly random games from the start in C (GIL released); game ``i`` uses
     seed ``seed + i``. A game still running after ``max_plies`` plies (0 = no cap) counts as
     a draw. Returns ``games``, ``plies``, ``ended``, ``wins`` (per player) and ``draws``."""
-    _check_count("n", n, 1 << 62)
-    _check_count("seed", seed, 1 << 64)
-    _check_count("max_plies", max_plies, 1 << 31)
-    _check_count("max_plies_option", max_plies_option, 1 << 31)
-    cdef long long games = n, i, plies = 0, ended = 0, draws = 0
+    cdef long long games = check_int(n, 0, 1 << 62, "n"), i, plies = 0, ended = 0, draws = 0
+    cdef uint64_t sd = check_seed(seed, "seed")
+    cdef int cap = check_int(max_plies, 0, 1 << 31, "max_plies")
+    cdef int opt = check_int(max_plies_option, 0, A_MAX_PLY, "max_plies_option")
     cdef long long wins[2]
-    cdef uint64_t sd = seed
-    cdef int cap = max_plies, opt = max_plies_option
     cdef AState st
     cdef Rng r
     wins[0] = 0
@@ -1239,7 +1241,7 @@ cdef class ACore:
         free(self._legal)
 
     def _core_init(self, max_plies):
-        _check_count("max_plies", max_plies, 1 << 31)
+        _check_count("max_plies", max_plies, A_MAX_PLY)
         a_init(&self.s, max_plies)
         history_release(self._h)
         self._h = NULL
@@ -1265,7 +1267,8 @@ cdef class ACore:
                 raise MemoryError()
             self._legal = grown
             self._legal_cap = max(n, 256)
-        memcpy(self._legal, buf, n * sizeof(uint16_t))
+        if n > 0:
+            memcpy(self._legal, buf, n * sizeof(uint16_t))
         self._nlegal = n
         self._legal_ok = True
         return 0
@@ -1509,13 +1512,21 @@ cdef class ACore:
     # -- search helpers -----------------------------------------------------------------------
 
     def perft(self, depth, bint bulk=True) -> int:
-        """Leaves ``depth`` actions below this position (GIL released). ``bulk`` counts the
-        last ply from the legal list instead of making each leaf; both give the same count."""
-        _check_count("depth", depth, 64)
-        cdef int d = depth
+        """Leaves ``depth`` actions below this position (``depth`` below 64). ``bulk``
+        counts the last ply from the legal list instead of making each leaf; both give the
+        same count. Counts on a private copy with the GIL released: other threads may use
+        this game meanwhile."""
+        cdef int d = check_depth(depth)
         cdef uint64_t r
-        with nogil:
-            r = a_perft(&self.s, d, bulk)
+        cdef AState local = self.s
+        cdef uint16_t* bufs = <uint16_t*>malloc(max(d, 1) * A_MAX_LEGAL * sizeof(uint16_t))
+        if bufs == NULL:
+            raise MemoryError("no memory for perft's scratch space")
+        try:
+            with nogil:
+                r = a_perft(&local, d, bulk, bufs)
+        finally:
+            free(bufs)
         return r
 
     def winning_actions(self):
@@ -1541,13 +1552,11 @@ cdef class ACore:
         GIL released; the state itself is unchanged). A game still running after
         ``max_plies`` more plies (0 = no cap) scores as a draw. ``sensible_end`` is accepted
         for the common bot API and has no effect: this game has no End action."""
-        if type(seed) is not int:
-            raise ValueError(f"seed must be an int, got {seed!r}")
-        _check_count("max_plies", max_plies, 1 << 31)
+        cdef uint64_t seed64 = check_seed(seed, "seed")
+        cdef int cap = check_int(max_plies, 0, 1 << 31, "max_plies")
         cdef AState st = self.s
         cdef Rng r
-        cdef int cap = max_plies
-        rng_seed(&r, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        rng_seed(&r, seed64)
         with nogil:
             a_random_game(&st, &r, cap)
         if st.phase != A_PHASE_OVER or st.result == 2:
@@ -1608,14 +1617,15 @@ cdef class ACore:
         bad one. Rejects what the id space cannot represent (design 1.1): more pieces than
         exist, a stack above 24, a run of six or six prisoners while the game is not over."""
         cdef AState t
+        cdef uint16_t buf[A_MAX_LEGAL]
         cdef int sq, i, p, ty
         if not isinstance(d, dict):
             raise ValueError(f"a position is a dict, got {type(d).__name__}")
         opts = d.get("options") or {}
         if not isinstance(opts, dict):
             raise ValueError("options must be a dict")
-        mp = opts.get("max_plies") or 0
-        _check_count("max_plies", mp, 1 << 31)
+        mp = opts.get("max_plies")
+        mp = 0 if mp is None else _small(mp, A_MAX_PLY, "max_plies")
         a_init(&t, mp)
         memset(&t.res[0][0], 0, sizeof(t.res))
         board = _field(d, "board", list)
@@ -1709,10 +1719,16 @@ cdef class ACore:
         if (t.result >= 0) != (t.phase == A_PHASE_OVER):
             raise ValueError("a result needs the over phase, and the over phase a result")
         t.passes = _small(d.get("passes"), 3 if t.result == 2 else 2, "passes")
-        t.ply = _small(d.get("ply"), 1 << 31, "ply")
+        t.ply = _small(d.get("ply"), A_MAX_PLY, "ply")
         if t.phase != A_PHASE_OVER:
             if _meets_win(&t, 0) or _meets_win(&t, 1):
                 raise ValueError("a non-terminal position with a run of six or six prisoners")
+            if a_list(&t, buf) == 0:
+                # only the opening has no forced fallback (play has pass, respond has refuse)
+                raise ValueError(
+                    f"{('Black', 'White')[t.player]} must act in the {PHASES[t.phase]} phase "
+                    "but has no legal action (an opening needs two pieces in reserve and an "
+                    "empty perimeter square)")
         self.s = t
         history_release(self._h)
         self._h = NULL

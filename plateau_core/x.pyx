@@ -16,9 +16,11 @@ from libc.string cimport memcpy, memset
 
 from plateau_core._common cimport (
     History, Rng, history_release, history_share, history_writable, rng_seed, rng_below,
-    splitmix64, pl_popcount, pl_ctz, nth_set_bit, new_array,
+    splitmix64, pl_popcount, pl_ctz, nth_set_bit, new_array, check_int, check_seed,
+    check_depth,
 )
 
+import numbers
 import operator
 
 import numpy as np
@@ -735,10 +737,12 @@ cdef void x_observe(const XState* s, float* out) noexcept nogil:
         out[(P + 7) * nn + i] = s.supply / 37.0
 
 
-cdef uint64_t x_perft(const XState* s, int depth, bint bulk) noexcept nogil:
+cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs) noexcept nogil:
+    """Leaves ``depth`` plies below s (bulk counting at the last ply). ``bufs`` holds
+    ``depth * X_MAX_ACTIONS`` ids of scratch space (on the heap, so deep counts need little
+    C stack)."""
     cdef XMasks m
     cdef XState child
-    cdef uint16_t buf[X_MAX_ACTIONS]
     cdef int k, i
     cdef uint64_t total = 0
     if depth == 0:
@@ -748,12 +752,12 @@ cdef uint64_t x_perft(const XState* s, int depth, bint bulk) noexcept nogil:
     x_masks(s, &m)
     if depth == 1 and bulk:
         return x_count(&m)
-    k = x_list(s, &m, buf)
+    k = x_list(s, &m, bufs)
     for i in range(k):
         # children copy the hot prefix only: nothing below reads the tile table
         memcpy(&child, s, X_HOT_BYTES)
-        _make(&child, buf[i], False)
-        total += x_perft(&child, depth - 1, bulk)
+        _make(&child, bufs[i], False)
+        total += x_perft(&child, depth - 1, bulk, bufs + X_MAX_ACTIONS)
     return total
 
 
@@ -820,22 +824,8 @@ cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, i
 # Layout helpers for the Python layer (notation lives there; the id layout lives here, once)
 # ---------------------------------------------------------------------------------------------
 
-cdef long long _int_in(object v, object lo, object hi, str what) except? -1:
-    """``v`` as a C integer after checking it is an int (not a bool) in [lo, hi): Python values
-    are checked before any conversion, so no input can overflow into a kernel."""
-    if isinstance(v, bool):
-        raise ValueError(f"{what} must be an int, got {v!r}")
-    try:
-        i = operator.index(v)
-    except TypeError:
-        raise ValueError(f"{what} must be an int, got {v!r} ({type(v).__name__})") from None
-    if not lo <= i < hi:
-        raise ValueError(f"{what} {v!r} out of range [{lo}, {hi})")
-    return i
-
-
 cdef const XSpec* _checked_spec(object variant) except NULL:
-    return &SPECS[_int_in(variant, 0, 4, "variant index")]
+    return &SPECS[check_int(variant, 0, 4, "variant index")]
 
 
 def layout(variant):
@@ -856,7 +846,7 @@ def decode(variant, action):
     cdef const XSpec* sp = _checked_spec(variant)
     cdef int cells[3]
     cdef int k, r, f, t
-    cdef int a = _int_in(action, 0, sp.num_actions, "action id")
+    cdef int a = check_int(action, 0, sp.num_actions, "action id")
     if a < sp.base_enter:
         k = x_cells(sp, a, cells)
         return ("S", "D", "T")[k - 1], tuple(cells[i] for i in range(k))
@@ -915,12 +905,10 @@ def encode(variant, str kind, tuple squares):
 def random_playouts(variant, n, seed=0, max_plies=400, first_player=0):
     """Play ``n`` uniformly random games inside the core (GIL released)."""
     cdef const XSpec* sp = _checked_spec(variant)
-    cdef long games = _int_in(n, 0, 2**62, "number of games")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an int in [0, 2**64), got {seed!r}")
-    cdef uint64_t seed64 = <unsigned long long>seed
-    cdef int plies_cap = _int_in(max_plies, 0, 2**31, "max_plies")
-    cdef int first = _int_in(first_player, 0, sp.players, "first_player")
+    cdef long games = check_int(n, 0, 2**62, "number of games")
+    cdef uint64_t seed64 = check_seed(seed, "seed")
+    cdef int plies_cap = check_int(max_plies, 0, 2**31, "max_plies")
+    cdef int first = check_int(first_player, 0, sp.players, "first_player")
     cdef long plies = 0, ended = 0
     cdef long wins[4]
     wins[:] = [0, 0, 0, 0]
@@ -1075,9 +1063,12 @@ cdef class XCore:
         return x_count(&self._m)
 
     def is_legal(self, a) -> bool:
-        """Whether ``a`` is the id of a legal action (any other value gives False)."""
+        """Whether ``a`` (an int or numpy integer) is the id of a legal action; any other
+        value gives False."""
         if type(a) is not int:
-            return False
+            if isinstance(a, bool) or not isinstance(a, numbers.Integral):
+                return False
+            a = operator.index(a)
         if not 0 <= a < self.s.spec.num_actions:
             return False
         self._masks()
@@ -1161,8 +1152,8 @@ cdef class XCore:
         released; the state itself is unchanged). Uniformly random, or with ``sensible_end`` a
         player who may End does so exactly when alone in first place. A game still running
         after ``max_plies`` plies in all scores the points of its ranking at that moment."""
-        cdef uint64_t seed64 = _int_in(seed, 0, 2**63, "seed")
-        cdef int cap = _int_in(max_plies, 0, 2**31, "max_plies")
+        cdef uint64_t seed64 = check_seed(seed, "seed")
+        cdef int cap = check_int(max_plies, 0, 2**31, "max_plies")
         cdef XState t
         cdef Rng rng
         cdef float out[4]
@@ -1175,26 +1166,31 @@ cdef class XCore:
 
     def mobility(self, player) -> int:
         """How many spaces ``player``'s pieces could move to if it were their turn."""
-        cdef int p = _int_in(player, 0, self.s.spec.players, "player")
+        cdef int p = check_int(player, 0, self.s.spec.players, "player")
         return x_mobility(&self.s, p)
 
     def perft(self, depth, bint bulk=True) -> int:
-        """Number of leaf positions ``depth`` plies ahead (bulk counting at the last ply)."""
-        if isinstance(depth, int) and not isinstance(depth, bool) and depth < 0:
-            raise ValueError(f"perft depth must be >= 0, got {depth!r}")
-        cdef int d = _int_in(depth, 0, 2**31, "perft depth")
+        """Number of leaf positions ``depth`` plies ahead (bulk counting at the last ply;
+        ``depth`` below 64). Counts on a private copy with the GIL released: other threads
+        may use this game meanwhile."""
+        cdef int d = check_depth(depth)
         cdef uint64_t r
         cdef XState local
-        # count on a private copy: other threads may apply/undo this game meanwhile
+        cdef uint16_t* bufs = <uint16_t*>malloc(max(d, 1) * X_MAX_ACTIONS * sizeof(uint16_t))
+        if bufs == NULL:
+            raise MemoryError("no memory for perft's scratch space")
         memcpy(&local, &self.s, X_HOT_BYTES)
-        with nogil:
-            r = x_perft(&local, d, bulk)
+        try:
+            with nogil:
+                r = x_perft(&local, d, bulk, bufs)
+        finally:
+            free(bufs)
         return r
 
     # -- position accessors used by the Python layer ------------------------------------------
 
     cdef int _sq(self, object sq) except -1:
-        return _int_in(sq, 0, self.s.spec.nn, "square index")
+        return check_int(sq, 0, self.s.spec.nn, "square index")
 
     def _level(self, sq) -> int:
         return self.s.level[self._sq(sq)]
@@ -1221,7 +1217,7 @@ cdef class XCore:
         return [self.s.stamp[q] for q in range(self.s.spec.npieces)]
 
     def _stock(self, player) -> tuple:
-        cdef int p = _int_in(player, 0, self.s.spec.players, "player")
+        cdef int p = check_int(player, 0, self.s.spec.players, "player")
         return self.s.singles[p], self.s.doubles[p]
 
     def _player_keys(self) -> list:
