@@ -108,8 +108,8 @@ class StateBatch:
         actions gets its first ``width`` (its count says how many there are)."""
         if isinstance(width, bool) or not isinstance(width, int) or width < 1:
             raise ValueError(f"width must be an int >= 1, got {width!r}")
-        if ids is not None:
-            width = ids.shape[1] if ids.ndim == 2 else width
+        if isinstance(ids, np.ndarray) and ids.ndim == 2:
+            width = ids.shape[1]
         ids = _out(ids, _I64, (self.num_envs, width), "id array")
         counts = _out(counts, _I32, (self.num_envs,), "count array")
         self._core.legal_lists(ids, counts)

@@ -6,6 +6,7 @@ an illegal, unparseable or corrupt action is refused with an error naming the pl
 from __future__ import annotations
 
 import json
+import numbers
 from typing import Any
 
 from plateau.errors import IllegalActionError, InvalidRecordError
@@ -22,6 +23,8 @@ def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
     A game that started from a set-up position carries it as ``"setup"``. With ``viewer``,
     the actions are written as that player saw them and a ``"viewer"`` field marks the record
     as a per-player export, which cannot be replayed."""
+    if isinstance(viewer, numbers.Integral) and not isinstance(viewer, bool):
+        viewer = int(viewer)  # a numpy integer; the game's own methods check the range
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -123,6 +126,8 @@ def from_json(text: str | bytes) -> GameState:
         record = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise InvalidRecordError(f"not valid JSON: {e}") from None
+    except ValueError as e:  # e.g. an integer beyond Python's int-to-str digit limit
+        raise InvalidRecordError(f"not a game record: {e}") from None
     except RecursionError:
         raise InvalidRecordError("not a game record: JSON nested too deeply") from None
     return from_record(record)

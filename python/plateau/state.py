@@ -117,8 +117,25 @@ class GameState:
         nothing and returns 0."""
         return 0.0
 
-    def why_illegal(self, action: int) -> str:
-        """A short reason why the in-range id ``action`` is not legal here."""
+    def why_illegal(self, action: int | str) -> str | None:
+        """Why ``action`` (an id, a numpy integer or notation) is not legal here, in a short
+        phrase, or None if it is legal. IllegalActionError if it cannot be parsed or its id is
+        out of range (as ``apply`` would raise).
+
+        >>> import plateau
+        >>> s = plateau.new_game("plateau-x", "mini")
+        >>> s.why_illegal("S@a1") is None, s.why_illegal("a1-b1")
+        (True, 'player 0 (black) has no piece on a1')
+        """
+        a = self.action_id(action)
+        if self.is_terminal():
+            return "the game is over"
+        if self.is_legal(a):
+            return None
+        return self._why_illegal(a)
+
+    def _why_illegal(self, action: int) -> str:
+        """The reason for an in-range id that is not legal in a running game (per game)."""
         return f"it is not among the legal actions of player {self.current_player}"
 
     # -- shared --------------------------------------------------------------------------------
@@ -152,7 +169,7 @@ class GameState:
         if not self.is_legal(a):
             name = self.action_to_string(a)
             shown = repr(given) if given == name else f"{given!r} ({name})"
-            raise IllegalActionError(f"{shown} is illegal: {self.why_illegal(a)}")
+            raise IllegalActionError(f"{shown} is illegal: {self._why_illegal(a)}")
 
     def _apply_slow(self, action: object) -> None:
         # called by the core's apply for anything but a legal plain int id

@@ -184,14 +184,12 @@ class PlateauAlbeaState(_a.ACore, GameState):
 
     # -- why an action is illegal -------------------------------------------------------------
 
-    def why_illegal(self, action: int) -> str:
-        a = self.action_id(action)
+    def _why_illegal(self, action: int) -> str:
+        a = action
         me = self.current_player
         phase = self.phase
         f = self.decode_fields(a)
         cat = f["category"]
-        if phase == "over":
-            return "the game is over"
         if phase == "opening":
             if cat != "opening":
                 return "each player first places an opening pair (plies 0 and 1)"
@@ -333,8 +331,9 @@ class PlateauAlbeaState(_a.ACore, GameState):
         """A state (no history) from :meth:`position_dict` data; ValueError if it is not a
         position this engine can represent (more pieces than exist, a run of six or six
         prisoners in an unfinished game, ...)."""
-        opts = data.get("options") or {}
-        state = cls(max_plies=int(opts.get("max_plies") or 0))
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a position is a dict, got {type(data).__name__}")
+        state = cls()
         try:
             state.load_dict(dict(data))
         except (KeyError, TypeError, IndexError, AttributeError) as e:
@@ -398,9 +397,9 @@ class PlateauAlbeaState(_a.ACore, GameState):
         if (
             isinstance(max_plies, bool)
             or not isinstance(max_plies, int)
-            or not 0 <= max_plies < 2**31
+            or not 0 <= max_plies < 2**30
         ):
-            raise ValueError(f"max_plies must be an int in [0, 2147483648), got {max_plies!r}")
+            raise ValueError(f"max_plies must be an int in [0, 1073741824), got {max_plies!r}")
         held = [{t: list(prisoners[p]).count(t) for t in set(prisoners[p])} for p in (0, 1)]
         if reserve is None:
             rest = [dict(COUNT), dict(COUNT)]

@@ -161,7 +161,7 @@ class PlateauXState(_x.XCore, GameState):
     def spec_layout(self) -> dict[str, int]:
         return _LAYOUTS[self._variant_index]
 
-    def why_illegal(self, action: int) -> str:
+    def _why_illegal(self, action: int) -> str:
         kind, sqs = _x.decode(self._variant_index, action)
         p = self.current_player
         who = f"player {p} ({COLOURS[p]})"
