@@ -665,7 +665,7 @@ def test_bad_square_for_stack(square: Any, pattern: str) -> None:
 @pytest.mark.parametrize(
     "kwargs,pattern",
     [
-        ({"seed": 1.5}, r"seed must be an int, got 1.5"),
+        ({"seed": 1.5}, r"seed must be an int in \[0, 2\*\*64\), got 1.5"),
         ({"seed": "1"}, r"seed must be an int"),
         ({"max_plies": -1}, r"max_plies must be an int in \[0, 2147483648\), got -1"),
         ({"max_plies": True}, r"max_plies must be an int"),
@@ -682,26 +682,27 @@ def test_bad_random_playout_arguments(kwargs: dict[str, Any], pattern: str) -> N
 
 # -- options, set-up positions, perft ----------------------------------------------------------
 
-BAD_MAX_PLIES = [-1, -(2**40), 2**31, 2**70, True, False, "5", "", 1.5, 10.0, None, [5]]
+BAD_MAX_PLIES = [-1, -(2**40), 2**30, 2**31, 2**70, True, False, "5", "", 1.5, 10.0, None, [5]]
 
 
 @pytest.mark.parametrize("value", BAD_MAX_PLIES, ids=repr)
 def test_bad_max_plies_option(value: Any) -> None:
-    pattern = rf"max_plies must be an int in \[0, 2147483648\), got {re.escape(repr(value))}"
+    # the ply counter is an int32: the option stays below 2**30 (a set-up's ply likewise)
+    pattern = rf"max_plies must be an int in \[0, 1073741824\), got {re.escape(repr(value))}"
     with pytest.raises(ValueError, match=pattern):
         plateau.new_game("plateau", max_plies=value)
     with pytest.raises(ValueError, match=pattern):
         plateau.PlateauAlbeaState(max_plies=value)
 
 
-@pytest.mark.parametrize("value", [-1, 2**31, True, "5", 1.5], ids=repr)
+@pytest.mark.parametrize("value", [-1, 2**30, True, "5", 1.5], ids=repr)
 def test_bad_max_plies_for_a_set_up_position(value: Any) -> None:
-    with pytest.raises(ValueError, match=r"max_plies must be an int in \[0, 2147483648\)"):
+    with pytest.raises(ValueError, match=r"max_plies must be an int in \[0, 1073741824\)"):
         plateau.PlateauAlbeaState.from_position({"b2": "Bxx"}, 0, max_plies=value)
 
 
 def test_max_plies_bounds_that_are_fine() -> None:
-    assert new(max_plies=2**31 - 1).max_plies == 2**31 - 1
+    assert new(max_plies=2**30 - 1).max_plies == 2**30 - 1
     assert new(max_plies=0).options == {"max_plies": 0}
 
 
