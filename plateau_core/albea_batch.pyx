@@ -32,7 +32,8 @@ cdef class ABatch(BatchCore):
             raise ValueError(f"max_plies must be >= 1, got {max_plies!r}")
         self.states = <AState*>malloc(n * sizeof(AState))
         if self.states == NULL:
-            raise MemoryError()
+            gib = n * sizeof(AState) / 2.0**30
+            raise MemoryError(f"no memory for a batch of {n:,} games ({gib:.1f} GiB of positions)")
         self.n_actions = A_NUM_ACTIONS
         self.n_players = 2
         self.list_cap = A_MAX_LEGAL

@@ -44,7 +44,8 @@ cdef class XBatch(BatchCore):
         self.masks = <XMasks*>malloc(n * sizeof(XMasks))
         self.masks_ok = <uint8_t*>malloc(n)
         if self.states == NULL or self.masks == NULL or self.masks_ok == NULL:
-            raise MemoryError()
+            gib = n * sizeof(XState) / 2.0**30
+            raise MemoryError(f"no memory for a batch of {n:,} games ({gib:.1f} GiB of positions)")
         self.variant_index = variant_index
         self.first_player = first_player
         self.n_actions = self.sp.num_actions

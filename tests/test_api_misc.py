@@ -696,3 +696,47 @@ def test_python_dash_m_plateau() -> None:
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"depth 1:\s+232\b", proc.stdout)
     assert "final ranking" in proc.stdout
+
+
+# -- argument checks shared by every game (GameState) ----------------------------------------------
+
+ALL_GAMES = [(g, v) for g in plateau.games() for v in plateau.variants(g)]
+
+
+@pytest.mark.parametrize(("game", "variant"), ALL_GAMES)
+def test_points_for_refuses_a_ranking_that_is_not_a_partition(game: str, variant: str) -> None:
+    s = plateau.new_game(game, variant)
+    n = s.num_players
+    for bad in ([[n + 3]], [[0]], [list(range(n)), []], [[0, 0], list(range(1, n))], "ab", 5):
+        with pytest.raises(ValueError, match="ranking"):
+            s.points_for(bad)  # type: ignore[arg-type]
+    assert len(s.points_for([list(range(n))])) == n
+    assert s.points_for([[np.int64(p)] for p in range(n)]) == s.points_for([[p] for p in range(n)])
+
+
+@pytest.mark.parametrize(("game", "variant"), ALL_GAMES)
+def test_view_for_refuses_a_player_out_of_range(game: str, variant: str) -> None:
+    s = plateau.new_game(game, variant)
+    for bad in (-1, s.num_players, True, 1.0, "0"):
+        with pytest.raises(ValueError, match="player"):
+            s.view_for(bad)  # type: ignore[arg-type]
+    assert s.view_for(np.int64(s.num_players - 1)).legal_actions().tolist() == (
+        s.legal_actions().tolist()
+    )
+
+
+@pytest.mark.parametrize(("game", "variant"), ALL_GAMES)
+def test_apply_all_refuses_a_single_string(game: str, variant: str) -> None:
+    s = plateau.new_game(game, variant)
+    text = s.legal_action_strings()[0]
+    with pytest.raises(plateau.IllegalActionError, match="sequence of actions"):
+        s.apply_all(text)
+    assert s.ply == 0
+    s.apply_all([text])
+    assert s.ply == 1
+
+
+@pytest.mark.parametrize("game", plateau.games())
+def test_a_batch_too_big_for_memory_says_so(game: str) -> None:
+    with pytest.raises(MemoryError, match=r"no memory for a batch of 1,000,000,000 games"):
+        plateau.StateBatch(game, n=10**9)

@@ -9,6 +9,7 @@ serialization and the error paths.
 from __future__ import annotations
 
 import numbers
+import operator
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -180,6 +181,11 @@ class GameState:
 
     def apply_all(self, actions: Iterable[int | str]) -> None:
         """Apply several actions in order; on an illegal one, the state is left as it was."""
+        if isinstance(actions, (str, bytes)):
+            raise IllegalActionError(
+                f"apply_all takes a sequence of actions, got the string {actions!r} "
+                "(use apply for one action)"
+            )
         done = 0
         try:
             for a in actions:
@@ -205,7 +211,24 @@ class GameState:
         the variant's points by place, a tied group getting its best place's points. A game
         that scores ties differently (a draw at 1/2 each) overrides this; ``returns()``, the
         arena and tournaments all score through it."""
-        return points_for_ranking(ranking, self.points_by_place())
+        return points_for_ranking(self._check_ranking(ranking), self.points_by_place())
+
+    def _check_ranking(self, ranking: Sequence[Sequence[int]]) -> list[list[int]]:
+        """``ranking`` as lists after checking that its groups partition the players."""
+        n = self.num_players
+        try:
+            groups = [[operator.index(p) for p in g] for g in ranking]
+        except TypeError:
+            raise ValueError(
+                f"a ranking is a list of groups of player ints, got {ranking!r}"
+            ) from None
+        flat = sorted(p for g in groups for p in g)
+        if flat != list(range(n)) or any(not g for g in groups):
+            raise ValueError(
+                f"a ranking must put each of the {n} players in exactly one non-empty group, "
+                f"got {ranking!r}"
+            )
+        return groups
 
     @property
     def is_determinization(self) -> bool:
@@ -239,7 +262,21 @@ class GameState:
         """The position as a bot playing ``player`` may be given it. With perfect information
         that is simply a clone; a game with hidden information returns a state consistent with
         what ``player`` has seen (a determinization drawn with ``seed``)."""
+        self._check_player(player)
         return self.clone()
+
+    def _check_player(self, player: object) -> int:
+        """``player`` as an int after checking it is a player of this game (any integral type
+        but bool); ValueError otherwise."""
+        if not isinstance(player, bool):
+            try:
+                p = operator.index(player)  # type: ignore[arg-type]
+            except TypeError:
+                pass
+            else:
+                if 0 <= p < self.num_players:
+                    return p
+        raise ValueError(f"player must be an int in [0, {self.num_players}), got {player!r}")
 
     def winners(self) -> list[int]:
         """The players in first place (the game need not be over: "if it ended now")."""

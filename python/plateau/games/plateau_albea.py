@@ -117,7 +117,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
 
     def points_for(self, ranking: Sequence[Sequence[int]]) -> list[float]:
         """1 to the winner, 0 to the loser; a draw (both players in one group) is 1/2 each."""
-        if len(ranking) == 1:
+        if len(self._check_ranking(ranking)) == 1:
             return [0.5, 0.5]
         return super().points_for(ranking)
 
