@@ -62,6 +62,29 @@ cdef inline int nth_set_bit(uint64_t x, int k) noexcept nogil:
 cdef object new_array(object shape, object dtype, bint zero, void** data)
 
 
+# -- Ctrl-C in long kernels: a kernel that may run for long calls work_tick() in its loop; every
+# mask + 1 ticks it takes the GIL and lets Python run its signal handlers. If one raised (Ctrl-C:
+# KeyboardInterrupt), ``stop`` is set, the kernel unwinds, and its wrapper calls raise_pending().
+cdef enum:
+    NODE_TICKS = 0x3F       # perft: check every 64 interior nodes (well under a millisecond)
+    PLY_TICKS = 0xFFF       # random games: check every 4,096 plies (a few milliseconds)
+
+ctypedef struct Work:
+    uint32_t ticks
+    bint stop
+
+cdef bint signals_raised() noexcept nogil
+cdef int raise_pending() except -1
+
+
+cdef inline bint work_tick(Work* w, uint32_t mask) noexcept nogil:
+    """Count one unit of work; True once the work must stop (a signal handler raised)."""
+    w.ticks += 1
+    if (w.ticks & mask) == 0 and not w.stop:
+        w.stop = signals_raised()
+    return w.stop
+
+
 # -- the one argument checker of every wrapper: Python values are checked before any conversion,
 # so no input can overflow into a kernel; any integral type but bool is accepted ---------------
 cdef enum:

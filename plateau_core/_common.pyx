@@ -11,6 +11,25 @@ import numpy as np
 
 from plateau_core._common cimport History, Rng, rng_seed, rng_next, rng_below, splitmix64
 
+cdef extern from "Python.h":
+    # declared without an exception value: the raised exception stays pending for the wrapper
+    int _check_signals "PyErr_CheckSignals" ()
+
+
+cdef bint signals_raised() noexcept nogil:
+    """Run Python's pending signal handlers (main thread only; a no-op elsewhere); True if one
+    raised, which leaves its exception pending for :func:`raise_pending`."""
+    cdef int r
+    with gil:
+        r = _check_signals()
+    return r != 0
+
+
+cdef int raise_pending() except -1:
+    """Propagate the exception that a signal handler left pending (see ``signals_raised``)."""
+    return -1
+
+
 cdef object _np_empty = np.empty
 cdef object _np_zeros = np.zeros
 

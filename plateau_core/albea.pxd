@@ -2,6 +2,8 @@
 # Layout and rules: docs/albea-design.md; oracle: tests/reference/plateau_albea.py.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int8_t, int32_t, uint64_t
 
+from plateau_core._common cimport Work
+
 
 cdef enum:
     A_SQ = 16
@@ -49,6 +51,6 @@ ctypedef struct AState:
 cdef void a_init(AState* s, int max_plies) noexcept nogil
 cdef int a_list(const AState* s, uint16_t* out) noexcept nogil
 cdef void a_make(AState* s, int a) noexcept nogil
-cdef uint64_t a_perft(const AState* s, int depth, bint bulk, uint16_t* bufs) noexcept nogil
+cdef uint64_t a_perft(const AState* s, int depth, bint bulk, uint16_t* bufs, Work* w) noexcept nogil
 cdef uint64_t a_hash(const AState* s) noexcept nogil
 cdef void a_observe(const AState* s, int viewer, float* out) noexcept nogil

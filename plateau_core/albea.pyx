@@ -17,7 +17,8 @@ import numpy as np
 
 from plateau_core._common cimport (
     History, Rng, history_release, history_share, history_writable, ids_contain, new_array,
-    rng_below, rng_seed, splitmix64, check_int, check_seed, check_depth,
+    rng_below, rng_seed, splitmix64, check_int, check_seed, check_depth, Work, work_tick,
+    raise_pending, NODE_TICKS, PLY_TICKS,
 )
 
 # ------------------------------------------------------------------------------------------
@@ -777,11 +778,12 @@ cdef void a_make(AState* s, int a) noexcept nogil:
         _end(s, 2)
 
 
-cdef uint64_t a_perft(const AState* s, int depth, bint bulk, uint16_t* bufs) noexcept nogil:
+cdef uint64_t a_perft(const AState* s, int depth, bint bulk, uint16_t* bufs,
+                     Work* w) noexcept nogil:
     """Leaves ``depth`` actions below s; with ``bulk`` the last ply is counted from the legal
     list instead of making each leaf (the same count: a check of a_make against a_list).
     ``bufs`` holds ``depth * A_MAX_LEGAL`` ids of scratch space (on the heap, so deep counts
-    need little C stack)."""
+    need little C stack). Unwinds with a meaningless count once ``w`` says stop (Ctrl-C)."""
     cdef int n, i
     cdef uint64_t total = 0
     cdef AState child
@@ -789,13 +791,15 @@ cdef uint64_t a_perft(const AState* s, int depth, bint bulk, uint16_t* bufs) noe
         return 1
     if s.phase == A_PHASE_OVER:
         return 0
+    if depth >= 2 and work_tick(w, NODE_TICKS):
+        return 0
     n = a_list(s, bufs)
     if depth == 1 and bulk:
         return n
     for i in range(n):
         child = s[0]
         a_make(&child, bufs[i])
-        total += a_perft(&child, depth - 1, bulk, bufs + A_MAX_LEGAL)
+        total += a_perft(&child, depth - 1, bulk, bufs + A_MAX_LEGAL, w)
     return total
 
 
@@ -874,13 +878,16 @@ cdef int a_winning(const AState* s, uint16_t* out) noexcept nogil:
     return k
 
 
-cdef int a_random_game(AState* s, Rng* r, int max_plies) noexcept nogil:
+cdef int a_random_game(AState* s, Rng* r, int max_plies, Work* w) noexcept nogil:
     """Finish the game with uniformly random actions, at most ``max_plies`` of them (0 = no
-    cap); returns the plies played (a capped game is left unfinished)."""
+    cap); returns the plies played (a capped game is left unfinished). Stops early if ``w``
+    says so (Ctrl-C)."""
     cdef uint16_t buf[A_MAX_LEGAL]
     cdef int n, plies = 0
     while (s.phase != A_PHASE_OVER and (max_plies == 0 or plies < max_plies)
            and s.ply < A_PLY_CEILING):
+        if work_tick(w, PLY_TICKS):
+            break
         n = a_list(s, buf)
         if n == 0:
             break  # not reachable from a validated position (load_dict refuses it)
@@ -1190,13 +1197,16 @@ def random_playouts(n, seed, max_plies, max_plies_option=0):
     cdef long long wins[2]
     cdef AState st
     cdef Rng r
+    cdef Work w = Work(0, False)
     wins[0] = 0
     wins[1] = 0
     with nogil:
         for i in range(games):
             a_init(&st, opt)
             rng_seed(&r, sd + <uint64_t>i)
-            plies += a_random_game(&st, &r, cap)
+            plies += a_random_game(&st, &r, cap, &w)
+            if w.stop:
+                break
             if st.phase == A_PHASE_OVER:
                 ended += 1
                 if st.result == 2:
@@ -1205,6 +1215,8 @@ def random_playouts(n, seed, max_plies, max_plies_option=0):
                     wins[st.result] += 1
             else:
                 draws += 1
+    if w.stop:
+        raise_pending()
     return {"games": games, "plies": plies, "ended": ended, "wins": [wins[0], wins[1]],
             "draws": draws}
 
@@ -1522,11 +1534,14 @@ cdef class ACore:
         cdef uint16_t* bufs = <uint16_t*>malloc(max(d, 1) * A_MAX_LEGAL * sizeof(uint16_t))
         if bufs == NULL:
             raise MemoryError("no memory for perft's scratch space")
+        cdef Work w = Work(0, False)
         try:
             with nogil:
-                r = a_perft(&local, d, bulk, bufs)
+                r = a_perft(&local, d, bulk, bufs, &w)
         finally:
             free(bufs)
+        if w.stop:
+            raise_pending()
         return r
 
     def winning_actions(self):
@@ -1556,9 +1571,12 @@ cdef class ACore:
         cdef int cap = check_int(max_plies, 0, 1 << 31, "max_plies")
         cdef AState st = self.s
         cdef Rng r
+        cdef Work w = Work(0, False)
         rng_seed(&r, seed64)
         with nogil:
-            a_random_game(&st, &r, cap)
+            a_random_game(&st, &r, cap, &w)
+        if w.stop:
+            raise_pending()
         if st.phase != A_PHASE_OVER or st.result == 2:
             return [0.5, 0.5]
         return [1.0 if p == st.result else 0.0 for p in (0, 1)]

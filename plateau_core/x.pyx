@@ -17,7 +17,7 @@ from libc.string cimport memcpy, memset
 from plateau_core._common cimport (
     History, Rng, history_release, history_share, history_writable, rng_seed, rng_below,
     splitmix64, pl_popcount, pl_ctz, nth_set_bit, new_array, check_int, check_seed,
-    check_depth,
+    check_depth, Work, work_tick, raise_pending, NODE_TICKS, PLY_TICKS,
 )
 
 import numbers
@@ -663,13 +663,16 @@ cdef bint _leads(const XState* s, int player) noexcept nogil:
     return True
 
 
-cdef int x_random_game(XState* s, Rng* rng, int max_plies, bint sensible_end) noexcept nogil:
+cdef int x_random_game(XState* s, Rng* rng, int max_plies, bint sensible_end,
+                       Work* w) noexcept nogil:
     """Play random actions in place until the game ends or ``max_plies`` is reached; return
     whether it ended. Uniformly random, or with ``sensible_end``: a player who may End does so
     exactly when alone in first place, and otherwise plays a uniformly random other action.
-    (The tile table of ``s`` is not kept up to date.)"""
+    (The tile table of ``s`` is not kept up to date.) Stops early if ``w`` says so (Ctrl-C)."""
     cdef XMasks m
     while not s.ended and s.ply < max_plies:
+        if work_tick(w, PLY_TICKS):
+            break
         x_masks(s, &m)
         if sensible_end and m.end and x_count(&m) > 1:
             if _leads(s, s.player):
@@ -737,10 +740,11 @@ cdef void x_observe(const XState* s, float* out) noexcept nogil:
         out[(P + 7) * nn + i] = s.supply / 37.0
 
 
-cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs) noexcept nogil:
+cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs,
+                     Work* w) noexcept nogil:
     """Leaves ``depth`` plies below s (bulk counting at the last ply). ``bufs`` holds
     ``depth * X_MAX_ACTIONS`` ids of scratch space (on the heap, so deep counts need little
-    C stack)."""
+    C stack). Unwinds with a meaningless count once ``w`` says stop (Ctrl-C)."""
     cdef XMasks m
     cdef XState child
     cdef int k, i
@@ -752,12 +756,14 @@ cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs) noe
     x_masks(s, &m)
     if depth == 1 and bulk:
         return x_count(&m)
+    if depth >= 2 and work_tick(w, NODE_TICKS):
+        return 0
     k = x_list(s, &m, bufs)
     for i in range(k):
         # children copy the hot prefix only: nothing below reads the tile table
         memcpy(&child, s, X_HOT_BYTES)
         _make(&child, bufs[i], False)
-        total += x_perft(&child, depth - 1, bulk, bufs + X_MAX_ACTIONS)
+        total += x_perft(&child, depth - 1, bulk, bufs + X_MAX_ACTIONS, w)
     return total
 
 
@@ -795,8 +801,9 @@ cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept no
 
 
 cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int max_plies,
-                     long* plies, long* ended, long* wins) noexcept nogil:
-    """Play ``n`` uniformly random games; count plies, finished games and first places."""
+                     long* plies, long* ended, long* wins, Work* w) noexcept nogil:
+    """Play ``n`` uniformly random games; count plies, finished games and first places. Stops
+    early if ``w`` says so (Ctrl-C)."""
     cdef Rng rng
     cdef XState st
     cdef uint64_t keys[4]
@@ -806,7 +813,9 @@ cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, i
     rng_seed(&rng, seed)
     for g in range(n):
         x_init(&st, sp, first_player)
-        x_random_game(&st, &rng, max_plies, False)
+        x_random_game(&st, &rng, max_plies, False, w)
+        if w.stop:
+            return
         plies[0] += st.ply
         if st.ended:
             ended[0] += 1
@@ -911,9 +920,12 @@ def random_playouts(variant, n, seed=0, max_plies=400, first_player=0):
     cdef int first = check_int(first_player, 0, sp.players, "first_player")
     cdef long plies = 0, ended = 0
     cdef long wins[4]
+    cdef Work w = Work(0, False)
     wins[:] = [0, 0, 0, 0]
     with nogil:
-        x_playouts(sp, first, games, seed64, plies_cap, &plies, &ended, wins)
+        x_playouts(sp, first, games, seed64, plies_cap, &plies, &ended, wins, &w)
+    if w.stop:
+        raise_pending()
     return {"games": games, "plies": plies, "ended": ended,
             "wins": [wins[i] for i in range(sp.players)]}
 
@@ -1157,11 +1169,14 @@ cdef class XCore:
         cdef XState t
         cdef Rng rng
         cdef float out[4]
+        cdef Work w = Work(0, False)
         memcpy(&t, &self.s, X_HOT_BYTES)
         with nogil:
             rng_seed(&rng, seed64)
-            x_random_game(&t, &rng, cap, sensible_end)
+            x_random_game(&t, &rng, cap, sensible_end, &w)
             x_returns(&t, out)
+        if w.stop:
+            raise_pending()
         return [out[p] for p in range(self.s.spec.players)]
 
     def mobility(self, player) -> int:
@@ -1179,12 +1194,15 @@ cdef class XCore:
         cdef uint16_t* bufs = <uint16_t*>malloc(max(d, 1) * X_MAX_ACTIONS * sizeof(uint16_t))
         if bufs == NULL:
             raise MemoryError("no memory for perft's scratch space")
+        cdef Work w = Work(0, False)
         memcpy(&local, &self.s, X_HOT_BYTES)
         try:
             with nogil:
-                r = x_perft(&local, d, bulk, bufs)
+                r = x_perft(&local, d, bulk, bufs, &w)
         finally:
             free(bufs)
+        if w.stop:
+            raise_pending()
         return r
 
     # -- position accessors used by the Python layer ------------------------------------------

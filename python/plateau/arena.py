@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -319,7 +320,12 @@ def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[GameResult]:
         return
     # fork where the platform has it: workers start at once and scripts need no __main__ guard
     method = "fork" if "fork" in get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context(method)) as pool:
+    # workers ignore Ctrl-C: the parent alone handles it, stops them, and the games written so
+    # far stay in the output file for --resume
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, mp_context=get_context(method), initializer=_ignore_sigint
+    )
+    try:
         pending: set[Future[GameResult]] = set()
         queue = list(reversed(tasks))
         while queue or pending:
@@ -328,6 +334,18 @@ def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[GameResult]:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
                 yield fut.result()
+    except BaseException:
+        # interrupted (or the consumer stopped): do not wait for games in progress
+        workers = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            proc.terminate()
+        raise
+    pool.shutdown()
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_ray(tasks: list[tuple[Any, ...]], address: str | None) -> Iterator[GameResult]:

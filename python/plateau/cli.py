@@ -273,3 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as e:  # bad actions, records, options or files: a message
         print(f"plateau: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        hint = " (the games so far are in --out; continue with --resume)"
+        resumable = args.command == "arena" and getattr(args, "out", None)
+        print(f"\nplateau: interrupted{hint if resumable else ''}", file=sys.stderr)
+        return 130
