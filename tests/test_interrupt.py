@@ -26,8 +26,7 @@ BOUND = 1.0  # seconds from SIGINT to KeyboardInterrupt; measured: well under 0.
 # each snippet starts a call that runs for minutes; ``s`` (if any) must be unchanged after it
 LONG_CALLS = {
     "perft": (
-        "s = plateau.new_game({game!r}); before = s.to_json(), s.hash\n"
-        "call = lambda: s.perft(9)"
+        "s = plateau.new_game({game!r}); before = s.to_json(), s.hash\ncall = lambda: s.perft(9)"
     ),
     "random_playouts": "s = None\ncall = lambda: plateau.random_playouts({game!r}, n=10**12)",
     "random_playout": (
