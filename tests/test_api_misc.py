@@ -660,7 +660,6 @@ def test_cli_playouts(capsys: pytest.CaptureFixture[str]) -> None:
         (["perft", "--variant", "mini", "1", "S@a1", "S@a1"], "action 1 of the sequence"),
         (["perft", "--variant", "mini", "-1"], "perft depth must be an int in"),
         (["demo", "--variant", "huge", "--perft-depth", "0"], "unknown variant 'huge'"),
-        (["playouts", "--variant", "mini", "--games", "-1"], "n must be a non-negative int"),
     ],
 )
 def test_cli_errors_exit_2_with_a_message(
@@ -670,6 +669,63 @@ def test_cli_errors_exit_2_with_a_message(
     assert code == 2 and "Traceback" not in out
     assert err.startswith("plateau: error: ") and fragment in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["playouts", "--games", "-1"], "argument --games: must be at least 1, got -1"),
+        (
+            ["arena", "--bots", "random,random", "--jobs", "0"],
+            "argument --jobs: must be at least 1",
+        ),
+        (["arena", "--bots", "random,random", "--games", "x"], "'x' is not an integer"),
+        (["arena", "--bots", "random,random", "--move-timeout", "0"], "positive number"),
+        (["demo", "--seed", "-3"], "argument --seed: must be at least 0"),
+    ],
+)
+def test_cli_refuses_impossible_numbers(
+    capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        plateau.cli.main(argv)
+    assert info.value.code == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        plateau.cli.main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"plateau {plateau.__version__}"
+
+
+def test_every_cli_option_has_help() -> None:
+    import argparse
+
+    parser = plateau.cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        f"{name} {action.dest}"
+        for name, p in sub.choices.items()
+        for action in p._actions
+        if not isinstance(action, argparse._HelpAction) and not action.help
+    ]
+    assert missing == []
+
+
+def test_show_into_a_closed_pipe_exits_quietly() -> None:
+    # `plateau show | head -1`: the reader leaves early; no BrokenPipeError traceback
+    proc = subprocess.run(
+        f"{sys.executable} -m plateau show --game plateau-x --variant double | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0
+    assert len(proc.stdout.splitlines()) == 1
+    assert proc.stderr == ""
 
 
 def test_cli_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:

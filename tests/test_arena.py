@@ -255,3 +255,95 @@ def test_elo_interval_of_a_clean_sweep_is_finite_below() -> None:
     lo, hi = a.elo_ci95 or (0.0, 0.0)
     assert 200 < lo < math.inf and hi == math.inf
     assert b.elo_ci95 is not None and b.elo_ci95[1] == pytest.approx(-lo)
+
+
+# -- bots of your own ---------------------------------------------------------------------------
+
+
+def test_arena_takes_bot_classes_factories_and_objects_across_processes(tmp_path: Path) -> None:
+    import own_bots
+
+    out = tmp_path / "own.jsonl"
+    result = arena.run(
+        "plateau-x",
+        "mini",
+        [own_bots.FirstLegal, own_bots.last_legal],
+        games=4,
+        jobs=2,
+        seed=5,
+        out=out,
+    )
+    assert result.bots == ["own_bots:FirstLegal", "own_bots:last_legal"]
+    assert len(result.results) == 4 and not any(r.forfeit for r in result.results)
+    # an object is copied for each game; the same games as the class gives
+    again = arena.run(
+        "plateau-x", "mini", [own_bots.FirstLegal(), own_bots.last_legal()], games=4, jobs=2, seed=5
+    )
+    assert [r.returns for r in again.results] == [r.returns for r in result.results]
+    # and the same arena replays from the file under the same labels (resume finds it whole)
+    resumed = arena.run(
+        "plateau-x",
+        "mini",
+        [own_bots.FirstLegal, own_bots.last_legal],
+        games=4,
+        seed=5,
+        out=out,
+        resume=True,
+    )
+    assert [r.returns for r in resumed.results] == [r.returns for r in result.results]
+
+
+def test_command_line_loads_a_bot_by_module_path(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code = main(
+        [
+            "arena", "--game", "plateau-x", "--variant", "mini", "--games", "2", "--jobs", "2",
+            "--bots", "own_bots:FirstLegal:pick=1,random", "--no-progress",
+        ]
+    )  # fmt: skip
+    table = capsys.readouterr().out
+    assert code == 0
+    assert "| own_bots:FirstLegal:pick=1 | 2 |" in table
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ("own_bots:Nope", "has no bot class or factory 'Nope'"),
+        ("no_such_module.x:Bot", "cannot import 'no_such_module.x'"),
+        ("own_bots:FirstLegal:what=1", "unknown parameter"),
+        ("own_bots:9bad", "module.path:Name"),
+    ],
+)
+def test_bad_module_path_bots_are_refused_before_any_game(spec: str, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        arena.run("plateau-x", "mini", [spec, "random"], games=2)
+
+
+def test_a_bot_that_cannot_play_the_game_is_refused_before_the_first_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "never.jsonl"
+    with pytest.raises(ValueError, match="alphabeta plays two-player games only"):
+        arena.run("plateau-x", "standard", ["alphabeta", "random", "random", "random"], 4, out=out)
+    assert not out.exists()
+    code = main(["play", "--game", "plateau-x", "--bots", "alphabeta"])
+    assert code == 2
+    assert "two-player games only" in capsys.readouterr().err
+
+
+def test_elo_column_never_shows_minus_zero() -> None:
+    assert arena._signed(-0.4) == "+0" and arena._signed(0.2) == "+0"
+    assert arena._signed(-17.0) == "-17" and arena._signed(math.inf) == "+inf"
+
+
+def test_arena_report_of_a_file_without_arena_games_says_what_it_found(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    with pytest.raises(ValueError, match="no arena games \\(the file is empty\\)"):
+        arena.report(empty)
+    record = tmp_path / "record.jsonl"
+    record.write_text(plateau.new_game("plateau-x").to_json() + "\n")
+    with pytest.raises(ValueError, match="is not an arena game"):
+        arena.report(record)

@@ -65,6 +65,9 @@ def test_undo_takes_back_the_bot_reply_too() -> None:
     written: list[str] = []
     final = play(state, [0], {1: make_bot("random", seed=1)}, read=read, write=written.append)
     assert final.ply == 0 and final.current_player == 0
+    took = [line for line in written if line.startswith("took back ")]
+    assert len(took) == 1 and took[0].startswith("took back P@a1, ")  # and the bot's reply
+    assert len(took[0].split(", ")) == 2
 
 
 def test_a_game_between_bots_runs_to_the_end() -> None:

@@ -10,6 +10,7 @@ running after ``max_plies`` is scored by its ranking at that moment (``truncated
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -21,9 +22,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 from plateau.bots import make_bot
+from plateau.bots.base import Bot
 from plateau.record import to_record
 from plateau.registry import check_variant, new_game
 from plateau.tournament import Tournament
@@ -77,6 +79,36 @@ def split_bot_list(text: str) -> list[str]:
     return specs
 
 
+#: what the arena accepts for a seat: a spec string (``"mcts:iters=500"``, or
+#: ``"mypkg.bots:MyBot"``), a Bot subclass or factory called with ``seed=``, or a Bot object
+#: (copied for each game). Classes, factories and objects must be picklable to cross processes
+#: (defined at module level).
+BotSource = Union[str, Bot, Callable[..., Bot]]
+
+
+def build_bot(source: BotSource, seed: int) -> Bot:
+    """A fresh bot for one game from a seat's :data:`BotSource`."""
+    if isinstance(source, str):
+        return make_bot(source, seed=seed)
+    if isinstance(source, Bot):
+        return copy.deepcopy(source)
+    if callable(source):
+        bot = source(seed=seed)
+        if not isinstance(bot, Bot):
+            raise ValueError(f"{bot_label(source)} made a {type(bot).__name__}, not a Bot")
+        return bot
+    raise ValueError(f"a bot is a spec string, a Bot, or a Bot class or factory, got {source!r}")
+
+
+def bot_label(source: BotSource) -> str:
+    """How a seat's bot is named in results and records."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, Bot):
+        return source.describe()
+    return f"{getattr(source, '__module__', '?')}:{getattr(source, '__qualname__', source)}"
+
+
 def seat_order(index: int, num_bots: int) -> list[int]:
     """Which bot sits in each seat in game ``index``: rotated by one seat per game, so over
     ``num_bots`` consecutive games every bot plays every seat once.
@@ -94,7 +126,7 @@ def _seed_for(seed: int, index: int, seat: int) -> int:
 def play_game(
     game: str,
     variant: str,
-    specs: Sequence[str],
+    specs: Sequence[BotSource],
     index: int,
     seed: int = 0,
     move_timeout: float | None = None,
@@ -103,7 +135,8 @@ def play_game(
     """Play arena game ``index`` with ``specs[seat]`` in each seat (never raises for a bot's
     fault: that is a forfeit)."""
     state = new_game(game, variant)
-    bots = [make_bot(spec, seed=_seed_for(seed, index, seat)) for seat, spec in enumerate(specs)]
+    bots = [build_bot(spec, _seed_for(seed, index, seat)) for seat, spec in enumerate(specs)]
+    labels = [bot_label(spec) for spec in specs]
     for bot in bots:
         bot.reset()
     forfeit: dict[str, Any] | None = None
@@ -121,7 +154,7 @@ def play_game(
         except Exception as e:  # a bot's fault, whatever it is, forfeits its game
             forfeit = {
                 "seat": seat,
-                "bot": specs[seat],
+                "bot": labels[seat],
                 "ply": state.ply,
                 "error": f"{type(e).__name__}: {e}",
                 "traceback": traceback.format_exc(limit=4),
@@ -141,7 +174,7 @@ def play_game(
         game=game,
         variant=variant,
         seed=seed,
-        seats=list(specs),
+        seats=labels,
         ranking=ranking,
         returns=returns,
         plies=state.ply,
@@ -169,6 +202,12 @@ class BotStats:
     forfeits: int
     elo: float | None = None  # 2-player variants: Elo difference against the other bot
     elo_ci95: tuple[float, float] | None = None
+
+
+def _signed(x: float) -> str:
+    """``x`` rounded with its sign, never ``-0`` (``+0``, ``-17``, ``+inf``)."""
+    text = f"{x:+.0f}"
+    return "+0" if text == "-0" else text
 
 
 def _elo(score: float) -> float:
@@ -265,7 +304,7 @@ class ArenaResult:
             )
             if two and s.elo is not None and s.elo_ci95 is not None:
                 lo, hi = s.elo_ci95
-                line += f" {s.elo:+.0f} ({lo:+.0f} .. {hi:+.0f}) |"
+                line += f" {_signed(s.elo)} ({_signed(lo)} .. {_signed(hi)}) |"
             lines.append(line)
         truncated = sum(r.truncated for r in self.results)
         lines.append("")
@@ -300,7 +339,13 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
     """Re-tabulate an arena from its JSON-lines file alone."""
     results = read_results(path)
     if not results:
-        raise ValueError(f"{path}: no games")
+        lines = [ln for ln in Path(path).read_text(encoding="utf-8").splitlines() if ln.strip()]
+        found = (
+            "the file is empty"
+            if not lines
+            else f"its only line ({len(lines[0])} characters) is not an arena game"
+        )
+        raise ValueError(f"{path}: no arena games ({found}); `plateau arena --out` writes them")
     first = results[0]
     bots = [
         first.seats[seat_order(first.index, len(first.seats)).index(b)]
@@ -371,7 +416,7 @@ def _run_ray(tasks: list[tuple[Any, ...]], address: str | None) -> Iterator[Game
 def run(
     game: str,
     variant: str,
-    bots: Sequence[str],
+    bots: Sequence[BotSource],
     games: int,
     jobs: int = 1,
     seed: int = 0,
@@ -383,7 +428,8 @@ def run(
     max_plies: int = 400,
     progress: bool | Callable[[Iterable[GameResult], int], Iterable[GameResult]] = False,
 ) -> ArenaResult:
-    """Play ``games`` games of ``bots`` (one spec per seat, rotated every game) and return the
+    """Play ``games`` games of ``bots`` (one per seat, rotated every game; each a spec string,
+    a Bot subclass or factory, or a Bot object: see :data:`BotSource`) and return the
     results. With ``out``, each game is appended to that JSON-lines file as it finishes; with
     ``resume``, games already in it are kept and not replayed."""
     check_variant(game, variant)
@@ -394,7 +440,9 @@ def run(
             f"{game}/{variant} has {probe.num_players} seats; got {len(bots)} bots: {bots}"
         )
     for spec in bots:
-        make_bot(spec)  # check every spec before any game starts
+        # every bot is built and asked before any game starts: a bad spec, or a bot that
+        # cannot play this game (alphabeta with four players), is an error, not forfeits
+        build_bot(spec, 0).check_game(probe)
     for name, value in (("games", games), ("jobs", jobs), ("seed", seed)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a non-negative int, got {value!r}")
@@ -406,7 +454,8 @@ def run(
             raise ValueError(f"{out} exists: pass resume=True (--resume) or another file")
         for r in read_results(out):
             same = (r.game, r.variant, r.seed) == (game, variant, seed)
-            if not same or r.seats != [bots[b] for b in seat_order(r.index, len(bots))]:
+            labels = [bot_label(bots[b]) for b in seat_order(r.index, len(bots))]
+            if not same or r.seats != labels:
                 raise ValueError(f"{out}: game {r.index} was played by another arena setup")
             done[r.index] = r
         # rewrite without a torn last line
@@ -440,7 +489,7 @@ def run(
         if sink is not None:
             sink.close()
     results = [done[i] for i in sorted(done) if i < games]
-    return ArenaResult(game, variant, bots, results)
+    return ArenaResult(game, variant, [bot_label(b) for b in bots], results)
 
 
 def _tqdm(stream: Iterable[GameResult], total: int) -> Iterable[GameResult]:

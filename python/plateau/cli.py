@@ -8,15 +8,45 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from plateau import __version__
 from plateau.record import from_json
 from plateau.registry import game_info, games, new_game, random_playouts
 
 
 def _add_game_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", default="plateau-x", choices=games())
+    p.add_argument("--game", default="plateau-x", choices=games(), help="the game to play")
     p.add_argument("--variant", default=None, help="variant name (default: the game's default)")
+
+
+def _int_at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: an int >= ``low`` (so ``--jobs 0`` is refused with a message)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    return parse
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+POSITIVE = _int_at_least(1)
+NON_NEGATIVE = _int_at_least(0)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -163,6 +193,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if len(specs) not in (1, len(others)):
         raise ValueError(f"{len(others)} seats need bots; give one spec or {len(others)}")
     bots = {p: make_bot(specs[i % len(specs)], seed=args.seed + p) for i, p in enumerate(others)}
+    for bot in bots.values():
+        bot.check_game(state)  # before the first move, not in the middle of the game
     if args.load:
         with open(args.load, encoding="utf-8") as f:
             loaded = from_json(f.read())
@@ -175,42 +207,46 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="plateau", description="Rules engines for the Plateau board games."
+        prog="plateau",
+        description="Rules engines for the Plateau board games. With no command: the demo.",
     )
+    parser.add_argument("--version", action="version", version=f"plateau {__version__}")
     sub = parser.add_subparsers(dest="command")
 
     p = sub.add_parser("demo", help="a seeded random game, move by move, and perft (default)")
     _add_game_args(p)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--max-plies", type=int, default=400)
-    p.add_argument("--perft-depth", type=int, default=3)
+    p.add_argument("--seed", type=NON_NEGATIVE, default=1, help="seed of the random game")
+    p.add_argument("--max-plies", type=POSITIVE, default=400, help="stop the game after this")
+    p.add_argument(
+        "--perft-depth", type=NON_NEGATIVE, default=3, help="perft of the start to this depth"
+    )
     p.add_argument("--quiet", action="store_true", help="print only the moves and the end")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("perft", help="count leaf positions after ACTIONS from the start")
     _add_game_args(p)
-    p.add_argument("depth", type=int)
-    p.add_argument("actions", nargs="*")
+    p.add_argument("depth", type=int, help="plies to count (0-63)")
+    p.add_argument("actions", nargs="*", help="actions from the start, in notation")
     p.add_argument("--no-bulk", action="store_true", help="apply every last-ply action")
     p.add_argument("--all", action="store_true", help="every depth from 1 to DEPTH")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("legal", help="the legal actions after ACTIONS, byte-sorted")
     _add_game_args(p)
-    p.add_argument("actions", nargs="*")
+    p.add_argument("actions", nargs="*", help="actions from the start, in notation")
     p.set_defaults(func=cmd_legal)
 
     p = sub.add_parser("show", help="the diagram after ACTIONS, or of a saved record")
     _add_game_args(p)
-    p.add_argument("actions", nargs="*")
+    p.add_argument("actions", nargs="*", help="actions from the start, in notation")
     p.add_argument("--record", help="a JSON game record to load instead")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("playouts", help="uniformly random games inside the core")
     _add_game_args(p)
-    p.add_argument("--games", type=int, default=10000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-plies", type=int, default=400)
+    p.add_argument("--games", type=POSITIVE, default=10000, help="how many games")
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the first game")
+    p.add_argument("--max-plies", type=POSITIVE, default=400, help="cap on plies a game")
     p.set_defaults(func=cmd_playouts)
 
     p = sub.add_parser("arena", help="bots against bots, many games, with statistics")
@@ -218,25 +254,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots", required=True, help="one spec per seat, e.g. mcts:iters=2000,greedy,random,random"
     )
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=POSITIVE, default=100, help="how many games")
+    p.add_argument("--jobs", type=POSITIVE, default=os.cpu_count() or 1, help="worker processes")
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the whole arena")
     p.add_argument("--out", help="JSON-lines file: one game record per line")
     p.add_argument("--resume", action="store_true", help="keep the games already in --out")
-    p.add_argument("--backend", choices=["process", "ray"], default="process")
+    p.add_argument(
+        "--backend", choices=["process", "ray"], default="process", help="where games run"
+    )
     p.add_argument("--address", help="Ray cluster address (default: a local Ray instance)")
     p.add_argument(
         "--move-timeout",
-        type=float,
+        type=_positive_float,
         default=None,
         help="seconds a bot may take for a move before it forfeits",
     )
-    p.add_argument("--max-plies", type=int, default=400)
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--max-plies",
+        type=POSITIVE,
+        default=400,
+        help="stop a game after this, scored as it stands",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("arena-report", help="re-tabulate an arena from its JSON-lines file")
-    p.add_argument("file")
+    p.add_argument("file", help="the JSON-lines file of an arena (its --out)")
     p.set_defaults(func=cmd_arena_report)
 
     p = sub.add_parser("play", help="play in the terminal against bots")
@@ -249,14 +292,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="a seat you play (repeatable; default 0)",
     )
     p.add_argument("--bots", default="mcts:seconds=1", help="bot spec(s) for the other seats")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the bots")
     p.add_argument("--load", help="continue a saved game record")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("bench", help="speed figures and ratios against yardsticks")
     p.add_argument("--yardstick", help="path of the native plateau-x-yardstick program")
     p.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
-    p.add_argument("--game", default="plateau-x", choices=["plateau-x", "plateau"])
+    p.add_argument("--game", default="plateau-x", choices=games(), help="the game to measure")
     p.set_defaults(func=cmd_bench)
     return parser
 
@@ -270,6 +313,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["demo", *(argv or [])])
     try:
         return int(args.func(args))
+    except BrokenPipeError:  # `plateau show | head`: the reader left; stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except (ValueError, OSError) as e:  # bad actions, records, options or files: a message
         print(f"plateau: error: {e}", file=sys.stderr)
         return 2

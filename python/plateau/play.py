@@ -143,10 +143,17 @@ def _undo_to_human(
     show: Callable[[], None],
     write: Callable[[str], None],
 ) -> None:
-    """Take back actions until a human's own action has been taken back."""
+    """Take back actions until a human's own action has been taken back, saying which."""
+    taken: list[str] = []
     while state.history:
-        state.undo()
+        action = state.undo()
+        taken.append(state.action_to_string(action))
         if state.current_player in humans:
+            write(f"took back {', '.join(reversed(taken))}")
             show()
             return
-    write("nothing to undo")
+    if taken:
+        write(f"took back {', '.join(reversed(taken))} (back at the start)")
+        show()
+    else:
+        write("nothing to undo")

@@ -59,11 +59,8 @@ class SearchBot(Bot):
         self._killers: list[list[int]] = []
         self._iter_depth = 0
 
-    def _check_players(self, state: GameState) -> None:
-        """Raise ValueError if this searcher cannot play ``state``'s number of players."""
-
     def select_action(self, state: GameState) -> int:
-        self._check_players(state)
+        self.check_game(state)
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
         work = state.clone()
@@ -163,7 +160,7 @@ class AlphaBetaBot(SearchBot):
 
     name = "alphabeta"
 
-    def _check_players(self, state: GameState) -> None:
+    def check_game(self, state: GameState) -> None:
         if state.num_players != 2:
             raise ValueError(
                 f"alphabeta plays two-player games only; this one has {state.num_players} "

@@ -10,6 +10,7 @@ game the library has.
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -41,6 +42,11 @@ class Bot(ABC):
     @abstractmethod
     def select_action(self, state: GameState) -> int:
         """The id of a legal action for the player to move (the state is left unchanged)."""
+
+    def check_game(self, state: GameState) -> None:
+        """Raise ValueError, saying why, if this bot cannot play ``state``'s game (the arena
+        and ``plateau play`` ask before the first game). The default plays every game."""
+        return None
 
     def reset(self) -> None:
         """Forget what was learned during a game (called before each new game)."""
@@ -91,11 +97,41 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its spec, e.g. ``make_bot("mcts:seconds=0.5", seed=3)``."""
+    """A bot from its spec, e.g. ``make_bot("mcts:seconds=0.5", seed=3)``. A bot of your own
+    is named by import path, ``"mypkg.bots:MyBot"`` or ``"mypkg.bots:MyBot:depth=3"`` (a
+    :class:`Bot` subclass, or any callable taking ``seed`` and the parameters and returning a
+    bot): a spec that does not start with a registered bot's name and whose part after the
+    first colon is a name, not ``key=value``."""
+    if isinstance(spec, str) and ":" in spec:
+        head, _, rest = spec.strip().partition(":")
+        attr = rest.partition(":")[0]
+        if head not in BOTS and attr and "=" not in attr:
+            return _import_bot(spec, seed)
     name, params = parse_spec(spec)
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
     return BOTS[name](seed=seed, **params)
+
+
+def _import_bot(spec: str, seed: int) -> Bot:
+    module_name, _, rest = spec.strip().partition(":")
+    attr, _, param_text = rest.partition(":")
+    if not attr.isidentifier():
+        raise ValueError(
+            f"a bot by import path is 'module.path:Name[:key=value,...]', got {spec!r}"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ValueError(f"bot {spec!r}: cannot import {module_name!r} ({e})") from None
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        raise ValueError(f"bot {spec!r}: {module_name!r} has no bot class or factory {attr!r}")
+    _, params = parse_spec("x:" + param_text)
+    bot = factory(seed=seed, **params)
+    if not isinstance(bot, Bot):
+        raise ValueError(f"bot {spec!r}: {attr} returned {type(bot).__name__}, not a Bot")
+    return bot
 
 
 def bot_names() -> list[str]:
