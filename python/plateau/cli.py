@@ -305,6 +305,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # bots of your own by import path (--bots mybots:MyBot) are found in the current directory,
+    # as `python -m` would find them
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "human", 0) is None:
