@@ -702,17 +702,17 @@ cdef inline void _plane(float* out, uint64_t b, float v) noexcept nogil:
         b &= b - 1
 
 
-cdef void x_observe(const XState* s, float* out) noexcept nogil:
-    """Observation planes, ``(P + 8) x n x n`` floats, from the view of the player to move.
+cdef void x_observe(const XState* s, int viewer, float* out) noexcept nogil:
+    """Observation planes, ``(P + 8) x n x n`` floats, from the view of player ``viewer``.
 
-    0: level; 1..P: pieces of the player to move, then of the next players in turn order;
+    0: level; 1..P: pieces of the viewer, then of the next players in turn order;
     P+1, P+2, P+3: spaces under a single, double, triple lying fully on top (the flush rule);
-    P+4: spaces closed to the player to move (opponents' plateaus); P+5, P+6: the player's
+    P+4: spaces closed to the viewer (opponents' plateaus); P+5, P+6: the viewer's
     singles and doubles left / 4 (broadcast); P+7: triples left in the supply / 37.
     """
     cdef const XSpec* sp = s.spec
     cdef int nn = sp.nn, n = sp.n, P = sp.players, i, q, rel, shape
-    cdef int me = s.player
+    cdef int me = viewer
     cdef uint64_t b, cells
     for i in range((P + 8) * nn):
         out[i] = 0
@@ -1152,11 +1152,15 @@ cdef class XCore:
         """Shape of :meth:`observation_tensor`: ``(players + 8, n, n)``."""
         return (self.s.spec.players + 8, self.s.spec.n, self.s.spec.n)
 
-    def observation_tensor(self):
-        """Observation planes (float32) from the view of the player to move; see the docs."""
+    def observation_tensor(self, player=None):
+        """Observation planes (float32, ``observation_shape``) from the view of ``player``
+        (default: the player to move, or the last one to move once the game is over); the
+        layout is in the docs."""
         cdef void* data
+        cdef int viewer = self.s.player if player is None else check_int(
+            player, 0, self.s.spec.players, "player")
         out = new_array(self.observation_shape, _FLOAT32, False, &data)
-        x_observe(&self.s, <float*>data)
+        x_observe(&self.s, viewer, <float*>data)
         return out
 
     def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:

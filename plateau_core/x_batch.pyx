@@ -104,4 +104,4 @@ cdef class XBatch(BatchCore):
         return x_hash(&self.states[i])
 
     cdef void _observe(self, int i, float* out) noexcept nogil:
-        x_observe(&self.states[i], out)
+        x_observe(&self.states[i], self.states[i].player, out)

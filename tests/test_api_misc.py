@@ -796,3 +796,36 @@ def test_apply_all_refuses_a_single_string(game: str, variant: str) -> None:
 def test_a_batch_too_big_for_memory_says_so(game: str) -> None:
     with pytest.raises(MemoryError, match=r"no memory for a batch of 1,000,000,000 games"):
         plateau.StateBatch(game, n=10**9)
+
+
+# -- one observation surface in every game -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "variant"), ALL_GAMES)
+def test_every_game_has_observations_of_any_player(game: str, variant: str) -> None:
+    s = plateau.new_game(game, variant)
+    rng = random.Random(5)
+    for _ in range(7):
+        s.apply(int(rng.choice(s.legal_actions().tolist())))
+    mover = s.current_player
+    assert np.array_equal(s.observation_tensor(), s.observation_tensor(mover))
+    assert s.observation() == s.observation(mover)
+    tensors = []
+    for p in range(s.num_players):
+        t = s.observation_tensor(np.int64(p))
+        assert t.dtype == np.float32 and t.shape == s.observation_shape
+        tensors.append(t)
+        obs = s.observation(p)
+        assert isinstance(obs, dict) and obs["player"] == p
+        text = s.observation_string(p)
+        assert isinstance(text, str) and text
+        world = s.determinizer(p).sample(3)
+        assert world.hash == s.hash or not plateau.game_info(game).perfect_information
+        if p == mover:
+            assert world.legal_actions().tolist() == s.legal_actions().tolist()
+    # each player's planes are drawn from their own side
+    assert any(not np.array_equal(tensors[0], t) for t in tensors[1:])
+    for bad in (-1, s.num_players, True, 0.5, "0"):
+        for method in (s.observation, s.observation_string, s.observation_tensor):
+            with pytest.raises(ValueError, match="player"):
+                method(bad)  # type: ignore[operator]

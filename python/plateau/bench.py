@@ -399,7 +399,7 @@ def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: Non
     rows += bench_clone(quick, _albea_midgame())
     rows[-1].measure = "plateau " + rows[-1].measure
     say("plateau determinization")
-    det = mid.determinizer(mid.current_player)  # type: ignore[attr-defined]
+    det = mid.determinizer(mid.current_player)
     k = 200 if quick else 5000
     _, dt = _timed(lambda: [det.sample(i) for i in range(k)])
     rows.append(Row(f"plateau determinizer sample at ply {mid.ply}, us", dt / k * 1e6, "us"))

@@ -72,7 +72,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"points: {state.returns()}")
     if not game_info(args.game).perfect_information:
         print("\nthe same position as player 0 saw it (hidden faces as '?'):")
-        print(state.observation_string(0))  # type: ignore[attr-defined]
+        print(state.observation_string(0))
     start = new_game(args.game, state.variant)
     print("\nperft of the start position (leaf counts, bulk counting at the last ply):")
     for depth in range(1, args.perft_depth + 1):

@@ -130,7 +130,7 @@ def _shower(
 
     def show() -> None:
         if _hidden(state) and humans and not state.is_terminal():
-            write(state.observation_string(_viewer(state, humans)))  # type: ignore[attr-defined]
+            write(state.observation_string(_viewer(state, humans)))
         else:
             write(str(state))
 

@@ -10,14 +10,33 @@ from __future__ import annotations
 
 import numbers
 import operator
+import random
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Union
 
 from plateau.errors import IllegalActionError
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+
+#: a seed, ``random.Random`` or numpy ``Generator`` (for samplers of hidden information)
+RandomSource = Union[int, random.Random, "np.random.Generator", None]
+
+
+class Determinizer:
+    """Draws states consistent with one player's knowledge of a position. This base serves
+    perfect-information games, where that is the position itself; a game with hidden
+    information subclasses it and draws the hidden rest."""
+
+    def __init__(self, state: GameState, player: int) -> None:
+        self.state = state
+        self.player = player
+
+    def sample(self, rng: RandomSource = None) -> GameState:
+        """One consistent state (``rng``: a seed, ``random.Random`` or numpy Generator)."""
+        return self.state.clone()
 
 
 def rank_by_keys(keys: Sequence[Any]) -> list[list[int]]:
@@ -87,6 +106,9 @@ class GameState:
         def random_playout(
             self, seed: int = 0, max_plies: int = 400, sensible_end: bool = False
         ) -> list[float]: ...
+        @property
+        def observation_shape(self) -> tuple[int, ...]: ...
+        def observation_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]: ...
 
     # -- per game (overridden) ---------------------------------------------------------------
 
@@ -257,6 +279,35 @@ class GameState:
                     wins.append(a)
             self.undo()
         return np.array(wins, dtype=np.int64)
+
+    # -- what a player may see: perfect-information defaults (a game that hides information
+    # overrides all of them) ---------------------------------------------------------------
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        """What ``player`` (default: the player to move) may know, as plain data (per game)."""
+        raise NotImplementedError
+
+    def observation_string(self, player: int | None = None) -> str:
+        """:meth:`observation` as text. With perfect information every player sees the whole
+        position: the diagram."""
+        p = self._viewer(player)
+        return f"{self}\n(seen by player {p}: everything is public)"
+
+    def determinizer(self, player: int) -> Determinizer:
+        """A sampler of states consistent with what ``player`` knows; ``.sample(rng)`` draws
+        one. With perfect information there is only the position itself: a clone."""
+        return Determinizer(self, self._check_player(player))
+
+    def resample_hidden(self, player: int, rng: RandomSource = None) -> GameState:
+        """One state consistent with what ``player`` knows (with perfect information, a
+        clone)."""
+        return self.determinizer(player).sample(rng)
+
+    def _viewer(self, player: int | None) -> int:
+        """``player`` checked, or by default the player to move (0 once the game is over)."""
+        if player is None:
+            return max(self.current_player, 0)
+        return self._check_player(player)
 
     def view_for(self, player: int, seed: int = 0) -> GameState:
         """The position as a bot playing ``player`` may be given it. With perfect information

@@ -207,7 +207,7 @@ class MCTSBot(Bot):
         if len(legal) == 1:
             self.iterations = 0
             return int(legal[0])
-        sampler = state.determinizer(state.current_player)  # type: ignore[attr-defined]
+        sampler = state.determinizer(state.current_player)
         visits: dict[int, int] = {}
         iters = max(1, int(self.params["iters"]) // worlds)
         seconds = float(self.params["seconds"]) / worlds

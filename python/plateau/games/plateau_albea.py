@@ -18,6 +18,7 @@ from plateau_core import albea_batch as _ab
 from plateau.errors import IllegalActionError
 from plateau.notation import square_index, square_name
 from plateau.registry import GameInfo, register
+from plateau.state import Determinizer as _Determinizer
 from plateau.state import GameState
 
 BLACK, WHITE = 0, 1
@@ -436,13 +437,13 @@ class PlateauAlbeaState(_a.ACore, GameState):
 
     # -- hidden information -------------------------------------------------------------------
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """What ``player`` may see (the rules page, Hidden information): own pieces in full;
-        each opponent piece as its owner, its faces as seen (up face first, ``?`` unseen) and
-        its type only when both faces were seen or a face is orange; the opponent's reserve
-        as a count; prisoners, a pending tender and the history (opponent's openings and
-        onboards redacted to the placed up face)."""
-        p = self._player(player)
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        """What ``player`` (default: the player to act; 0 once over) may see (the rules page,
+        Hidden information): own pieces in full; each opponent piece as its owner, its faces
+        as seen (up face first, ``?`` unseen) and its type only when both faces were seen or a
+        face is orange; the opponent's reserve as a count; prisoners, a pending tender and the
+        history (opponent's openings and onboards redacted to the placed up face)."""
+        p = self._player(max(self.current_player, 0) if player is None else player)
         board = []
         for st in self._board():
             pieces = []
@@ -479,7 +480,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
             "history": self.history_strings(viewer=p),
         }
 
-    def observation_string(self, player: int) -> str:
+    def observation_string(self, player: int | None = None) -> str:
         """:meth:`observation` as text: one line per non-empty square, bottom..top, each piece
         an owner letter and its faces as ``player`` knows them (``B??``, ``Wr?``, ``Bxo``)."""
         obs = self.observation(player)
@@ -620,7 +621,7 @@ def _as_random(rng: int | random.Random | np.random.Generator | None) -> random.
     return random.Random(rng)
 
 
-class Determinizer:
+class Determinizer(_Determinizer):
     """Uniform sampler over the worlds consistent with ``player``'s view of ``state``.
 
     Unknown: the types (and orientations) of the opponent's board pieces that ``player`` has
@@ -636,7 +637,7 @@ class Determinizer:
 
     def __init__(self, state: PlateauAlbeaState, player: int) -> None:
         self._state = state.clone()
-        self.player = player
+        super().__init__(self._state, player)
         opp = 1 - player
         pool = dict(COUNT)
         for t, n in state.prisoners(player).items():

@@ -192,6 +192,31 @@ class PlateauXState(_x.XCore, GameState):
             return f"no path of one-level steps leads from {self._name(f)} to {self._name(to)}"
         return f"{who} can still build, so the game cannot be ended"
 
+    # -- what a player sees (everything: perfect information) ------------------------------
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        """The whole position as plain data, for ``player`` (default: the player to move):
+        levels by rows, the squares of each player's pieces (None off the board), stocks,
+        the supply, the tile table and the history. Every player sees all of it."""
+        p = self._viewer(player)
+        ppp = self.pieces_per_player
+        squares = self.piece_squares()
+        return {
+            "player": p,
+            "ply": self.ply,
+            "current_player": self.current_player,
+            "levels": self.levels(),
+            "pieces": [
+                [None if q is None else self._name(q) for q in squares[k * ppp : (k + 1) * ppp]]
+                for k in range(self.num_players)
+            ],
+            "stocks": [self.stock(k) for k in range(self.num_players)],
+            "supply": self.supply,
+            "tiles": self.tiles(),
+            "history": self.history_strings(),
+            "terminal": self.is_terminal(),
+        }
+
     # -- position ----------------------------------------------------------------------------
 
     def _own_pieces(self, player: int) -> range:
