@@ -2,6 +2,11 @@
 
 Set PLATEAU_DEBUG=1 to build with bounds checks, wraparound and initialisation checks on
 (slower, but every out-of-range index in a kernel raises instead of corrupting memory).
+Set PLATEAU_SANITIZE=1 to compile and link with AddressSanitizer and UndefinedBehaviorSanitizer
+(gcc or clang; -O1 -g, every report fatal). It leaves the Cython directives alone (without
+PLATEAU_DEBUG: no bounds checks, as released), so the sanitizers watch the kernels' raw C memory.
+The Python interpreter is not sanitized, so the runtimes must be preloaded: `bash .ci/sanitize`
+builds this way and runs tests under them.
 On x86-64 the kernels use the POPCNT instruction (every x86-64 CPU since about 2008);
 set PLATEAU_PORTABLE=1 to build without it.
 """
@@ -14,6 +19,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("PLATEAU_DEBUG", "") not in ("", "0")
+SANITIZE = os.environ.get("PLATEAU_SANITIZE", "") not in ("", "0")
 
 directives = {
     "language_level": 3,
@@ -27,7 +33,14 @@ directives = {
 PORTABLE = os.environ.get("PLATEAU_PORTABLE", "") not in ("", "0")
 X86_64 = platform.machine().lower() in ("x86_64", "amd64")
 
-if sys.platform == "win32":
+link_args: list[str] = []
+if SANITIZE:
+    if sys.platform == "win32":
+        sys.exit("PLATEAU_SANITIZE=1 needs gcc or clang")
+    sanitizers = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+    compile_args = ["-O1", "-g", "-fno-omit-frame-pointer", *sanitizers]
+    link_args = sanitizers
+elif sys.platform == "win32":
     compile_args = ["/O2"]
 elif DEBUG:
     compile_args = ["-O0", "-g"]
@@ -42,6 +55,7 @@ extensions = [
         [f"plateau_core/{name}.pyx"],
         include_dirs=["plateau_core"],
         extra_compile_args=compile_args,
+        extra_link_args=link_args,
     )
     for name in MODULES
 ]
