@@ -622,7 +622,7 @@ def test_bad_player_arguments(method: str, player: Any) -> None:
     assert snapshot(s) == before
 
 
-@pytest.mark.parametrize("method", ["observation", "reserve", "prisoners", "heuristic"])
+@pytest.mark.parametrize("method", ["reserve", "prisoners", "heuristic"])
 def test_none_is_not_a_player(method: str) -> None:
     s = new(OPENED)
     with pytest.raises(ValueError, match=r"player must be 0 or 1, got None"):

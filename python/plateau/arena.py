@@ -26,6 +26,7 @@ from typing import Any, Union
 
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
+from plateau.checks import check_int
 from plateau.record import to_record
 from plateau.registry import check_variant, new_game
 from plateau.tournament import Tournament
@@ -443,9 +444,9 @@ def run(
         # every bot is built and asked before any game starts: a bad spec, or a bot that
         # cannot play this game (alphabeta with four players), is an error, not forfeits
         build_bot(spec, 0).check_game(probe)
-    for name, value in (("games", games), ("jobs", jobs), ("seed", seed)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+    games = check_int(games, "games", 0)
+    jobs = check_int(jobs, "jobs", 1)
+    seed = check_int(seed, "seed", 0)
     if backend not in ("process", "ray"):
         raise ValueError(f"unknown backend {backend!r} (process or ray)")
     done: dict[int, GameResult] = {}

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from plateau.checks import check_int
 from plateau.errors import IllegalActionError
 from plateau.registry import check_variant, game_info
 
@@ -64,14 +65,10 @@ class StateBatch:
         check_variant(game, variant)
         if info.batch is None:
             raise ValueError(f"{game!r} has no batched engine")
-        for name, value, lo, hi in (
-            ("n", n, 1, 2**31),
-            ("seed", seed, 0, 2**64),
-            ("max_plies", max_plies, 1, 2**31),
-            ("first_player", first_player, 0, 2**31),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value < hi:
-                raise ValueError(f"{name} must be an int in [{lo}, {hi}), got {value!r}")
+        n = check_int(n, "n", 1, 2**31)
+        seed = check_int(seed, "seed", 0, 2**64)
+        max_plies = check_int(max_plies, "max_plies", 1, 2**31)
+        first_player = check_int(first_player, "first_player", 0, 2**31)
         self.game = game
         self.variant = variant
         self._core: Any = info.batch(variant, n, seed, max_plies, first_player)
@@ -106,8 +103,7 @@ class StateBatch:
         and their numbers, int32 ``(n,)``: compact where masks are wide (Plateau has 41,188
         ids and about 100 legal actions a position). A game with more than ``width`` legal
         actions gets its first ``width`` (its count says how many there are)."""
-        if isinstance(width, bool) or not isinstance(width, int) or width < 1:
-            raise ValueError(f"width must be an int >= 1, got {width!r}")
+        width = check_int(width, "width", 1, 2**31)
         if isinstance(ids, np.ndarray) and ids.ndim == 2:
             width = ids.shape[1]
         ids = _out(ids, _I64, (self.num_envs, width), "id array")

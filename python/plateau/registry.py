@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from plateau.checks import check_int
+
 if TYPE_CHECKING:
     from plateau.state import GameState
 
@@ -123,10 +125,7 @@ def random_playouts(
     variant = info.default_variant if variant is None else variant
     check_variant(game, variant)
     _check_options(game, info, options)
-    for name, value in (("n", n), ("seed", seed), ("max_plies", max_plies)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
-    for name, value, top in (("n", n, 62), ("seed", seed, 64), ("max_plies", max_plies, 31)):
-        if value >= 2**top:
-            raise ValueError(f"{name} must be below 2**{top}, got {value!r}")
+    n = check_int(n, "n", 0, 2**62)
+    seed = check_int(seed, "seed", 0, 2**64)
+    max_plies = check_int(max_plies, "max_plies", 0, 2**31)
     return info.playouts(variant, n, seed, max_plies, **options)

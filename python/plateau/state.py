@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Union
 
+from plateau.checks import check_int
 from plateau.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -319,15 +320,7 @@ class GameState:
     def _check_player(self, player: object) -> int:
         """``player`` as an int after checking it is a player of this game (any integral type
         but bool); ValueError otherwise."""
-        if not isinstance(player, bool):
-            try:
-                p = operator.index(player)  # type: ignore[arg-type]
-            except TypeError:
-                pass
-            else:
-                if 0 <= p < self.num_players:
-                    return p
-        raise ValueError(f"player must be an int in [0, {self.num_players}), got {player!r}")
+        return check_int(player, "player", 0, self.num_players)
 
     def winners(self) -> list[int]:
         """The players in first place (the game need not be over: "if it ended now")."""
@@ -345,12 +338,8 @@ class GameState:
         """The applied actions in canonical notation (as ``viewer`` saw them, in a game that
         hides information; with perfect information every action is public, so ``viewer``
         changes nothing)."""
-        if viewer is not None and (
-            isinstance(viewer, bool)
-            or not isinstance(viewer, int)
-            or not 0 <= viewer < self.num_players
-        ):
-            raise ValueError(f"viewer must be a player in [0, {self.num_players}), got {viewer!r}")
+        if viewer is not None:
+            check_int(viewer, "viewer", 0, self.num_players)
         probe = self._replay_probe()
         out = []
         for a in self.history:
@@ -373,6 +362,25 @@ class GameState:
         from plateau.record import from_json
 
         return (from_json, (self.to_json(),))
+
+    # -- equality: by position, as python-chess boards compare -----------------------------
+
+    def _position_key(self) -> object:
+        """What makes two positions of this game and variant the same (per game): everything
+        that decides the rest of the game, not the way it was reached nor the ply count."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when they are the same game and variant in the same position with the same
+        player to move; the history is ignored (``s == s.clone()``, and two move orders that
+        reach one position give equal states)."""
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return (self.game, self.variant) == (other.game, other.variant) and (
+            self._position_key() == other._position_key()
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: use .hash for a position key
 
     def __copy__(self) -> GameState:
         return self.clone()

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from plateau.bots.base import Bot, register_bot
 from plateau.bots.greedy import outcome_value
+from plateau.checks import check_int, check_number
 from plateau.state import GameState
 
 #: finished games score ``TERMINAL_SCALE * (points - mean points)``
@@ -44,10 +45,8 @@ class SearchBot(Bot):
     def __init__(self, seed: int = 0, **params: Any) -> None:
         super().__init__(seed, **params)
         depth, seconds = self.params["depth"], self.params["seconds"]
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise ValueError(f"depth must be an int >= 1, got {depth!r}")
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-            raise ValueError(f"seconds must be a number >= 0, got {seconds!r}")
+        check_int(depth, "depth", 1)
+        check_number(seconds, "seconds")
         self._rng = random.Random(seed)
         #: positions visited (actions applied) by the last select_action
         self.nodes = 0

@@ -14,6 +14,7 @@ import importlib
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
+from plateau.checks import check_int
 from plateau.state import GameState
 
 BOTS: dict[str, type[Bot]] = {}
@@ -34,9 +35,7 @@ class Bot(ABC):
                 f"unknown parameter(s) {', '.join(unknown)} for bot {self.name!r}; "
                 f"known: {', '.join(self.defaults) or 'none'}"
             )
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"seed must be an int, got {seed!r}")
-        self.seed = seed
+        self.seed = check_int(seed, "seed", -(2**63), 2**64)
         self.params: dict[str, Any] = {**self.defaults, **params}
 
     @abstractmethod

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from plateau.bots.base import Bot, register_bot
+from plateau.checks import check_int, check_number
 from plateau.registry import game_info
 from plateau.state import GameState
 
@@ -131,15 +132,13 @@ class MCTSBot(Bot):
             raise ValueError(f"max_plies must be >= 0, got {p['max_plies']!r}")
         for key in ("seconds", "c"):
             v = p[key]
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                raise ValueError(f"{key} must be a number >= 0, got {v!r}")
+            check_number(v, key)
         if not isinstance(p["reuse"], bool):
             raise ValueError(f"reuse must be true or false, got {p['reuse']!r}")
         if not isinstance(p["sensible_end"], bool):
             raise ValueError(f"sensible_end must be true or false, got {p['sensible_end']!r}")
         d = p["determinizations"]
-        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 1000:
-            raise ValueError(f"determinizations must be an int in [1, 1000], got {d!r}")
+        check_int(d, "determinizations", 1, 1001)
         if p["eval"] not in ("auto", "playout", "heuristic", "mixed"):
             raise ValueError(f"eval must be auto, playout, heuristic or mixed, got {p['eval']!r}")
         self._rng = random.Random(seed)

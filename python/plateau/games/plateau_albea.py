@@ -7,6 +7,7 @@ Rules: ``../shared/rules/plateau-albea.md`` (decisions it leaves open: ``docs/pl
 from __future__ import annotations
 
 import itertools
+import numbers
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -15,6 +16,7 @@ import numpy as np
 from plateau_core import albea as _a
 from plateau_core import albea_batch as _ab
 
+from plateau.checks import check_int
 from plateau.errors import IllegalActionError
 from plateau.notation import square_index, square_name
 from plateau.registry import GameInfo, register
@@ -303,9 +305,9 @@ class PlateauAlbeaState(_a.ACore, GameState):
                 return square_index(square, 4)
             except ValueError:
                 raise ValueError(f"square {square!r} is off the 4x4 board (a1..d4)") from None
-        if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < 16:
+        if isinstance(square, bool) or not isinstance(square, numbers.Integral):
             raise ValueError(f"square must be a name or an index in [0, 16), got {square!r}")
-        return square
+        return check_int(square, "square", 0, 16)
 
     def position_dict(self) -> dict[str, Any]:
         """The full truth as plain data (the reference implementation's ``to_dict()`` without
@@ -326,6 +328,12 @@ class PlateauAlbeaState(_a.ACore, GameState):
             "winner": self.winner,
             "ply": self.ply,
         }
+
+    def _position_key(self) -> object:
+        # the full truth, shown flags included (they decide what each player knows); not ply
+        key = self.position_dict()
+        del key["ply"]
+        return key
 
     @classmethod
     def from_position_dict(cls, data: Mapping[str, Any]) -> PlateauAlbeaState:
@@ -377,8 +385,12 @@ class PlateauAlbeaState(_a.ACore, GameState):
         if not isinstance(stacks, Mapping):
             raise ValueError(f"stacks must map square names to pieces, got {stacks!r}")
         for name, text in stacks.items():
-            if not isinstance(name, str) or not isinstance(text, str):
-                raise ValueError(f"stacks must map square names to strings, got {name!r}")
+            if not isinstance(name, str):
+                raise ValueError(f"stacks must map square names to strings, got key {name!r}")
+            if not isinstance(text, str):
+                raise ValueError(
+                    f"the stack on {name!r} must be a string of pieces like 'Bxx Wrb', got {text!r}"
+                )
             pieces: list[dict[str, Any]] = []
             for token in text.split():
                 owner = OWNER_LETTER.find(token[0].upper())
@@ -395,12 +407,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
             board[square_index(name, 4)] = pieces
         if len(prisoners) != 2 or any(t not in COUNT for p in prisoners for t in p):
             raise ValueError(f"prisoners must be two lists of piece types, got {prisoners!r}")
-        if (
-            isinstance(max_plies, bool)
-            or not isinstance(max_plies, int)
-            or not 0 <= max_plies < 2**30
-        ):
-            raise ValueError(f"max_plies must be an int in [0, 1073741824), got {max_plies!r}")
+        max_plies = check_int(max_plies, "max_plies", 0, 2**30)
         held = [{t: list(prisoners[p]).count(t) for t in set(prisoners[p])} for p in (0, 1)]
         if reserve is None:
             rest = [dict(COUNT), dict(COUNT)]

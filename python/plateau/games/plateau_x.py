@@ -14,6 +14,7 @@ from typing import Any
 from plateau_core import x as _x
 from plateau_core import x_batch as _x_batch
 
+from plateau.checks import check_int
 from plateau.errors import IllegalActionError
 from plateau.notation import square_index, square_name
 from plateau.registry import GameInfo, register
@@ -71,9 +72,9 @@ class PlateauXState(_x.XCore, GameState):
             raise ValueError(
                 f"unknown variant {variant!r} of 'plateau-x'; known variants: {', '.join(VARIANTS)}"
             )
-        if isinstance(first_player, bool) or not isinstance(first_player, int):
-            raise ValueError(f"first_player must be an int, got {first_player!r}")
-        self._core_init(VARIANTS[variant].index, first_player)
+        # the type here, the range for this variant in the core
+        first = check_int(first_player, "first_player", -(2**63), 2**63)
+        self._core_init(VARIANTS[variant].index, first)
 
     # -- identity ----------------------------------------------------------------------------
 
@@ -192,6 +193,16 @@ class PlateauXState(_x.XCore, GameState):
             return f"no path of one-level steps leads from {self._name(f)} to {self._name(to)}"
         return f"{who} can still build, so the game cannot be ended"
 
+    def _position_key(self) -> object:
+        squares = self.piece_squares()
+        stamps = self.stamps()
+        in_play = [q for q in range(len(squares)) if squares[q] is not None]
+        # the stamps' order decides ties, not their values (as for the hash)
+        order = sorted(in_play, key=lambda q: stamps[q] or 0)
+        tiles = sorted((t["kind"], tuple(t["squares"]), t["level"]) for t in self.tiles())
+        stocks = [self._stock(p) for p in range(self.num_players)]
+        return (squares, order, tiles, stocks, self.supply, self.current_player)
+
     # -- what a player sees (everything: perfect information) ------------------------------
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
@@ -271,9 +282,7 @@ class PlateauXState(_x.XCore, GameState):
 
     def stock(self, player: int) -> dict[str, int]:
         """A player's own stock of tiles."""
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise ValueError(f"player must be an int, got {player!r}")
-        singles, doubles = self._stock(player)
+        singles, doubles = self._stock(self._player(player))
         return {"single": int(singles), "double": int(doubles)}
 
     def standing(self, player: int) -> tuple[bool, int, int]:
@@ -293,15 +302,11 @@ class PlateauXState(_x.XCore, GameState):
             in_play, level, size = self.standing(p)
             v = 10.0 * level + size if in_play else -5.0
             values.append(v + 0.25 * min(self.mobility(p), 40))
-        mine = values[self._player(player)]
-        return mine - max(v for i, v in enumerate(values) if i != player)
+        me = self._player(player)
+        return values[me] - max(v for i, v in enumerate(values) if i != me)
 
     def _player(self, player: int) -> int:
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise ValueError(f"player must be an int, got {player!r}")
-        if not 0 <= player < self.num_players:
-            raise ValueError(f"player {player!r} out of range [0, {self.num_players})")
-        return player
+        return self._check_player(player)
 
     def ranking(self) -> list[list[int]]:
         """Players best first, equal standings grouped; valid at any ply ("if it ended now").
