@@ -12,7 +12,7 @@ import pytest
 import plateau
 from plateau.bots import Bot, bot_names, make_bot, parse_spec
 from plateau.bots.alphabeta import SearchBot
-from plateau.bots.greedy import outcome_value
+from plateau.bots.base import outcome_value
 from plateau.bots.mcts import MCTSBot
 from plateau.bots.mcts import Node as MCTSNode
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import numbers
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plateau.errors import IllegalActionError, InvalidRecordError
 from plateau.registry import check_variant, game_info, new_game
-from plateau.state import GameState
+
+if TYPE_CHECKING:  # for types only: state.py imports this module (lazily) for its records
+    from plateau.state import GameState
 
 FORMAT = "plateau-game-record"
 VERSION = 1

@@ -4,7 +4,7 @@
 All three deepen iteratively from depth 1 to ``depth``; with ``seconds`` > 0 they stop when the
 time is up and play the best move of the last completed depth (depth 1 always completes).
 Leaves are scored with the game's ``heuristic(player)``; finished games with
-:func:`~plateau.bots.greedy.outcome_value` times 1e6, far above any heuristic. A transposition
+:func:`~plateau.bots.base.outcome_value` times 1e6, far above any heuristic. A transposition
 table keyed on ``state.hash`` (cleared at every move) stores depth, value, bound flag and best
 move.
 
@@ -21,8 +21,7 @@ import random
 import time
 from typing import Any, ClassVar
 
-from plateau.bots.base import Bot, register_bot
-from plateau.bots.greedy import outcome_value
+from plateau.bots.base import Bot, outcome_value, register_bot
 from plateau.checks import check_int, check_number
 from plateau.state import GameState
 

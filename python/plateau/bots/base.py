@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from plateau.checks import check_int
@@ -55,6 +56,18 @@ class Bot(ABC):
         """The spec that rebuilds this bot, e.g. ``"mcts:iters=2000"`` (non-default params)."""
         changed = [f"{k}={v}" for k, v in self.params.items() if self.defaults.get(k) != v]
         return self.name + (":" + ",".join(changed) if changed else "")
+
+
+def outcome_value(returns: Sequence[float], player: int, scale: float) -> float:
+    """``scale * (returns[player] - mean(returns))``: the value of a finished game to
+    ``player``.
+
+    Centring on the mean makes a win positive and a loss negative, so a bot never prefers
+    ending the game in last place to playing on from a slightly worse position (a plain
+    ``scale * returns[player]`` would value every loss at 0, above any negative heuristic).
+    With two players it is antisymmetric, as negamax needs.
+    """
+    return scale * (returns[player] - sum(returns) / len(returns))
 
 
 def register_bot(cls: type[Bot]) -> type[Bot]:

@@ -1,31 +1,15 @@
-"""``greedy``: the best action one ply ahead by the game's static heuristic.
-
-Also home of :func:`outcome_value`, the score of a finished game that the search bots share.
-"""
+"""``greedy``: the best action one ply ahead by the game's static heuristic."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from plateau.bots.base import Bot, register_bot
+from plateau.bots.base import Bot, outcome_value, register_bot
 from plateau.state import GameState
 
 #: terminal scores are the points relative to the mean times this; any heuristic is far smaller
 GREEDY_SCALE = 1000.0
-
-
-def outcome_value(returns: Sequence[float], player: int, scale: float) -> float:
-    """``scale * (returns[player] - mean(returns))``: the value of a finished game to
-    ``player``.
-
-    Centring on the mean makes a win positive and a loss negative, so a bot never prefers
-    ending the game in last place to playing on from a slightly worse position (a plain
-    ``scale * returns[player]`` would value every loss at 0, above any negative heuristic).
-    With two players it is antisymmetric, as negamax needs.
-    """
-    return scale * (returns[player] - sum(returns) / len(returns))
 
 
 @register_bot
