@@ -1104,9 +1104,10 @@ class _Sub(np.ndarray):
     """An ndarray subclass, as output arrays are sometimes given."""
 
 
-def out_array(p: Provider, shape: tuple[int, ...], dtype: Any) -> tuple[Any, bool]:
+def out_array(p: Provider, shape: tuple[int, ...], dtype: Any) -> tuple[Any, bool | None]:
     """An output array for a batch method: None, a right one, or a wrong one (dtype, shape,
-    layout, read-only, not an array); and whether the method must accept it."""
+    layout, read-only, not an array); and whether the method must accept it (None: it may
+    accept or refuse it, as an ndarray subclass of the right kind)."""
     mode = p.below(16)
     if mode < 6:
         return None, True
@@ -1137,8 +1138,15 @@ def out_array(p: Provider, shape: tuple[int, ...], dtype: Any) -> tuple[Any, boo
     if kind == 0:
         return np.zeros(shape, dtype=dtype).tolist(), False
     if kind == 1:
-        return np.zeros(shape, dtype=dtype).view(_Sub), False
+        return np.zeros(shape, dtype=dtype).view(_Sub), None
     return p.pick((0, "out", b"\x00" * 8, memoryview(bytearray(8)))), False
+
+
+def all_ok(*flags: bool | None) -> bool | None:
+    """False if any flag is False, else None if any is None (either answer), else True."""
+    if False in flags:
+        return False
+    return None if None in flags else True
 
 
 def _is_int(value: object) -> bool:
@@ -1289,8 +1297,11 @@ class BatchHarness:
         if err is not None:
             if legal and outputs_ok:
                 fail("batch-step-refused", f"{self.where()}: legal actions {ids} refused: {err!r}")
-            if outputs_ok and not isinstance(err, plateau.IllegalActionError):
-                fail("batch-step-error-class", f"{self.where()}: bad actions refused: {err!r}")
+            # ids of the right shape and type but out of range or illegal: IllegalActionError,
+            # as the docstring says (malformed arrays may get a plain ValueError)
+            well_formed = ids is not None
+            if outputs_ok and well_formed and not isinstance(err, plateau.IllegalActionError):
+                fail("batch-step-error-class", f"{self.where()}: illegal ids refused: {err!r}")
             in_int64 = ids is not None and all(-(2**63) <= a < 2**63 for a in ids)
             names = f"game {first} of the batch" in str(err)
             if outputs_ok and first is not None and in_int64 and not names:
@@ -1360,7 +1371,7 @@ class BatchHarness:
             actions = self.legal_actions()
         done, done_ok = out_array(p, (self.n,), np.uint8)
         returns, returns_ok = out_array(p, (self.n, self.b.num_players), np.float32)
-        self.step(actions, done, returns, done_ok and returns_ok, "")
+        self.step(actions, done, returns, all_ok(done_ok, returns_ok) is True, "")
 
     def step_overlapping(self) -> None:
         """Actions, done and returns carved out of one byte buffer at fuzzed offsets, so that
@@ -1444,7 +1455,7 @@ class BatchHarness:
                 for i, s in enumerate(self.mirrors):
                     if not np.array_equal(obs[i], getattr(s, "observation_tensor")()):  # noqa: B009
                         fail("batch-observations", f"{self.where()}: game {i}'s planes differ")
-        if (err is None) != ok:
+        if ok is not None and (err is None) != ok:
             fail(
                 "batch-output-accepted",
                 f"{self.where()}: {'refused' if err else 'accepted'} "
@@ -1484,13 +1495,13 @@ class BatchHarness:
                     and ids.flags.writeable
                 )
                 lenient = ids.shape[1] == 0  # an empty list per game: either answer will do
-            ok = width_ok and ids_ok and counts_ok
+            ok = all_ok(width_ok, ids_ok, counts_ok)
         self.log.append(
             f"legal_lists({width!r}, ids={type(ids).__name__}, counts={type(counts).__name__})"
         )
         call = functools.partial(b.legal_lists, width, ids, counts)
         got, err = attempt("batch.legal_lists", call)
-        if not overlap and not lenient and (err is None) != ok:
+        if not overlap and not lenient and ok is not None and (err is None) != ok:
             fail(
                 "batch-output-accepted",
                 f"{self.where()}: {'refused' if err else 'accepted'} "
