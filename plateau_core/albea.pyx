@@ -1717,6 +1717,9 @@ cdef class ACore:
                     raise ValueError("a tender must come from the offerer's prisoners")
                 t.tender[ty] = cnt
                 v += VALUE[ty] * cnt
+            if sum(t.tender[ty] for ty in range(7)) == 0:
+                raise ValueError("the respond phase needs a non-empty tender (an offer of no "
+                                 "piece is not an offer)")
             t.tender[7] = v
         elif offerer is not None or tender is not None:
             raise ValueError("an offerer and a tender belong to the respond phase only")

@@ -262,3 +262,16 @@ def test_plateau_with_no_legal_action_lists_an_empty_array() -> None:
     assert s.is_terminal()
     assert s.legal_actions().tolist() == [] and s.num_legal_actions() == 0
     assert not s.legal_actions_mask().any()
+
+
+def test_respond_setup_with_an_empty_tender_is_refused() -> None:
+    # found by the set-up fuzzer: accepted, yet its own position_dict was refused on reload
+    s = PlateauAlbeaState.from_position(
+        {"a1": "Wxx Wbx", "d4": "Bxx Brr"}, to_move=1, prisoners=(["rr", "bb", "xx"], ["bx"])
+    )
+    s.apply("offer:bx")
+    data = s.position_dict()
+    assert PlateauAlbeaState.from_position_dict(data) == s
+    data["tender"] = {"bx": 0}
+    with pytest.raises(ValueError, match="non-empty tender"):
+        PlateauAlbeaState.from_position_dict(data)
