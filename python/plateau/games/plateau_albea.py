@@ -1,7 +1,7 @@
 """Plateau (Jim Albea, 1986): notation, views of the hidden faces, determinization, the text
 diagram and the public state class, on top of the compiled kernel ``plateau_core.albea``.
 
-Rules: ``../shared/rules/plateau-albea.md`` (decisions it leaves open: ``docs/plateau.md``).
+Rules: ``docs/rules/albea-plateau.md`` (decisions the rules left open: ``docs/plateau.md``).
 """
 
 from __future__ import annotations
@@ -280,7 +280,8 @@ class PlateauAlbeaState(_a.ACore, GameState):
         o, path = f["origin"], f["path"]
         need = "o" if path >= 8 else ("r" if path < 4 else "b")
         if face != "x" and face != need:
-            return f"a {face} face up moves along {_DIRS[face]}"
+            article = "an" if face == "o" else "a"
+            return f"{article} {face} face up moves along {_DIRS[face]}"
         if face == "x" and path >= 8:
             return "a blank face up moves along one of the 8 rays"
         far = max(max(abs(s % 4 - o % 4), abs(s // 4 - o // 4)) for s, _ in f["stops"])

@@ -1,7 +1,7 @@
 """Plateau X (Hendrik Simon): variants, notation, ranking, the text diagram and the public
 state class, on top of the compiled kernel ``plateau_core.x``.
 
-Rules: ``docs/rules/plateau-x.md`` (the project's copy of the rules page).
+Rules: ``docs/rules/plateau-x.md``.
 """
 
 from __future__ import annotations
