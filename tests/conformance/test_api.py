@@ -1,0 +1,408 @@
+"""The state API contract on seeded positions of every game and variant: types and shapes of
+legal actions and masks, players, returns and rankings, hashes, observations, notation round
+trips, and the registry entries themselves."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import numpy as np
+import pytest
+
+import plateau
+from conformance.support import GAME_VARIANTS, Case, random_history, seed_of, snapshot
+from plateau import GameState
+
+
+def assert_ranking_is_a_partition(s: GameState, ranking: list[list[int]]) -> None:
+    assert isinstance(ranking, list) and ranking
+    for group in ranking:
+        assert isinstance(group, list) and group, ranking
+        assert all(type(p) is int for p in group), ranking
+        assert group == sorted(group), f"players inside a group ascend: {ranking}"
+    assert sorted(p for g in ranking for p in g) == list(range(s.num_players)), ranking
+
+
+def assert_cheap_invariants(s: GameState) -> None:
+    """What must hold at every ply, checked cheaply."""
+    n = s.num_distinct_actions
+    legal = s.legal_actions()
+    assert legal.dtype == np.int64 and legal.ndim == 1
+    assert np.all(np.diff(legal) > 0)
+    assert len(legal) == 0 or (legal[0] >= 0 and legal[-1] < n)
+    assert np.array_equal(np.flatnonzero(s.legal_actions_mask()), legal)
+    assert s.num_legal_actions() == len(legal) == s.perft(1)
+    assert s.is_terminal() == (len(legal) == 0)
+    if s.is_terminal():
+        assert s.current_player == -1
+    else:
+        assert 0 <= s.current_player < s.num_players
+        assert s.returns() == [0.0] * s.num_players
+    assert s.ply == len(s.history)
+    assert 0 <= s.hash < 2**64
+    assert_ranking_is_a_partition(s, s.ranking())
+
+
+# -- the registry ----------------------------------------------------------------------------------
+
+
+def test_registry_lists() -> None:
+    names = plateau.games()
+    assert names and len(set(names)) == len(names)
+    assert all(isinstance(g, str) and g for g in names)
+    names.append("not-a-game")  # a copy: the registry is not changed through it
+    assert "not-a-game" not in plateau.games()
+    for g in plateau.games():
+        vs = plateau.variants(g)
+        assert vs and len(set(vs)) == len(vs)
+        vs.clear()
+        assert plateau.variants(g)
+
+
+def test_error_classes() -> None:
+    assert issubclass(plateau.IllegalActionError, ValueError)
+    assert issubclass(plateau.InvalidRecordError, ValueError)
+
+
+def test_registry_entry(game_variant: tuple[str, str]) -> None:
+    game, variant = game_variant
+    info = plateau.game_info(game)
+    assert info.name == game and isinstance(info.title, str) and info.title
+    assert info.default_variant in info.variants
+    assert isinstance(info.perfect_information, bool)
+    s = plateau.new_game(game, variant)
+    assert isinstance(s, GameState)
+    assert (s.game, s.variant) == (game, variant)
+    assert type(s).game == game
+    assert s.options == info.options  # a new game has the default options
+    assert not s.is_determinization and s.setup_position() is None
+    assert s.ply == 0 and s.history == [] and not s.is_terminal()
+    assert s.num_players >= 1 and s.num_distinct_actions >= 1
+    points = s.points_by_place()
+    assert len(points) == s.num_players
+    assert list(points) == sorted(points, reverse=True)
+    # the default variant and explicit defaults give the same game
+    d = plateau.new_game(game)
+    assert d.variant == info.default_variant
+    assert plateau.new_game(game, None).variant == info.default_variant
+    assert plateau.new_game(game, variant, **info.options).hash == s.hash
+    # a new game is the same every time
+    assert snapshot(plateau.new_game(game, variant)) == snapshot(s)
+
+
+# -- legal actions ---------------------------------------------------------------------------------
+
+
+def test_legal_actions_and_mask(case: Case) -> None:
+    s = case.state()
+    n = s.num_distinct_actions
+    legal = s.legal_actions()
+    assert isinstance(legal, np.ndarray)
+    assert legal.dtype == np.int64 and legal.ndim == 1
+    assert np.all(np.diff(legal) > 0), "ascending and unique"
+    if len(legal):
+        assert int(legal[0]) >= 0 and int(legal[-1]) < n
+    mask = s.legal_actions_mask()
+    assert isinstance(mask, np.ndarray)
+    assert mask.dtype == np.bool_ and mask.shape == (n,)
+    assert np.array_equal(np.flatnonzero(mask), legal)
+    count = s.num_legal_actions()
+    assert type(count) is int and count == len(legal)
+    assert s.is_terminal() == (count == 0)
+    # the arrays are fresh copies: writing to them changes nothing in the state
+    kept = legal.copy()
+    legal[:] = -1
+    mask[:] = not mask.any()
+    assert np.array_equal(s.legal_actions(), kept)
+    assert int(s.legal_actions_mask().sum()) == len(kept)
+
+
+def test_is_legal_agrees_with_the_mask(case: Case) -> None:
+    s = case.state()
+    n = s.num_distinct_actions
+    mask = s.legal_actions_mask()
+    rng = random.Random(case.seed)
+    sample = set(s.legal_actions().tolist()) | {0, n - 1} | {rng.randrange(n) for _ in range(300)}
+    for a in sorted(sample):
+        assert s.is_legal(a) is bool(mask[a]), a
+    for a in (-1, n, 2**64, -(2**63)):
+        assert s.is_legal(a) is False
+
+
+# -- players, returns, ranking ---------------------------------------------------------------------
+
+
+def test_players_returns_and_ranking(case: Case) -> None:
+    s = case.state()
+    cp = s.current_player
+    assert type(cp) is int
+    if s.is_terminal():
+        assert cp == -1
+    else:
+        assert 0 <= cp < s.num_players
+    ret = s.returns()
+    assert isinstance(ret, list) and len(ret) == s.num_players
+    assert all(type(x) is float for x in ret)
+    ranking = s.ranking()
+    assert_ranking_is_a_partition(s, ranking)
+    assert s.winners() == ranking[0]
+    if not s.is_terminal():
+        assert ret == [0.0] * s.num_players
+    else:
+        assert ret == s.points_for(ranking)
+        assert math.isclose(sum(ret), sum(s.points_by_place()))
+        assert max(ret) == ret[ranking[0][0]]
+        for better, worse in zip(ranking, ranking[1:]):
+            assert ret[better[0]] > ret[worse[0]], (ranking, ret)
+
+
+def test_heuristic(case: Case) -> None:
+    s = case.state()
+    before = snapshot(s)
+    values = [s.heuristic(p) for p in range(s.num_players)]
+    assert all(type(v) is float and math.isfinite(v) for v in values)
+    if s.num_players == 2:  # negamax (alphabeta) relies on it
+        assert values[0] == -values[1]
+    assert snapshot(s) == before
+
+
+# -- hash, observation, text -----------------------------------------------------------------------
+
+
+def test_hash_observation_and_text(case: Case) -> None:
+    s = case.state()
+    h = s.hash
+    assert type(h) is int and 0 <= h < 2**64
+    assert s.hash == h
+    shape = s.observation_shape
+    assert isinstance(shape, tuple) and all(type(d) is int and d > 0 for d in shape)
+    obs = s.observation_tensor()
+    assert isinstance(obs, np.ndarray) and obs.dtype == np.float32 and obs.shape == shape
+    assert np.all(np.isfinite(obs))
+    assert np.array_equal(s.observation_tensor(), obs)
+    obs[...] = 12345.0  # a fresh array too
+    assert not np.array_equal(s.observation_tensor(), obs)
+    text = str(s)
+    assert isinstance(text, str) and text.strip()
+    r = repr(s)
+    assert s.game in r and s.variant in r and f"ply={s.ply}" in r
+
+
+# -- what each player observes ---------------------------------------------------------------------
+
+
+def test_observations_of_every_player(case: Case) -> None:
+    s = case.state()
+    before = snapshot(s)
+    n = s.num_players
+    if not s.is_terminal():  # the default viewer is the player to move
+        mover = s.current_player
+        assert np.array_equal(s.observation_tensor(), s.observation_tensor(mover))
+        assert s.observation() == s.observation(mover)
+        assert s.observation_string() == s.observation_string(mover)
+    tensors, views = [], []
+    for p in range(n):
+        t = s.observation_tensor(p)
+        assert t.dtype == np.float32 and t.shape == s.observation_shape
+        assert np.all(np.isfinite(t)) and np.array_equal(s.observation_tensor(p), t)
+        tensors.append(t)
+        obs = s.observation(p)
+        assert isinstance(obs, dict) and obs["player"] == p
+        assert (obs["ply"], obs["current_player"]) == (s.ply, s.current_player)
+        assert obs["history"] == s.history_strings(viewer=p)
+        assert json.loads(json.dumps(obs)) == obs  # plain data
+        views.append({k: v for k, v in obs.items() if k != "player"})
+        text = s.observation_string(p)
+        assert isinstance(text, str) and text.strip()
+    if plateau.game_info(case.game).perfect_information:
+        assert all(v == views[0] for v in views)  # everything is public
+    if case.label == "midgame" and n > 1:  # each player's planes are drawn from their side
+        assert any(not np.array_equal(tensors[0], t) for t in tensors[1:])
+    assert snapshot(s) == before
+
+
+# -- equality --------------------------------------------------------------------------------------
+
+
+def test_states_compare_by_position(case: Case) -> None:
+    s = case.state()
+    twin = s.clone()
+    assert s == twin
+    assert (s != twin) is False
+    assert plateau.from_json(s.to_json()) == s
+    assert s != "a state" and s != None  # noqa: E711
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(s)
+    if s.ply:
+        assert s != plateau.new_game(case.game, case.variant)
+        twin.undo()
+        assert s != twin
+        twin.apply(s.history[-1])
+        assert s == twin
+    if not s.is_terminal():
+        twin.apply(int(twin.legal_actions()[0]))
+        assert s != twin
+    other = [v for v in plateau.variants(case.game) if v != case.variant]
+    for v in other:
+        assert plateau.new_game(case.game, v) != plateau.new_game(case.game, case.variant)
+
+
+def test_equal_positions_reached_two_ways(game_variant: tuple[str, str]) -> None:
+    """Equality ignores the history: swapping two moves of one player that do not interact
+    (searched with a seeded generator from a few positions) reaches an equal state with the same
+    hash, by another history."""
+    game, variant = game_variant
+    rng = random.Random(f"transpose/{game}/{variant}")
+    found = 0
+    for label in ("start", "opening", "midgame"):
+        base = Case(game, variant, label).state()
+        n = base.num_players
+        for _ in range(60):
+            s = base.clone()
+            moves = []
+            for _ in range(n + 1):  # p, the others, p again
+                if s.is_terminal():
+                    break
+                moves.append(int(rng.choice(s.legal_actions().tolist())))
+                s.apply(moves[-1])
+            if len(moves) < n + 1 or moves[0] == moves[-1]:
+                continue
+            swapped = [moves[-1], *moves[1:-1], moves[0]]
+            t = base.clone()
+            try:
+                t.apply_all(swapped)
+            except plateau.IllegalActionError:
+                continue
+            assert t.history != s.history
+            if t == s:  # equal positions have equal hashes, and unequal ones different hashes
+                assert t.hash == s.hash
+                found += 1
+            else:
+                assert t.hash != s.hash
+    assert found > 0, "no transposition found: nothing was checked"
+
+
+# -- notation --------------------------------------------------------------------------------------
+
+
+def test_action_strings_round_trip(case: Case) -> None:
+    s = case.state()
+    legal = s.legal_actions().tolist()
+    strings = s.legal_action_strings()
+    assert strings == [s.action_to_string(a) for a in legal]
+    assert len(set(strings)) == len(strings), "canonical names are distinct"
+    for a, text in zip(legal, strings):
+        assert isinstance(text, str) and text
+        assert s.string_to_action(text) == a
+        assert s.parse_action(text) == a
+        assert s.action_id(text) == a
+    # notation is read in either letter case, with surrounding blanks
+    for a, text in list(zip(legal, strings))[:: max(1, len(legal) // 25)]:
+        for spelling in (text.upper(), text.lower(), f" {text} ", f"\t{text}\n"):
+            assert s.string_to_action(spelling) == a, spelling
+    # every id has a name that parses back to it, legal here or not
+    rng = random.Random(case.seed)
+    n = s.num_distinct_actions
+    for a in {0, n - 1} | {rng.randrange(n) for _ in range(200)}:
+        assert s.parse_action(s.action_to_string(a)) == a
+
+
+def test_every_id_has_a_distinct_name_that_parses_back(game_variant: tuple[str, str]) -> None:
+    s = plateau.new_game(*game_variant)
+    strings = [s.action_to_string(a) for a in range(s.num_distinct_actions)]
+    assert all(isinstance(t, str) and t and t == t.strip() for t in strings)
+    assert len(set(strings)) == len(strings)
+    for a, text in enumerate(strings):
+        assert s.parse_action(text) == a
+        assert s.parse_action(text.upper()) == a
+    for a in range(0, len(strings), 7):
+        assert s.parse_action(f"  {strings[a]}\n") == a
+        assert s.action_to_string(np.int64(a)) == strings[a]
+
+
+def test_apply_by_string_equals_apply_by_id(live_case: Case) -> None:
+    s = live_case.state()
+    legal = s.legal_actions().tolist()
+    rng = random.Random(live_case.seed)
+    for a in rng.sample(legal, min(6, len(legal))):
+        by_id, by_text = s.clone(), s.clone()
+        by_id.apply(a)
+        by_text.apply(s.action_to_string(a))
+        assert snapshot(by_text) == snapshot(by_id)
+        assert by_id.history == [*s.history, a]
+        assert by_id.ply == s.ply + 1
+
+
+def test_history_strings_replay(case: Case) -> None:
+    s = case.state()
+    texts = s.history_strings()
+    assert len(texts) == len(s.history)
+    fresh = plateau.new_game(case.game, case.variant)
+    for text, a in zip(texts, s.history):
+        assert fresh.string_to_action(text) == a
+        fresh.apply(text)
+    assert snapshot(fresh) == snapshot(s)
+
+
+def test_winning_actions_match_their_definition(live_case: Case) -> None:
+    s = live_case.state()
+    before = snapshot(s)
+    wins = s.winning_actions()
+    assert isinstance(wins, np.ndarray) and wins.dtype == np.int64 and wins.ndim == 1
+    # the game's own implementation agrees with GameState's apply-and-look definition
+    assert wins.tolist() == GameState.winning_actions(s).tolist()
+    assert set(wins.tolist()) <= set(s.legal_actions().tolist())
+    assert snapshot(s) == before
+
+
+# -- every ply of a whole game ---------------------------------------------------------------------
+
+
+def test_invariants_at_every_ply(game_variant: tuple[str, str]) -> None:
+    """A second seeded game, checked at every ply: the invariants, perft(2) bulk and not, the
+    action's notation, apply/undo of it, and the record of the position."""
+    game, variant = game_variant
+    history = random_history(game, variant, seed_of("walk", game, variant))
+    s = plateau.new_game(game, variant)
+    for a in history:
+        assert_cheap_invariants(s)
+        assert s.perft(2) == s.perft(2, bulk=False)
+        assert s.is_legal(a)
+        assert s.string_to_action(s.action_to_string(a)) == a
+        assert plateau.from_json(s.to_json()).hash == s.hash
+        h = s.hash
+        s.apply(a)
+        after = s.hash
+        assert s.undo() == a and s.hash == h
+        s.apply(a)
+        assert s.hash == after
+    assert_cheap_invariants(s)
+    assert s.is_terminal()
+
+
+# -- random playouts in the core -------------------------------------------------------------------
+
+
+def test_module_random_playouts(game_variant: tuple[str, str]) -> None:
+    game, variant = game_variant
+    players = plateau.new_game(game, variant).num_players
+    out = plateau.random_playouts(game, variant, n=20, seed=5)
+    assert {"games", "plies", "ended", "wins"} <= set(out)
+    assert out["games"] == 20
+    assert 0 <= out["ended"] <= 20 and out["ended"] <= out["plies"] <= 20 * 400
+    assert len(out["wins"]) == players and all(w >= 0 for w in out["wins"])
+    assert sum(out["wins"]) <= out["ended"] * players
+    assert plateau.random_playouts(game, variant, n=20, seed=5) == out
+    others = [plateau.random_playouts(game, variant, n=20, seed=k) for k in (6, 7)]
+    assert any(o != out for o in others)
+    zero = plateau.random_playouts(game, variant, n=0, seed=5)
+    assert (zero["games"], zero["plies"], zero["ended"]) == (0, 0, 0)
+    info = plateau.game_info(game)
+    assert plateau.random_playouts(game, variant, n=20, seed=5, **info.options) == out
+    assert plateau.random_playouts(game, variant, n=1, seed=2**64 - 1, max_plies=2**31 - 1)
+
+
+def test_every_variant_is_covered() -> None:
+    assert {gv[0] for gv in GAME_VARIANTS} == set(plateau.games())

@@ -1,0 +1,198 @@
+"""``StateBatch``, for every game with a batch engine: each game of a batch plays exactly like a
+single state given the same actions (legal masks and lists, counts, hashes, plies, players,
+observations, returns, restarts), and bad input changes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import plateau
+from conformance.support import has_batch, seed_of
+
+N = 6
+CAP = 40  # max_plies of the batch: games are truncated (done == 2) within the run
+STEPS = 90
+WIDTH = 48  # legal_lists width, below some counts: the cut lists are checked too
+
+
+def new_batch(game: str, variant: str, **kwargs: int) -> plateau.StateBatch:
+    args = {"n": N, "seed": seed_of("batch", game, variant), "max_plies": CAP, **kwargs}
+    return plateau.StateBatch(game, variant, **args)
+
+
+def test_batch_games_follow_single_states(batch_variant: tuple[str, str]) -> None:
+    game, variant = batch_variant
+    b = new_batch(game, variant)
+    single = plateau.new_game(game, variant)
+    assert (b.num_envs, b.num_players) == (N, single.num_players)
+    assert b.num_distinct_actions == single.num_distinct_actions
+    assert b.observation_shape == single.observation_shape
+    singles = [plateau.new_game(game, variant) for _ in range(N)]
+    ended = truncated = 0
+    cut_lists = False
+    for _ in range(STEPS):
+        masks = b.legal_masks()
+        ids, counts = b.legal_lists(WIDTH)
+        num = b.num_legal()
+        obs = b.observations()
+        assert b.hashes().tolist() == [s.hash for s in singles]
+        assert b.plies().tolist() == [s.ply for s in singles]
+        assert b.current_players().tolist() == [s.current_player for s in singles]
+        assert set(np.unique(masks).tolist()) <= {0, 1}
+        for i, s in enumerate(singles):
+            legal = s.legal_actions()
+            assert num[i] == counts[i] == len(legal)
+            assert np.array_equal(masks[i].astype(bool), s.legal_actions_mask())
+            k = min(len(legal), WIDTH)
+            cut_lists |= len(legal) > WIDTH
+            assert ids[i, :k].tolist() == legal[:k].tolist()
+            assert np.all(ids[i, k:] == -1)
+            assert np.array_equal(obs[i], s.observation_tensor())
+        actions = b.sample_random()
+        assert all(s.is_legal(int(a)) for s, a in zip(singles, actions))
+        done, returns = b.step(actions)
+        for i, s in enumerate(singles):
+            s.apply(int(actions[i]))
+            if done[i] == 1:
+                assert s.is_terminal()
+                assert returns[i].tolist() == s.returns()
+                ended += 1
+            elif done[i] == 2:
+                assert not s.is_terminal() and s.ply == CAP
+                assert returns[i].tolist() == [0.0] * s.num_players
+                truncated += 1
+            else:
+                assert done[i] == 0 and not s.is_terminal() and s.ply < CAP
+                assert returns[i].tolist() == [0.0] * s.num_players
+            if done[i]:
+                singles[i] = plateau.new_game(game, variant)  # the batch restarted it
+    assert ended + truncated > 0 and b.games_finished == ended + truncated
+    assert cut_lists
+
+
+def test_batch_is_seeded_and_resets(batch_variant: tuple[str, str]) -> None:
+    game, variant = batch_variant
+    a, b = new_batch(game, variant), new_batch(game, variant)
+    start = a.hashes().copy()
+    assert start.tolist() == [plateau.new_game(game, variant).hash] * N
+    for _ in range(5):
+        acts = a.sample_random()
+        assert np.array_equal(acts, b.sample_random())
+        a.step(acts)
+        b.step(acts)
+    assert np.array_equal(a.hashes(), b.hashes())
+    assert not np.array_equal(a.hashes(), start)
+    a.reset()
+    assert np.array_equal(a.hashes(), start) and a.plies().tolist() == [0] * N
+    # 64 games at the start: the uniform draws spread over the legal actions
+    wide = plateau.StateBatch(game, variant, n=64, seed=1)
+    draws = wide.sample_random()
+    count = plateau.new_game(game, variant).num_legal_actions()
+    assert len(set(draws.tolist())) > min(count, 64) // 4
+    assert all(wide.legal_masks()[i, a] for i, a in enumerate(draws))
+    other = new_batch(game, variant, seed=seed_of("another", game, variant))
+    assert not np.array_equal(other.sample_random(), new_batch(game, variant).sample_random())
+
+
+def test_bad_actions_change_nothing(batch_variant: tuple[str, str]) -> None:
+    game, variant = batch_variant
+    b = new_batch(game, variant)
+    b.step(b.sample_random())
+    before = (b.hashes().tolist(), b.plies().tolist(), b.legal_masks().tobytes())
+    good = b.sample_random()
+    illegal = int(np.flatnonzero(b.legal_masks()[2] == 0)[0])
+    for i, value, reason in (
+        (2, illegal, "not legal"),
+        (3, -1, "out of range"),
+        (4, b.num_distinct_actions, "out of range"),
+        (0, 2**62, "out of range"),
+    ):
+        acts = good.copy()
+        acts[i] = value
+        with pytest.raises(plateau.IllegalActionError, match=f"game {i} of the batch.*{reason}"):
+            b.step(acts)
+    for acts, reason in (
+        (good[:-1], "shape"),
+        (np.append(good, 0), "shape"),
+        ([[0] * N], "shape"),
+        (good.astype(np.float64), "integer"),
+        (np.full(N, 2**64 - 1, dtype=np.uint64), "below 2..63"),
+    ):
+        with pytest.raises(plateau.IllegalActionError, match=reason):
+            b.step(acts)
+    assert (b.hashes().tolist(), b.plies().tolist(), b.legal_masks().tobytes()) == before
+    done, _ = b.step(good.tolist())  # a plain list of legal ids is fine
+    assert done.shape == (N,)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"n": 0},
+        {"n": 1.5},
+        {"n": True},
+        {"seed": -1},
+        {"seed": 2**64},
+        {"max_plies": 0},
+        {"first_player": -1},
+        {"variant": "not-a-variant"},
+    ],
+)
+def test_bad_batch_arguments(batch_variant: tuple[str, str], kwargs: dict[str, object]) -> None:
+    game, variant = batch_variant
+    args: dict[str, object] = {"variant": variant, "n": 2, **kwargs}
+    with pytest.raises(ValueError):
+        plateau.StateBatch(game, **args)  # type: ignore[arg-type]
+
+
+def test_bad_output_arrays(batch_variant: tuple[str, str]) -> None:
+    game, variant = batch_variant
+    b = new_batch(game, variant)
+    a = b.num_distinct_actions
+    before = (b.hashes().tolist(), b.plies().tolist())
+    for method, array, reason in (
+        ("legal_masks", np.zeros((N, a), dtype=np.bool_), "dtype uint8"),
+        ("legal_masks", np.zeros((N, a - 1), dtype=np.uint8), "shape"),
+        ("legal_masks", np.zeros((a, N), dtype=np.uint8).T, "shape|C-contiguous"),
+        ("sample_random", np.zeros(N, dtype=np.int32), "dtype int64"),
+        ("num_legal", np.zeros(N + 1, dtype=np.int32), "shape"),
+        ("observations", np.zeros((N, *b.observation_shape), dtype=np.float64), "dtype"),
+        ("observations", [[0.0]], "numpy array"),
+    ):
+        with pytest.raises(ValueError, match=reason):
+            getattr(b, method)(array)
+    with pytest.raises(ValueError, match="numpy array"):
+        b.legal_lists(8, ids=[[0] * 8] * N)  # type: ignore[arg-type]
+    for width in (0, -1, 1.5, True, None):
+        with pytest.raises(ValueError, match="width"):
+            b.legal_lists(width=width)  # type: ignore[arg-type]
+    frozen = np.zeros((N, a), dtype=np.uint8)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        b.legal_masks(frozen)
+    assert (b.hashes().tolist(), b.plies().tolist()) == before
+
+
+def test_first_player_out_of_range(batch_variant: tuple[str, str]) -> None:
+    game, variant = batch_variant
+    players = plateau.new_game(game, variant).num_players
+    for first in (players, players + 1, -1, 2**31):
+        with pytest.raises(ValueError, match="first_player"):
+            plateau.StateBatch(game, variant, n=2, first_player=first)
+
+
+def test_a_batch_too_big_for_memory_says_so(batch_variant: tuple[str, str]) -> None:
+    game, variant = batch_variant
+    with pytest.raises(MemoryError, match="no memory for a batch"):
+        plateau.StateBatch(game, variant, n=10**9)
+
+
+@pytest.mark.parametrize("game", plateau.games())
+def test_a_batch_or_a_clear_refusal(game: str) -> None:
+    if has_batch(game):
+        b = plateau.StateBatch(game, n=1)
+        assert b.num_distinct_actions == plateau.new_game(game).num_distinct_actions
+    else:
+        with pytest.raises(ValueError, match="no batched engine"):
+            plateau.StateBatch(game)
