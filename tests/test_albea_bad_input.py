@@ -100,12 +100,6 @@ def assert_refused(s: Any, action: Any, *patterns: str, via: str = "apply") -> s
     return message
 
 
-def test_error_classes() -> None:
-    assert issubclass(plateau.IllegalActionError, ValueError)
-    assert issubclass(plateau.InvalidRecordError, ValueError)
-    assert new().num_distinct_actions == N
-
-
 # -- illegal but well-formed actions -----------------------------------------------------------
 
 PIN = {"b1": "Wxx Wrr", "b2": "Bxx"}  # worked check 3, White to move
@@ -434,9 +428,9 @@ def test_numbers_in_notation_are_plain_ascii_digits(text: str) -> None:
 # -- out-of-range ids and wrong types ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("make", [new, lambda: new(OPENED), exchange_pending, finished_game])
-def test_out_of_range_ids(make: Callable[[], Any]) -> None:
-    s = make()
+def test_out_of_range_ids_while_an_exchange_is_pending() -> None:
+    # the positions of tests/conformance/test_bad_input.py have no exchange pending
+    s = exchange_pending()
     for bad in (-1, N, N + 1, -N, 2**31, 2**63, 2**64, 2**70, -(2**63), 10**30):
         assert_refused(s, bad, re.escape(str(bad)), "out of range", rf"\[0, {N}\)")
         assert_refused(s, bad, "out of range", via="action_to_string")
@@ -446,40 +440,6 @@ def test_out_of_range_ids(make: Callable[[], Any]) -> None:
         assert_refused(s, bad, "out of range", rf"\[0, {N}\)")
         assert_refused(s, bad, "out of range", via="action_to_string")
         assert s.is_legal(bad) is False
-
-
-WRONG_TYPES = [
-    1.0,
-    0.0,
-    1.5,
-    float("nan"),
-    None,
-    True,
-    False,
-    [0],
-    (0,),
-    {"a": 0},
-    b"pass",
-    bytearray(b"xx,xx@a1"),
-    np.float64(0.0),
-    np.float32(1.0),
-    np.bool_(True),
-    np.array([0]),
-    1 + 0j,
-    object(),
-]
-
-
-@pytest.mark.parametrize("bad", WRONG_TYPES, ids=lambda v: type(v).__name__ + ":" + repr(v)[:20])
-def test_wrong_types_for_apply(bad: Any) -> None:
-    s = new()
-    assert_refused(s, bad, "int id or a notation string", re.escape(type(bad).__name__))
-    assert_refused(s, bad, "int id or a notation string", via="action_to_string")
-    assert_refused(s, bad, "int id or a notation string", via="why_illegal")
-    assert s.is_legal(bad) is False
-    with pytest.raises(plateau.IllegalActionError, match=r"action 1 of the sequence"):
-        s.apply_all(["xx,xx@a1", bad])
-    assert s.ply == 0
 
 
 @pytest.mark.parametrize("bad", [None, 0, b"pass", ["pass"], 1.0, True])
@@ -874,7 +834,4 @@ def test_apply_all_rolls_back_on_an_illegal_action() -> None:
         plateau.IllegalActionError, match=r"action 1 of the sequence.*not a pick-up or drop-off"
     ):
         s.apply_all(["rr,bx@d4", "a1:1-b2:1-c3"])
-    assert snapshot(s) == before
-    with pytest.raises(plateau.IllegalActionError, match="action 0 of the sequence"):
-        s.apply_all([None])
     assert snapshot(s) == before

@@ -44,20 +44,6 @@ def test_batch_games_follow_single_states() -> None:
     assert finished[1] > 10 and b.games_finished == finished[1] + finished[2]
 
 
-def test_an_illegal_action_applies_nothing() -> None:
-    b = plateau.StateBatch("plateau", n=3, seed=1)
-    b.step(b.sample_random())
-    before = (b.hashes().tolist(), b.plies().tolist())
-    actions = b.sample_random()
-    actions[1] = 41187  # pass: not legal during the openings
-    with pytest.raises(plateau.IllegalActionError, match="game 1 of the batch: action 41187"):
-        b.step(actions)
-    actions[1] = 41188
-    with pytest.raises(plateau.IllegalActionError, match="out of range"):
-        b.step(actions)
-    assert (b.hashes().tolist(), b.plies().tolist()) == before
-
-
 def test_batch_arguments() -> None:
     with pytest.raises(ValueError, match="first_player must be 0"):
         plateau.StateBatch("plateau", n=2, first_player=1)

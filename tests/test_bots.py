@@ -87,9 +87,8 @@ def budget(name: str, variant: str) -> list[str]:
 
 
 def test_the_registered_bots() -> None:
+    # which bots the library registers; their specs are checked by tests/conformance
     assert {"random", "greedy", "mcts", "maxn", "paranoid", "alphabeta"} <= set(bot_names())
-    for name in bot_names():
-        assert make_bot(name).describe() == name
 
 
 @pytest.mark.parametrize(
@@ -105,13 +104,6 @@ def test_full_games_legal_and_state_unchanged(name: str, variant: str) -> None:
     for seed in range(2):
         history = play(budget(name, variant), variant, seed)
         assert len(history) > 0
-
-
-@pytest.mark.parametrize(
-    "spec", ["random", "greedy", "mcts:iters=40", "paranoid:depth=2", "maxn:depth=2"]
-)
-def test_same_seed_same_game(spec: str) -> None:
-    assert play([spec], "mini", 5, max_plies=30) == play([spec], "mini", 5, max_plies=30)
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iters=40"])
@@ -157,13 +149,6 @@ def test_specs_round_trip() -> None:
     assert make_bot("paranoid:depth=2,seconds=0.5").describe() == "paranoid:depth=2,seconds=0.5"
     with pytest.raises(ValueError, match="seed"):
         make_bot("random", seed="1")  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("name", ["random", "greedy", "mcts", "maxn", "paranoid", "alphabeta"])
-def test_no_action_after_the_end(name: str) -> None:
-    state = position("mini", [*WIN_BY_ENDING, "end"])
-    with pytest.raises(ValueError, match="game is over"):
-        make_bot(name).select_action(state)
 
 
 @pytest.mark.parametrize("variant", ["standard", "triple"])

@@ -3,7 +3,6 @@ reason, and the state is left exactly as it was."""
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
@@ -42,18 +41,6 @@ def snapshot(s: Any) -> tuple[Any, ...]:
     )
 
 
-def finished_game(variant: str = "mini", seed: int = 7) -> Any:
-    """A game played to its end by random legal play with a fixed seed."""
-    rng = random.Random(seed)
-    s = plateau.new_game("plateau-x", variant)
-    while not s.is_terminal():
-        legal = s.legal_actions()
-        assert len(legal) > 0
-        s.apply(int(legal[rng.randrange(len(legal))]))
-        assert s.ply < 2000
-    return s
-
-
 def exhausted_supply() -> Any:
     """A mini game in which all 37 triples of the supply have been built (two interlocking
     L-triples fill the rectangle a1-c2 exactly; alternating the two ways of splitting it keeps
@@ -89,9 +76,8 @@ def assert_refused(s: Any, action: Any, *patterns: str, via: str = "apply") -> N
 # -- the exception class -----------------------------------------------------------------------
 
 
-def test_illegal_action_error_is_a_value_error() -> None:
-    assert issubclass(plateau.IllegalActionError, ValueError)
-    assert issubclass(plateau.InvalidRecordError, ValueError)
+def test_illegal_action_error_is_not_a_record_error() -> None:
+    # both are ValueErrors (tests/conformance/test_api.py); they are unrelated otherwise
     assert not issubclass(plateau.IllegalActionError, plateau.InvalidRecordError)
 
 
@@ -229,47 +215,6 @@ def test_off_board_square_depends_on_board_size() -> None:
 # -- out-of-range ids and wrong types ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_out_of_range_ids(variant: str) -> None:
-    s = new(variant)
-    n = s.num_distinct_actions
-    for bad in (n, n + 1, -1, -n, 2**31, 2**63, 2**64, -(2**63), 10**30):
-        assert_refused(s, bad, re.escape(str(bad)), "out of range", rf"\[0, {n}\)")
-        assert_refused(s, bad, "out of range", via="action_to_string")
-    for bad in (np.int64(n), np.int32(-1), np.uint64(2**64 - 1)):
-        assert_refused(s, bad, "out of range", rf"\[0, {n}\)")
-        assert_refused(s, bad, "out of range", via="action_to_string")
-
-
-WRONG_TYPES = [
-    1.0,
-    1.5,
-    float("nan"),
-    None,
-    True,
-    False,
-    [1],
-    (1,),
-    {"a": 1},
-    b"S@a1",
-    bytearray(b"end"),
-    np.float64(1.0),
-    np.float32(2.0),
-    np.bool_(True),
-    np.array([1]),
-    1 + 0j,
-    object(),
-]
-
-
-@pytest.mark.parametrize("bad", WRONG_TYPES, ids=lambda v: type(v).__name__ + ":" + repr(v)[:20])
-def test_wrong_types_for_apply(bad: Any) -> None:
-    s = new("mini", ("S@a1",))
-    assert_refused(s, bad, "int id or a notation string", re.escape(type(bad).__name__))
-    assert_refused(s, bad, "int id or a notation string", via="action_to_string")
-    assert s.is_legal(bad) is False
-
-
 @pytest.mark.parametrize("bad", [None, 1, b"end", ["end"], 1.0, True])
 def test_wrong_types_for_parsing(bad: Any) -> None:
     s = new("mini")
@@ -277,75 +222,7 @@ def test_wrong_types_for_parsing(bad: Any) -> None:
         assert_refused(s, bad, "must be a string", re.escape(repr(bad)), via=via)
 
 
-@pytest.mark.parametrize(
-    "npint", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
-)
-def test_numpy_integer_ids_are_accepted(npint: Any) -> None:
-    s = new("mini")
-    target = new("mini")
-    legal = s.legal_actions()
-    a = int(legal[len(legal) // 2])
-    assert a < 256  # fits every numpy integer type above
-    target.apply(a)
-    s.apply(npint(a))
-    assert s.history == [a] and type(s.history[0]) is int
-    assert s.hash == target.hash
-    assert s.action_to_string(npint(a)) == s.action_to_string(a)
-    # a legal action straight out of legal_actions() (numpy int64) works too
-    b = s.legal_actions()[0]
-    assert isinstance(b, np.int64)
-    s.apply(b)
-    assert s.history == [a, int(b)]
-
-
-# -- after the end -----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_any_action_after_the_game_is_over(variant: str) -> None:
-    s = finished_game(variant, seed=3)
-    assert s.is_terminal() and s.current_player == -1
-    assert s.history_strings()[-1] == "end"
-    assert len(s.legal_actions()) == 0 and not s.legal_actions_mask().any()
-    # what was legal just before the end is not legal now, nor is anything else
-    probe = s.clone()
-    probe.undo()
-    before_end = probe.legal_actions()
-    for a in [*before_end[:5].tolist(), int(before_end[-1]), 0, s.num_distinct_actions - 1]:
-        text = s.action_to_string(a)
-        assert_refused(s, a, "game is over")
-        assert_refused(s, text, re.escape(repr(text)), "game is over")
-        assert_refused(s, text, "game is over", via="string_to_action")
-        assert not s.is_legal(a)
-    assert_refused(s, "end", "game is over")
-    # bad input after the end still gets its own reason
-    assert_refused(s, "S@", "not Plateau X notation")
-    assert_refused(s, 1.5, "int id or a notation string")
-    assert_refused(s, -1, "out of range")
-    assert s.perft(1) == 0 and s.perft(3) == 0 and s.perft(0) == 1
-
-
 # -- undo, action_to_string, string_to_action --------------------------------------------------
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_undo_at_start_raises_index_error(variant: str) -> None:
-    s = new(variant)
-    before = snapshot(s)
-    with pytest.raises(IndexError, match="nothing to undo"):
-        s.undo()
-    assert snapshot(s) == before
-    s.apply(int(s.legal_actions()[0]))
-    s.undo()
-    assert snapshot(s) == before
-    with pytest.raises(IndexError):
-        s.undo()
-    assert snapshot(s) == before
-    # a clone of a fresh game and a game loaded from a record have nothing to undo either
-    with pytest.raises(IndexError):
-        s.clone().undo()
-    with pytest.raises(IndexError):
-        plateau.from_json(s.to_json()).undo()
 
 
 def test_string_to_action_of_legal_syntax_but_illegal_action() -> None:
@@ -479,16 +356,6 @@ def test_negative_perft_depth(variant: str) -> None:
     assert s.perft(0) == 1
 
 
-def test_hugely_negative_perft_depth() -> None:
-    with pytest.raises(ValueError, match="depth"):
-        new("mini").perft(-(2**40))
-
-
-def test_float_perft_depth_is_refused() -> None:
-    with pytest.raises((TypeError, ValueError)):
-        new("mini").perft(1.5)
-
-
 def test_huge_player_for_stock() -> None:
     with pytest.raises(ValueError, match="must be an int in"):
         new("mini").stock(2**31)
@@ -502,7 +369,4 @@ def test_apply_all_rolls_back_on_an_illegal_action() -> None:
     before = snapshot(s)
     with pytest.raises(plateau.IllegalActionError, match=r"action 2 of the sequence: 'S@f6'"):
         s.apply_all(["S@f6", "P@c3", "S@f6", "P@d4"])
-    assert snapshot(s) == before
-    with pytest.raises(plateau.IllegalActionError, match="action 0 of the sequence"):
-        s.apply_all([None])
     assert snapshot(s) == before

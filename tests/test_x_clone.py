@@ -37,19 +37,3 @@ def test_interleaved_clones_apply_undo_match_replays(variant: str) -> None:
                 while y.ply:
                     y.undo()
                 assert y.hash == start_hash and y.tiles() == []
-
-
-def test_a_clone_and_its_parent_diverge_independently() -> None:
-    parent = plateau.new_game("plateau-x", "mini")
-    parent.apply_all(["T@c3d3c4", "P@a1"])
-    child = parent.clone()
-    child.apply("S@c3")
-    parent.apply("S@d3")  # the parent writes where the child appended: it must copy
-    assert child.history_strings() == ["T@c3d3c4", "P@a1", "S@c3"]
-    assert parent.history_strings() == ["T@c3d3c4", "P@a1", "S@d3"]
-    assert child.undo() == child.parse_action("S@c3")
-    assert parent.undo() == parent.parse_action("S@d3")
-    assert child.hash == parent.hash
-    del parent
-    assert child.undo() == child.parse_action("P@a1")
-    assert child.history_strings() == ["T@c3d3c4"]
