@@ -45,9 +45,9 @@ cdef object new_array(object shape, object dtype, bint zero, void** data):
     return out
 
 
-cdef long long check_int(object v, object lo, object hi, str what) except? -1:
-    """``v`` as a C integer after checking that it is an integer (int or numpy integer, not a
-    bool) in [lo, hi); ValueError naming ``what`` and the value otherwise."""
+cdef object _integer_in(object v, object lo, object hi, str what, str shown_hi):
+    # the rule of both checkers below: any integral type but bool, range checked on the Python
+    # value (before any conversion to C)
     if not isinstance(v, bool):
         try:
             i = operator.index(v)
@@ -56,20 +56,18 @@ cdef long long check_int(object v, object lo, object hi, str what) except? -1:
         else:
             if lo <= i < hi:
                 return i
-    raise ValueError(f"{what} must be an int in [{lo}, {hi}), got {v!r}")
+    raise ValueError(f"{what} must be an int in [{lo}, {shown_hi}), got {v!r}")
+
+
+cdef long long check_int(object v, object lo, object hi, str what) except? -1:
+    """``v`` as a C integer after checking that it is an integer (int or numpy integer, not a
+    bool) in [lo, hi); ValueError naming ``what`` and the value otherwise."""
+    return _integer_in(v, lo, hi, what, str(hi))
 
 
 cdef uint64_t check_seed(object v, str what) except? 0xFFFFFFFFFFFFFFFF:
     """A seed: an integer in [0, 2**64)."""
-    if not isinstance(v, bool):
-        try:
-            i = operator.index(v)
-        except TypeError:
-            pass
-        else:
-            if 0 <= i < 2**64:
-                return <uint64_t>i
-    raise ValueError(f"{what} must be an int in [0, 2**64), got {v!r}")
+    return _integer_in(v, 0, 2**64, what, "2**64")
 
 
 cdef int check_depth(object depth) except -1:
