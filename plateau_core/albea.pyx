@@ -1744,6 +1744,13 @@ cdef class ACore:
         if t.phase != A_PHASE_OVER:
             if _meets_win(&t, 0) or _meets_win(&t, 1):
                 raise ValueError("a non-terminal position with a run of six or six prisoners")
+            if t.phase == A_PHASE_OPENING and t.player == 0 and (
+                    t.res[1][7] < 2 or sum(1 for sq in PERIMETER if t.ht[sq] == 0) < 2):
+                # White opens right after Black: an opening it cannot make would leave a game
+                # with no legal action one ply later
+                raise ValueError(
+                    "White opens right after Black: with Black to open, White needs two pieces "
+                    "in reserve and two perimeter squares must be empty")
             if a_list(&t, buf) == 0:
                 # only the opening has no forced fallback (play has pass, respond has refuse)
                 raise ValueError(

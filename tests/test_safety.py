@@ -275,3 +275,12 @@ def test_respond_setup_with_an_empty_tender_is_refused() -> None:
     data["tender"] = {"bx": 0}
     with pytest.raises(ValueError, match="non-empty tender"):
         PlateauAlbeaState.from_position_dict(data)
+
+
+@pytest.mark.parametrize("white_reserve", [{}, {"xx": 1}])
+def test_opening_setup_where_white_could_not_open_next_is_refused(white_reserve: dict) -> None:
+    # found by the set-up fuzzer: Black could open, then White had no legal action
+    data = plateau.new_game("plateau").position_dict()
+    data["reserve"] = [data["reserve"][0], white_reserve]
+    with pytest.raises(ValueError, match="White opens right after Black"):
+        PlateauAlbeaState.from_position_dict(data)
