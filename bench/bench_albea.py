@@ -2,7 +2,7 @@
 
 Move generation (perft, legal_actions), make/unmake, in-core playouts, the Python-driven loop
 and determinization. Each benchmark first checks that what it times is right (node counts
-from tests/data/plateau_perft.json). Figures with targets: ``plateau bench --game plateau``.
+from tests/data/albea_perft.json). Figures with targets: ``plateau bench --game albea-plateau``.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ import pytest
 import plateau
 
 DATA = json.loads(
-    (Path(__file__).resolve().parent.parent / "tests" / "data" / "plateau_perft.json").read_text()
+    (Path(__file__).resolve().parent.parent / "tests" / "data" / "albea_perft.json").read_text()
 )
 
 
 def _position(min_plies: int) -> tuple[plateau.GameState, dict[str, int]]:
     for pos in DATA["positions"]:
         if len(pos["actions"]) >= min_plies:
-            state = plateau.new_game("plateau")
+            state = plateau.new_game("albea-plateau")
             state.apply_all(pos["actions"])
             return state, {k: int(v) for k, v in pos["depth"].items()}
     raise LookupError(min_plies)
@@ -53,9 +53,9 @@ def bench_legal_actions_midgame(benchmark: Any) -> None:
 
 
 def bench_random_playouts_in_core(benchmark: Any) -> None:
-    first = plateau.random_playouts("plateau", n=500, seed=5)
-    assert first == plateau.random_playouts("plateau", n=500, seed=5)
-    result = benchmark(plateau.random_playouts, "plateau", None, 500, 5)
+    first = plateau.random_playouts("albea-plateau", n=500, seed=5)
+    assert first == plateau.random_playouts("albea-plateau", n=500, seed=5)
+    result = benchmark(plateau.random_playouts, "albea-plateau", None, 500, 5)
     assert result["plies"] == first["plies"]
 
 
@@ -70,7 +70,7 @@ def bench_random_playout_from_midgame(benchmark: Any) -> None:
 def bench_python_driven_random_game(benchmark: Any) -> None:
     def play() -> int:
         rng = random.Random(7)
-        state = plateau.new_game("plateau")
+        state = plateau.new_game("albea-plateau")
         while not state.is_terminal():
             legal = state.legal_actions()
             state.apply(int(legal[rng.randrange(len(legal))]))
@@ -115,7 +115,7 @@ def bench_determinizer_sample(benchmark: Any) -> None:
 
 
 def bench_batch_step_random(benchmark: Any) -> None:
-    batch = plateau.StateBatch("plateau", n=256, seed=1)
+    batch = plateau.StateBatch("albea-plateau", n=256, seed=1)
     actions = batch.sample_random()
     assert batch.legal_lists(width=8192)[1].min() == 1260
 

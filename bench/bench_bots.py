@@ -20,7 +20,7 @@ from plateau.bots.alphabeta import SearchBot
 from plateau.bots.mcts import MCTSBot
 
 DATA = json.loads(
-    (Path(__file__).resolve().parent.parent / "tests" / "data" / "plateau_x_perft.json").read_text()
+    (Path(__file__).resolve().parent.parent / "tests" / "data" / "x_perft.json").read_text()
 )
 
 

@@ -16,7 +16,7 @@ import pytest
 import plateau
 
 DATA = json.loads(
-    (Path(__file__).resolve().parent.parent / "tests" / "data" / "plateau_x_perft.json").read_text()
+    (Path(__file__).resolve().parent.parent / "tests" / "data" / "x_perft.json").read_text()
 )
 
 

@@ -1,5 +1,5 @@
 # The game-independent half of a batched engine: n games of one game in one block of C memory.
-# Each game's batch class (x_batch.XBatch, albea_batch.ABatch) derives from BatchCore and
+# Each game's batch class (x_batch.XBatch, albea_batch.AlbeaBatch) derives from BatchCore and
 # implements the per-game hooks below; BatchCore implements every public method once.
 from libc.stdint cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t
 

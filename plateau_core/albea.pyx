@@ -1,9 +1,9 @@
 # cython: language_level=3
 """Compiled move generation for Jim Albea's Plateau (1986).
 
-Implements the action-id layout of docs/albea-design.md section 1, the flat ``AState`` of
+Implements the action-id layout of docs/albea-plateau-design.md section 1, the flat ``AlbeaState`` of
 section 2 and the generation / make kernels of section 3 for the perfect-information rules.
-Kernels are ``noexcept nogil`` and never check input; :class:`ACore` validates everything.
+Kernels are ``noexcept nogil`` and never check input; :class:`AlbeaCore` validates everything.
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int8_t, int32_t, int64_t, uint64_t
@@ -31,7 +31,7 @@ OT_CODES = ("xx", "bb", "rr", "bx", "xb", "rx", "xr", "ox", "xo", "rb", "br")
 MS_WEIGHTS = (1, 5, 15, 45, 90, 180, 360)
 COLUMNS = "abcd"
 PERIMETER = tuple(i for i in range(16) if i // 4 in (0, 3) or i % 4 in (0, 3))
-NUM_DISTINCT_ACTIONS = A_NUM_ACTIONS
+NUM_DISTINCT_ACTIONS = ALBEA_NUM_ACTIONS
 
 cdef int OT_TYPE[11]
 cdef int OT_UP[11]
@@ -206,7 +206,7 @@ def _init_geometry():
         PY_PATH_OFF.append(offs)
         PY_MOVE_OFF.append(total)
         total += 10 * off
-    assert total == A_BASE_STOMP - A_BASE_MOVE, total
+    assert total == ALBEA_BASE_STOMP - ALBEA_BASE_MOVE, total
 
 _init_geometry()
 
@@ -218,7 +218,7 @@ cdef inline uint32_t FULL(int n) noexcept nogil:
     return <uint32_t>((<uint64_t>1 << n) - 1)
 
 
-cdef inline int top_unit(const AState* s, int sq) noexcept nogil:
+cdef inline int top_unit(const AlbeaState* s, int sq) noexcept nogil:
     """Size of the top unit of square sq (0 if empty)."""
     cdef int n = s.ht[sq]
     if n == 0:
@@ -232,7 +232,7 @@ cdef inline int top_unit(const AState* s, int sq) noexcept nogil:
     return h
 
 
-cdef inline void rebuild(AState* s, int sq) noexcept nogil:
+cdef inline void rebuild(AlbeaState* s, int sq) noexcept nogil:
     cdef int i
     cdef uint8_t b
     cdef uint32_t own = 0, col = 0
@@ -258,14 +258,14 @@ cdef inline bint has_run6(uint32_t m) noexcept nogil:
 # ------------------------------------------------------------------------------------------
 # Init
 # ------------------------------------------------------------------------------------------
-cdef void a_init(AState* s, int max_plies) noexcept nogil:
+cdef void albea_init(AlbeaState* s, int max_plies) noexcept nogil:
     cdef int p, t
-    memset(s, 0, sizeof(AState))
+    memset(s, 0, sizeof(AlbeaState))
     for p in range(2):
         for t in range(7):
             s.res[p][t] = C_COUNT[t]
         s.res[p][7] = 12
-    s.phase = A_PHASE_OPENING
+    s.phase = ALBEA_PHASE_OPENING
     s.player = 0
     s.offerer = -1
     s.result = -1
@@ -275,7 +275,7 @@ cdef void a_init(AState* s, int max_plies) noexcept nogil:
 # ------------------------------------------------------------------------------------------
 # Generation
 # ------------------------------------------------------------------------------------------
-cdef int _walk_ray(const AState* s, const int8_t* psq, int L, int Lc, int pos, int lvl,
+cdef int _walk_ray(const AlbeaState* s, const int8_t* psq, int L, int Lc, int pos, int lvl,
                    int g, uint32_t gcol, bint tc, int me, int base,
                    uint16_t* out, int cnt) noexcept nogil:
     """Depth-first stop walk on one ray; base = id of the subtree's first code."""
@@ -321,21 +321,21 @@ cdef int _walk_ray(const AState* s, const int8_t* psq, int L, int Lc, int pos, i
     return cnt
 
 
-cdef inline bint _can_stop(const AState* s, int t, uint32_t gcol, int me) noexcept nogil:
+cdef inline bint _can_stop(const AlbeaState* s, int t, uint32_t gcol, int me) noexcept nogil:
     cdef int n = s.ht[t]
     if n == 0 or ((s.own[t] >> (n - 1)) & 1) == <uint32_t>me:
         return True
     return gcol != 0
 
 
-cdef inline bint _can_end(const AState* s, int t, bint tc, int me) noexcept nogil:
+cdef inline bint _can_end(const AlbeaState* s, int t, bint tc, int me) noexcept nogil:
     cdef int n = s.ht[t]
     if n == 0 or ((s.own[t] >> (n - 1)) & 1) == <uint32_t>me:
         return True
     return tc
 
 
-cdef int _walk_twister(const AState* s, const int8_t* psq, int g, uint32_t gcol, bint tc,
+cdef int _walk_twister(const AlbeaState* s, const int8_t* psq, int g, uint32_t gcol, bint tc,
                        int me, int base, uint16_t* out, int cnt) noexcept nogil:
     cdef int mid = psq[0], kn = psq[1]
     cdef int n, u, unit, j, q
@@ -405,7 +405,7 @@ cdef int _submultisets(const uint8_t* have, int* idx, int* val) noexcept nogil:
         n += 1
 
 
-cdef int a_list(const AState* s, uint16_t* out) noexcept nogil:
+cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
     """Every legal action id of s, in ascending id order (emission order = id order)."""
     cdef int cnt = 0
     cdef int me = s.player
@@ -416,9 +416,9 @@ cdef int a_list(const AState* s, uint16_t* out) noexcept nogil:
     cdef int idx[64]
     cdef int val[64]
     cdef uint8_t rest[8]
-    if s.phase == A_PHASE_OVER:
+    if s.phase == ALBEA_PHASE_OVER:
         return 0
-    if s.phase == A_PHASE_OPENING:
+    if s.phase == ALBEA_PHASE_OPENING:
         for b in range(11):
             if s.res[me][OT_TYPE[b]] == 0:
                 continue
@@ -430,7 +430,7 @@ cdef int a_list(const AState* s, uint16_t* out) noexcept nogil:
                         out[cnt] = <uint16_t>((b * 11 + tp) * 12 + i)
                         cnt += 1
         return cnt
-    if s.phase == A_PHASE_RESPOND:
+    if s.phase == ALBEA_PHASE_RESPOND:
         m = _submultisets(&s.pri[me][0], idx, val)
         largest = 0
         for i in range(m):
@@ -438,10 +438,10 @@ cdef int a_list(const AState* s, uint16_t* out) noexcept nogil:
                 largest = val[i]
         for i in range(m):
             if val[i] >= largest:
-                out[cnt] = <uint16_t>(A_BASE_GIVE + idx[i] - 1)
+                out[cnt] = <uint16_t>(ALBEA_BASE_GIVE + idx[i] - 1)
                 cnt += 1
         if largest == 0:
-            out[cnt] = A_REFUSE
+            out[cnt] = ALBEA_REFUSE
             cnt += 1
         return cnt
     # play phase: onboards
@@ -456,7 +456,7 @@ cdef int a_list(const AState* s, uint16_t* out) noexcept nogil:
                 else:
                     mine = s.own[sq] if me else (~s.own[sq] & FULL(n))
                     gaps = ((mine << 1) | mine) & FULL(n + 1)
-                base = A_BASE_ONBOARD + (o * 16 + sq) * 24
+                base = ALBEA_BASE_ONBOARD + (o * 16 + sq) * 24
                 while gaps:
                     g = 0
                     while not ((gaps >> g) & 1):
@@ -480,7 +480,7 @@ cdef int a_list(const AState* s, uint16_t* out) noexcept nogil:
                 stomps |= <uint32_t>1 << (o * 2 + flip)
             for k in range(1, h + 1):
                 gcol = (colp >> (n - k)) & FULL(k)
-                base = A_BASE_MOVE + MOVE_OFF[o] + (flip * 5 + k - 1) * BLOCK[o]
+                base = ALBEA_BASE_MOVE + MOVE_OFF[o] + (flip * 5 + k - 1) * BLOCK[o]
                 for p in range(16):
                     L = PATH_LEN[o][p]
                     if L == 0:
@@ -506,16 +506,16 @@ cdef int a_list(const AState* s, uint16_t* out) noexcept nogil:
         while not ((stomps >> i) & 1):
             i += 1
         stomps &= stomps - 1
-        out[cnt] = <uint16_t>(A_BASE_STOMP + i)
+        out[cnt] = <uint16_t>(ALBEA_BASE_STOMP + i)
         cnt += 1
     # tenders
     m = _submultisets(&s.pri[me][0], idx, val)
     for i in range(m):
         if val[i] > s.floor[me]:
-            out[cnt] = <uint16_t>(A_BASE_OFFER + idx[i] - 1)
+            out[cnt] = <uint16_t>(ALBEA_BASE_OFFER + idx[i] - 1)
             cnt += 1
     if cnt == 0:
-        out[cnt] = A_PASS
+        out[cnt] = ALBEA_PASS
         cnt += 1
     return cnt
 
@@ -523,7 +523,7 @@ cdef int a_list(const AState* s, uint16_t* out) noexcept nogil:
 # ------------------------------------------------------------------------------------------
 # Make
 # ------------------------------------------------------------------------------------------
-cdef bint _meets_win(const AState* s, int p) noexcept nogil:
+cdef bint _meets_win(const AlbeaState* s, int p) noexcept nogil:
     cdef int sq, n
     if s.pri[p][7] >= 6:
         return True
@@ -535,21 +535,21 @@ cdef bint _meets_win(const AState* s, int p) noexcept nogil:
     return False
 
 
-cdef void _end(AState* s, int result) noexcept nogil:
-    s.phase = A_PHASE_OVER
+cdef void _end(AlbeaState* s, int result) noexcept nogil:
+    s.phase = ALBEA_PHASE_OVER
     s.result = result
     s.offerer = -1
     memset(&s.tender[0], 0, 8)
 
 
-cdef void _check_win(AState* s, int mover) noexcept nogil:
+cdef void _check_win(AlbeaState* s, int mover) noexcept nogil:
     if _meets_win(s, mover):
         _end(s, mover)
     elif _meets_win(s, 1 - mover):
         _end(s, 1 - mover)
 
 
-cdef void _flip_top(AState* s, int sq) noexcept nogil:
+cdef void _flip_top(AlbeaState* s, int sq) noexcept nogil:
     cdef int n = s.ht[sq]
     s.pc[sq][n - 1] ^= 0x10
     show_up(&s.pc[sq][n - 1])
@@ -558,7 +558,7 @@ cdef void _flip_top(AState* s, int sq) noexcept nogil:
     rebuild(s, sq)
 
 
-cdef int _capture(AState* s, int sq) noexcept nogil:
+cdef int _capture(AlbeaState* s, int sq) noexcept nogil:
     cdef int n = s.ht[sq]
     cdef int me = s.pc[sq][n - 1] & 1
     cdef int c = top_unit(s, sq)
@@ -593,7 +593,7 @@ cdef int _capture(AState* s, int sq) noexcept nogil:
 
 
 cdef void _move_decode(int a, int* o, int* flip, int* k, int* p, int* code) noexcept nogil:
-    cdef int m = a - A_BASE_MOVE
+    cdef int m = a - ALBEA_BASE_MOVE
     cdef int i = 15
     while MOVE_OFF[i] > m:
         i -= 1
@@ -617,7 +617,7 @@ cdef void _ms_from_index(int idx, uint8_t* c) noexcept nogil:
         idx = idx % C_W[t]
 
 
-cdef void a_make(AState* s, int a) noexcept nogil:
+cdef void albea_make(AlbeaState* s, int a) noexcept nogil:
     cdef int me = s.player
     cdef int b, tp, sq, ot, g, n, i, o, flip, k, p, code, L, nst, t, jv, gsz
     cdef int stops[3]
@@ -625,7 +625,7 @@ cdef void a_make(AState* s, int a) noexcept nogil:
     cdef uint8_t grp[24]
     cdef uint8_t c[7]
     cdef int resp, off
-    if a < A_BASE_ONBOARD:
+    if a < ALBEA_BASE_ONBOARD:
         ot = a // 12
         sq = PERI[a % 12]
         b = ot // 11
@@ -641,10 +641,10 @@ cdef void a_make(AState* s, int a) noexcept nogil:
         if me == 0:
             s.player = 1
         else:
-            s.phase = A_PHASE_PLAY
+            s.phase = ALBEA_PHASE_PLAY
             s.player = 0
-    elif a < A_BASE_MOVE:
-        i = a - A_BASE_ONBOARD
+    elif a < ALBEA_BASE_MOVE:
+        i = a - ALBEA_BASE_ONBOARD
         g = i % 24
         i //= 24
         sq = i % 16
@@ -663,9 +663,9 @@ cdef void a_make(AState* s, int a) noexcept nogil:
         s.ht[sq] = n + 1
         rebuild(s, sq)
         _check_win(s, me)
-        if s.phase != A_PHASE_OVER:
+        if s.phase != ALBEA_PHASE_OVER:
             s.player = 1 - me
-    elif a < A_BASE_STOMP:
+    elif a < ALBEA_BASE_STOMP:
         _move_decode(a, &o, &flip, &k, &p, &code)
         if p < 8:
             L = PATH_LEN[o][p]
@@ -714,29 +714,29 @@ cdef void a_make(AState* s, int a) noexcept nogil:
             rebuild(s, t)
         _capture(s, stops[nst - 1])
         _check_win(s, me)
-        if s.phase != A_PHASE_OVER:
+        if s.phase != ALBEA_PHASE_OVER:
             s.player = 1 - me
-    elif a < A_BASE_OFFER:
-        i = a - A_BASE_STOMP
+    elif a < ALBEA_BASE_OFFER:
+        i = a - ALBEA_BASE_STOMP
         sq = i >> 1
         if i & 1:
             _flip_top(s, sq)
         _capture(s, sq)
         _check_win(s, me)
-        if s.phase != A_PHASE_OVER:
+        if s.phase != ALBEA_PHASE_OVER:
             s.player = 1 - me
-    elif a < A_BASE_GIVE:
-        _ms_from_index(a - A_BASE_OFFER + 1, c)
+    elif a < ALBEA_BASE_GIVE:
+        _ms_from_index(a - ALBEA_BASE_OFFER + 1, c)
         for t in range(7):
             s.tender[t] = c[t]
         s.tender[7] = _ms_value(c)
         s.offerer = me
-        s.phase = A_PHASE_RESPOND
+        s.phase = ALBEA_PHASE_RESPOND
         s.player = 1 - me
-    elif a < A_REFUSE:
+    elif a < ALBEA_REFUSE:
         resp = me
         off = s.offerer
-        _ms_from_index(a - A_BASE_GIVE + 1, c)
+        _ms_from_index(a - ALBEA_BASE_GIVE + 1, c)
         for t in range(7):
             s.pri[off][t] -= s.tender[t]
             s.pri[off][7] -= s.tender[t]
@@ -748,16 +748,16 @@ cdef void a_make(AState* s, int a) noexcept nogil:
             s.res[off][7] += c[t]
         s.floor[0] = 0
         s.floor[1] = 0
-        s.phase = A_PHASE_PLAY
+        s.phase = ALBEA_PHASE_PLAY
         memset(&s.tender[0], 0, 8)
         s.offerer = -1
         _check_win(s, resp)
-        if s.phase != A_PHASE_OVER:
+        if s.phase != ALBEA_PHASE_OVER:
             s.player = resp
-    elif a == A_REFUSE:
+    elif a == ALBEA_REFUSE:
         off = s.offerer
         s.floor[off] = s.tender[7]
-        s.phase = A_PHASE_PLAY
+        s.phase = ALBEA_PHASE_PLAY
         memset(&s.tender[0], 0, 8)
         s.offerer = -1
         s.player = off
@@ -771,39 +771,39 @@ cdef void a_make(AState* s, int a) noexcept nogil:
     for sq in range(16):
         if s.ht[sq]:
             show_up(&s.pc[sq][s.ht[sq] - 1])
-    if a != A_PASS:
+    if a != ALBEA_PASS:
         s.passes = 0
     s.ply += 1
-    if s.phase != A_PHASE_OVER and s.max_plies > 0 and s.ply >= s.max_plies:
+    if s.phase != ALBEA_PHASE_OVER and s.max_plies > 0 and s.ply >= s.max_plies:
         _end(s, 2)
 
 
-cdef uint64_t a_perft(const AState* s, int depth, bint bulk, uint16_t* bufs,
+cdef uint64_t albea_perft(const AlbeaState* s, int depth, bint bulk, uint16_t* bufs,
                      Work* w) noexcept nogil:
     """Leaves ``depth`` actions below s; with ``bulk`` the last ply is counted from the legal
-    list instead of making each leaf (the same count: a check of a_make against a_list).
-    ``bufs`` holds ``depth * A_MAX_LEGAL`` ids of scratch space (on the heap, so deep counts
+    list instead of making each leaf (the same count: a check of albea_make against albea_list).
+    ``bufs`` holds ``depth * ALBEA_MAX_LEGAL`` ids of scratch space (on the heap, so deep counts
     need little C stack). Unwinds with a meaningless count once ``w`` says stop (Ctrl-C)."""
     cdef int n, i
     cdef uint64_t total = 0
-    cdef AState child
+    cdef AlbeaState child
     if depth == 0:
         return 1
-    if s.phase == A_PHASE_OVER:
+    if s.phase == ALBEA_PHASE_OVER:
         return 0
     if depth >= 2 and work_tick(w, NODE_TICKS):
         return 0
-    n = a_list(s, bufs)
+    n = albea_list(s, bufs)
     if depth == 1 and bulk:
         return n
     for i in range(n):
         child = s[0]
-        a_make(&child, bufs[i])
-        total += a_perft(&child, depth - 1, bulk, bufs + A_MAX_LEGAL, w)
+        albea_make(&child, bufs[i])
+        total += albea_perft(&child, depth - 1, bulk, bufs + ALBEA_MAX_LEGAL, w)
     return total
 
 
-cdef uint64_t a_hash(const AState* s) noexcept nogil:
+cdef uint64_t albea_hash(const AlbeaState* s) noexcept nogil:
     """64-bit key of the position: pieces (square, level, owner, type, up), reserves,
     prisoners, tender, floors, phase, player, offerer, passes and result. Shown flags (what
     was seen, not where things stand) and the ply are left out (design section 2)."""
@@ -813,7 +813,7 @@ cdef uint64_t a_hash(const AState* s) noexcept nogil:
     cdef int sq, i
     for sq in range(16):
         for i in range(s.ht[sq]):
-            h ^= splitmix64(<uint64_t>(((sq * A_CAP + i) << 5) | (s.pc[sq][i] & 0x1f))
+            h ^= splitmix64(<uint64_t>(((sq * ALBEA_CAP + i) << 5) | (s.pc[sq][i] & 0x1f))
                             + <uint64_t>0x51ED27B3A1F0C3D5)
     memcpy(&w, &s.res[0][0], 8)
     h = splitmix64(h ^ w)
@@ -828,8 +828,8 @@ cdef uint64_t a_hash(const AState* s) noexcept nogil:
     return h
 
 
-cdef void a_values(const AState* s, double* v) noexcept nogil:
-    """The heuristic's per-player values (docs/plateau.md): 10 per prisoner, 0.2 per point of
+cdef void albea_values(const AlbeaState* s, double* v) noexcept nogil:
+    """The heuristic's per-player values (docs/albea-plateau.md): 10 per prisoner, 0.2 per point of
     their value, 3 per piece of the longest own run in a stack, 2 per own-topped stack, and 1
     per own colored top standing on a stack that holds an enemy piece."""
     cdef int sq, n, p, t, run, top
@@ -863,40 +863,40 @@ cdef void a_values(const AState* s, double* v) noexcept nogil:
             v[p] += 0.2 * C_VALUE[t] * s.pri[p][t]
 
 
-cdef int a_winning(const AState* s, uint16_t* out) noexcept nogil:
+cdef int albea_winning(const AlbeaState* s, uint16_t* out) noexcept nogil:
     """The legal actions after which the player to act has won (ascending); their number."""
-    cdef uint16_t buf[A_MAX_LEGAL]
-    cdef int n = a_list(s, buf), i, k = 0
+    cdef uint16_t buf[ALBEA_MAX_LEGAL]
+    cdef int n = albea_list(s, buf), i, k = 0
     cdef int me = s.player
-    cdef AState child
+    cdef AlbeaState child
     for i in range(n):
         child = s[0]
-        a_make(&child, buf[i])
+        albea_make(&child, buf[i])
         if child.result == me:
             out[k] = buf[i]
             k += 1
     return k
 
 
-cdef int a_random_game(AState* s, Rng* r, int max_plies, Work* w) noexcept nogil:
+cdef int albea_random_game(AlbeaState* s, Rng* r, int max_plies, Work* w) noexcept nogil:
     """Finish the game with uniformly random actions, at most ``max_plies`` of them (0 = no
     cap); returns the plies played (a capped game is left unfinished). Stops early if ``w``
     says so (Ctrl-C)."""
-    cdef uint16_t buf[A_MAX_LEGAL]
+    cdef uint16_t buf[ALBEA_MAX_LEGAL]
     cdef int n, plies = 0
-    while (s.phase != A_PHASE_OVER and (max_plies == 0 or plies < max_plies)
-           and s.ply < A_PLY_CEILING):
+    while (s.phase != ALBEA_PHASE_OVER and (max_plies == 0 or plies < max_plies)
+           and s.ply < ALBEA_PLY_CEILING):
         if work_tick(w, PLY_TICKS):
             break
-        n = a_list(s, buf)
+        n = albea_list(s, buf)
         if n == 0:
             break  # not reachable from a validated position (load_dict refuses it)
-        a_make(s, buf[rng_below(r, <uint32_t>n)])
+        albea_make(s, buf[rng_below(r, <uint32_t>n)])
         plies += 1
     return plies
 
 
-cdef void a_observe(const AState* s, int viewer, float* out) noexcept nogil:
+cdef void albea_observe(const AlbeaState* s, int viewer, float* out) noexcept nogil:
     """Observation planes of ``viewer`` (design section 4), float32 (276, 4, 4), zeroed by the
     caller: per level 10 planes (own piece, opponent piece, known up face x/b/r/o, known
     down face x/b/r/o), then 36 constant planes of counts and flags."""
@@ -931,14 +931,14 @@ cdef void a_observe(const AState* s, int viewer, float* out) noexcept nogil:
         vals[t] = s.res[viewer][t] / <float>C_COUNT[t]
         vals[8 + t] = s.pri[viewer][t] / <float>C_COUNT[t]
         vals[15 + t] = s.pri[1 - viewer][t] / <float>C_COUNT[t]
-        vals[22 + t] = (s.tender[t] / <float>C_COUNT[t]) if s.phase == A_PHASE_RESPOND else 0.0
+        vals[22 + t] = (s.tender[t] / <float>C_COUNT[t]) if s.phase == ALBEA_PHASE_RESPOND else 0.0
     vals[7] = s.res[1 - viewer][7] / 12.0
     vals[29] = s.floor[viewer] / 59.0
     vals[30] = s.floor[1 - viewer] / 59.0
     for f in range(3):
         vals[31 + f] = 1.0 if s.phase == f else 0.0
     vals[34] = s.passes
-    vals[35] = 1.0 if (s.phase != A_PHASE_OVER and s.player == viewer) else 0.0
+    vals[35] = 1.0 if (s.phase != ALBEA_PHASE_OVER and s.player == viewer) else 0.0
     for p in range(36):
         v = vals[p]
         if v != 0.0:
@@ -952,10 +952,10 @@ cdef void a_observe(const AState* s, int viewer, float* out) noexcept nogil:
 def layout():
     """The id layout of design section 1.2-1.3 as plain Python data."""
     return {
-        "num_distinct_actions": A_NUM_ACTIONS,
-        "bases": {"opening": A_BASE_OPEN, "onboard": A_BASE_ONBOARD, "move": A_BASE_MOVE,
-                  "stomp": A_BASE_STOMP, "offer": A_BASE_OFFER, "give": A_BASE_GIVE,
-                  "refuse": A_REFUSE, "pass": A_PASS},
+        "num_distinct_actions": ALBEA_NUM_ACTIONS,
+        "bases": {"opening": ALBEA_BASE_OPEN, "onboard": ALBEA_BASE_ONBOARD, "move": ALBEA_BASE_MOVE,
+                  "stomp": ALBEA_BASE_STOMP, "offer": ALBEA_BASE_OFFER, "give": ALBEA_BASE_GIVE,
+                  "refuse": ALBEA_REFUSE, "pass": ALBEA_PASS},
         "move_off": list(PY_MOVE_OFF),
         "block": list(PY_BLOCK),
         "path_off": [list(x) for x in PY_PATH_OFF],
@@ -993,7 +993,7 @@ def _ms_index(text):
 def decode_move(int a):
     """(origin, flip, k, path, code, stops) of a move id; stops = [(square, j or None)]."""
     cdef int o, flip, k, p, code
-    if not (A_BASE_MOVE <= a < A_BASE_STOMP):
+    if not (ALBEA_BASE_MOVE <= a < ALBEA_BASE_STOMP):
         raise ValueError("not a move id")
     _move_decode(a, &o, &flip, &k, &p, &code)
     sqs = PY_PATHS[o][p]
@@ -1027,18 +1027,18 @@ def decode(a):
     if isinstance(a, bool) or not isinstance(a, numbers.Integral):
         raise TypeError("action id must be an int")
     a = int(a)
-    if not (0 <= a < A_NUM_ACTIONS):
+    if not (0 <= a < ALBEA_NUM_ACTIONS):
         raise ValueError(f"action id {a} out of range")
-    if a < A_BASE_ONBOARD:
+    if a < ALBEA_BASE_ONBOARD:
         ot, per = divmod(a, 12)
         b, t = divmod(ot, 11)
         return f"{OT_CODES[b]},{OT_CODES[t]}@{_sq_name(PERIMETER[per])}"
-    if a < A_BASE_MOVE:
-        i = a - A_BASE_ONBOARD
+    if a < ALBEA_BASE_MOVE:
+        i = a - ALBEA_BASE_ONBOARD
         rest, g = divmod(i, 24)
         ot, sq = divmod(rest, 16)
         return f"{OT_CODES[ot]}@{_sq_name(sq)}/{g}"
-    if a < A_BASE_STOMP:
+    if a < ALBEA_BASE_STOMP:
         o, flip, k, p, code, stops = decode_move(a)
         text = ("~" if flip else "") + f"{_sq_name(o)}:{k}"
         for sq, j in stops:
@@ -1046,14 +1046,14 @@ def decode(a):
             if j is not None:
                 text += f":{j}"
         return text
-    if a < A_BASE_OFFER:
-        sq, flip = divmod(a - A_BASE_STOMP, 2)
+    if a < ALBEA_BASE_OFFER:
+        sq, flip = divmod(a - ALBEA_BASE_STOMP, 2)
         return ("~" if flip else "") + "!" + _sq_name(sq)
-    if a < A_BASE_GIVE:
-        return "offer:" + _ms_text(a - A_BASE_OFFER + 1)
-    if a < A_REFUSE:
-        return "give:" + _ms_text(a - A_BASE_GIVE + 1)
-    if a == A_REFUSE:
+    if a < ALBEA_BASE_GIVE:
+        return "offer:" + _ms_text(a - ALBEA_BASE_OFFER + 1)
+    if a < ALBEA_REFUSE:
+        return "give:" + _ms_text(a - ALBEA_BASE_GIVE + 1)
+    if a == ALBEA_REFUSE:
         return "refuse"
     return "pass"
 
@@ -1109,7 +1109,7 @@ def _encode_move(m):
             "the stops do not lie at increasing distances on one ray (or the Twister path) "
             f"from {m.group(2)}")
     p, dists = found
-    blockbase = A_BASE_MOVE + PY_MOVE_OFF[o] + (flip * 5 + k - 1) * PY_BLOCK[o]
+    blockbase = ALBEA_BASE_MOVE + PY_MOVE_OFF[o] + (flip * 5 + k - 1) * PY_BLOCK[o]
     base = blockbase + PY_PATH_OFF[o][p]
     g = k
     qs = []
@@ -1136,15 +1136,15 @@ def encode(text):
         raise TypeError("notation must be a str")
     t = text.strip().lower()
     if t == "refuse":
-        return A_REFUSE
+        return ALBEA_REFUSE
     if t == "pass":
-        return A_PASS
+        return ALBEA_PASS
     head, colon, rest = t.partition(":")
     if colon and head in ("offer", "give"):
-        return (A_BASE_OFFER if head == "offer" else A_BASE_GIVE) + _ms_index(rest) - 1
+        return (ALBEA_BASE_OFFER if head == "offer" else ALBEA_BASE_GIVE) + _ms_index(rest) - 1
     m = _RE_STOMP.fullmatch(t)
     if m:
-        return A_BASE_STOMP + _square(m.group(2)) * 2 + (1 if m.group(1) else 0)
+        return ALBEA_BASE_STOMP + _square(m.group(2)) * 2 + (1 if m.group(1) else 0)
     m = _RE_OPENING.fullmatch(t)
     if m:
         sq = _square(m.group(3))
@@ -1156,7 +1156,7 @@ def encode(text):
         g = int(m.group(3))
         if not 0 <= g <= 23:
             raise ValueError(f"gap {g} out of range: a stack holds at most 24 pieces (0..23)")
-        return A_BASE_ONBOARD + (_oriented(m.group(1)) * 16 + _square(m.group(2))) * 24 + g
+        return ALBEA_BASE_ONBOARD + (_oriented(m.group(1)) * 16 + _square(m.group(2))) * 24 + g
     m = _RE_MOVE.fullmatch(t)
     if m:
         return _encode_move(m)
@@ -1177,8 +1177,8 @@ cdef object _FLOAT32 = np.float32
 cdef type _NP_INT64_TYPE = np.int64
 
 
-ctypedef struct ASnap:
-    AState s                # the position before the action
+ctypedef struct AlbeaSnap:
+    AlbeaState s                # the position before the action
     int32_t action
 
 
@@ -1193,21 +1193,21 @@ def random_playouts(n, seed, max_plies, max_plies_option=0):
     cdef long long games = check_int(n, 0, 1 << 62, "n"), i, plies = 0, ended = 0, draws = 0
     cdef uint64_t sd = check_seed(seed, "seed")
     cdef int cap = check_int(max_plies, 0, 1 << 31, "max_plies")
-    cdef int opt = check_int(max_plies_option, 0, A_MAX_PLY, "max_plies_option")
+    cdef int opt = check_int(max_plies_option, 0, ALBEA_MAX_PLY, "max_plies_option")
     cdef long long wins[2]
-    cdef AState st
+    cdef AlbeaState st
     cdef Rng r
     cdef Work w = Work(0, False)
     wins[0] = 0
     wins[1] = 0
     with nogil:
         for i in range(games):
-            a_init(&st, opt)
+            albea_init(&st, opt)
             rng_seed(&r, sd + <uint64_t>i)
-            plies += a_random_game(&st, &r, cap, &w)
+            plies += albea_random_game(&st, &r, cap, &w)
             if w.stop:
                 break
-            if st.phase == A_PHASE_OVER:
+            if st.phase == ALBEA_PHASE_OVER:
                 ended += 1
                 if st.result == 2:
                     draws += 1
@@ -1222,13 +1222,13 @@ def random_playouts(n, seed, max_plies, max_plies_option=0):
 
 
 @cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
-cdef class ACore:
+cdef class AlbeaCore:
     """An Albea Plateau position (the referee's full truth) with its undo history. The public
-    class ``plateau.PlateauAlbeaState`` adds notation, views and serialization; everything here
+    class ``plateau.AlbeaPlateauState`` adds notation, views and serialization; everything here
     validates its input before a kernel sees it."""
 
-    cdef AState s
-    cdef History* _h            # ASnap records, shared copy-on-write with clones
+    cdef AlbeaState s
+    cdef History* _h            # AlbeaSnap records, shared copy-on-write with clones
     cdef Py_ssize_t _len        # how many of them are this game's history
     cdef uint16_t* _legal       # cached legal ids of s (ascending), valid while _legal_ok
     cdef int _nlegal
@@ -1246,15 +1246,15 @@ cdef class ACore:
         self._legal_ok = False
         self._det = False
         self._setup = False
-        a_init(&self.s, 0)
+        albea_init(&self.s, 0)
 
     def __dealloc__(self):
         history_release(self._h)
         free(self._legal)
 
     def _core_init(self, max_plies):
-        _check_count("max_plies", max_plies, A_MAX_PLY)
-        a_init(&self.s, max_plies)
+        _check_count("max_plies", max_plies, ALBEA_MAX_PLY)
+        albea_init(&self.s, max_plies)
         history_release(self._h)
         self._h = NULL
         self._len = 0
@@ -1265,12 +1265,12 @@ cdef class ACore:
     # -- legal actions ------------------------------------------------------------------------
 
     cdef int _gen(self) except -1:
-        cdef uint16_t buf[A_MAX_LEGAL]
+        cdef uint16_t buf[ALBEA_MAX_LEGAL]
         cdef int n
         if self._legal_ok:
             return 0
         cdef uint16_t* grown
-        n = a_list(&self.s, buf)
+        n = albea_list(&self.s, buf)
         if n > self._legal_cap:
             # sized to the list (a few hundred bytes), not to the 16 KiB worst case: programs
             # keep many states alive
@@ -1305,7 +1305,7 @@ cdef class ACore:
         cdef void* data
         cdef int i
         self._gen()
-        out = new_array(A_NUM_ACTIONS, _BOOL, True, &data)
+        out = new_array(ALBEA_NUM_ACTIONS, _BOOL, True, &data)
         cdef uint8_t* m = <uint8_t*>data
         for i in range(self._nlegal):
             m[self._legal[i]] = 1
@@ -1320,7 +1320,7 @@ cdef class ACore:
         value gives False."""
         if isinstance(a, bool) or not isinstance(a, numbers.Integral):
             return False
-        if not 0 <= a < A_NUM_ACTIONS:
+        if not 0 <= a < ALBEA_NUM_ACTIONS:
             return False
         self._gen()
         return self._has(a)
@@ -1328,15 +1328,15 @@ cdef class ACore:
     # -- apply and undo -----------------------------------------------------------------------
 
     cdef int _push(self, int a) except -1:
-        cdef ASnap* snap
-        history_writable(&self._h, self._len, sizeof(ASnap))
-        snap = <ASnap*>self._h.data + self._len
+        cdef AlbeaSnap* snap
+        history_writable(&self._h, self._len, sizeof(AlbeaSnap))
+        snap = <AlbeaSnap*>self._h.data + self._len
         snap.s = self.s
         snap.action = a
         self._len += 1
         if self._h.used < self._len:
             self._h.used = self._len
-        a_make(&self.s, a)
+        albea_make(&self.s, a)
         self._legal_ok = False
         return 0
 
@@ -1348,7 +1348,7 @@ cdef class ACore:
                 ai = a
             except OverflowError:
                 ai = -1
-            if 0 <= ai < A_NUM_ACTIONS:
+            if 0 <= ai < ALBEA_NUM_ACTIONS:
                 self._gen()
                 if self._has(ai):
                     self._push(ai)
@@ -1359,7 +1359,7 @@ cdef class ACore:
 
     def _apply_checked(self, action) -> bool:
         """Apply ``action`` if it is a legal id; return whether it was applied."""
-        if not (isinstance(action, int) and 0 <= action < A_NUM_ACTIONS):
+        if not (isinstance(action, int) and 0 <= action < ALBEA_NUM_ACTIONS):
             return False
         self._gen()
         if not self._has(action):
@@ -1374,14 +1374,14 @@ cdef class ACore:
                 raise IndexError("nothing to undo: a determinization has no history")
             raise IndexError("nothing to undo: no action has been applied")
         self._len -= 1
-        cdef ASnap* snap = <ASnap*>self._h.data + self._len
+        cdef AlbeaSnap* snap = <AlbeaSnap*>self._h.data + self._len
         self.s = snap.s
         self._legal_ok = False
         return snap.action
 
     def clone(self):
         """An independent copy, history included (shared copy-on-write)."""
-        cdef ACore other = ACore.__new__(type(self))
+        cdef AlbeaCore other = AlbeaCore.__new__(type(self))
         other.s = self.s
         other._h = history_share(self._h, self._len)
         other._len = self._len
@@ -1392,11 +1392,11 @@ cdef class ACore:
     def _root(self):
         """For a game from a set-up position: that position (a new state, no history);
         otherwise None."""
-        cdef ACore other
+        cdef AlbeaCore other
         if not self._setup:
             return None
-        other = ACore.__new__(type(self))
-        other.s = (<ASnap*>self._h.data)[0].s if self._len > 0 else self.s
+        other = AlbeaCore.__new__(type(self))
+        other.s = (<AlbeaSnap*>self._h.data)[0].s if self._len > 0 else self.s
         other._setup = True
         return other
 
@@ -1412,23 +1412,23 @@ cdef class ACore:
 
     @property
     def num_distinct_actions(self) -> int:
-        return A_NUM_ACTIONS
+        return ALBEA_NUM_ACTIONS
 
     @property
     def history(self) -> list:
         """The applied action ids, oldest first."""
-        cdef ASnap* snaps = <ASnap*>self._h.data if self._h != NULL else NULL
+        cdef AlbeaSnap* snaps = <AlbeaSnap*>self._h.data if self._h != NULL else NULL
         return [snaps[i].action for i in range(self._len)]
 
     def _actors(self) -> list:
         """Who took each action of the history (the responder for gives and refusals)."""
-        cdef ASnap* snaps = <ASnap*>self._h.data if self._h != NULL else NULL
+        cdef AlbeaSnap* snaps = <AlbeaSnap*>self._h.data if self._h != NULL else NULL
         return [snaps[i].s.player for i in range(self._len)]
 
     @property
     def hash(self) -> int:
         """64-bit key of the position (shown flags and the ply left out)."""
-        return a_hash(&self.s)
+        return albea_hash(&self.s)
 
     @property
     def phase(self) -> str:
@@ -1438,7 +1438,7 @@ cdef class ACore:
     @property
     def current_player(self) -> int:
         """The player who must act (the responder during ``respond``); -1 once over."""
-        return -1 if self.s.phase == A_PHASE_OVER else self.s.player
+        return -1 if self.s.phase == ALBEA_PHASE_OVER else self.s.player
 
     @property
     def ply(self) -> int:
@@ -1477,7 +1477,7 @@ cdef class ACore:
         return self._det
 
     def is_terminal(self) -> bool:
-        return self.s.phase == A_PHASE_OVER
+        return self.s.phase == ALBEA_PHASE_OVER
 
     def _player(self, p):
         if isinstance(p, bool) or not isinstance(p, numbers.Integral) or p not in (0, 1):
@@ -1497,7 +1497,7 @@ cdef class ACore:
     @property
     def tender(self):
         """The pending offer (by type) while an answer is due, else None."""
-        if self.s.phase != A_PHASE_RESPOND:
+        if self.s.phase != ALBEA_PHASE_RESPOND:
             return None
         return {TYPES[t]: self.s.tender[t] for t in range(7) if self.s.tender[t]}
 
@@ -1513,7 +1513,7 @@ cdef class ACore:
 
     def check_caches(self) -> bool:
         """True iff the own/col caches match the piece bytes (a debugging aid)."""
-        cdef AState t = self.s
+        cdef AlbeaState t = self.s
         cdef int sq
         for sq in range(16):
             rebuild(&t, sq)
@@ -1530,14 +1530,14 @@ cdef class ACore:
         this game meanwhile."""
         cdef int d = check_depth(depth)
         cdef uint64_t r
-        cdef AState local = self.s
-        cdef uint16_t* bufs = <uint16_t*>malloc(max(d, 1) * A_MAX_LEGAL * sizeof(uint16_t))
+        cdef AlbeaState local = self.s
+        cdef uint16_t* bufs = <uint16_t*>malloc(max(d, 1) * ALBEA_MAX_LEGAL * sizeof(uint16_t))
         if bufs == NULL:
             raise MemoryError("no memory for perft's scratch space")
         cdef Work w = Work(0, False)
         try:
             with nogil:
-                r = a_perft(&local, d, bulk, bufs, &w)
+                r = albea_perft(&local, d, bulk, bufs, &w)
         finally:
             free(bufs)
         if w.stop:
@@ -1547,9 +1547,9 @@ cdef class ACore:
     def winning_actions(self):
         """The legal actions after which the player to act has won at once (numpy int64,
         ascending; empty if none)."""
-        cdef uint16_t buf[A_MAX_LEGAL]
+        cdef uint16_t buf[ALBEA_MAX_LEGAL]
         cdef void* data
-        cdef int k = a_winning(&self.s, buf), i
+        cdef int k = albea_winning(&self.s, buf), i
         out = new_array(k, _INT64, False, &data)
         cdef int64_t* p = <int64_t*>data
         for i in range(k):
@@ -1559,7 +1559,7 @@ cdef class ACore:
     def _values(self) -> tuple:
         """The heuristic's values of both players (see ``heuristic``)."""
         cdef double v[2]
-        a_values(&self.s, v)
+        albea_values(&self.s, v)
         return (v[0], v[1])
 
     def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:
@@ -1569,15 +1569,15 @@ cdef class ACore:
         for the common bot API and has no effect: this game has no End action."""
         cdef uint64_t seed64 = check_seed(seed, "seed")
         cdef int cap = check_int(max_plies, 0, 1 << 31, "max_plies")
-        cdef AState st = self.s
+        cdef AlbeaState st = self.s
         cdef Rng r
         cdef Work w = Work(0, False)
         rng_seed(&r, seed64)
         with nogil:
-            a_random_game(&st, &r, cap, &w)
+            albea_random_game(&st, &r, cap, &w)
         if w.stop:
             raise_pending()
-        if st.phase != A_PHASE_OVER or st.result == 2:
+        if st.phase != ALBEA_PHASE_OVER or st.result == 2:
             return [0.5, 0.5]
         return [1.0 if p == st.result else 0.0 for p in (0, 1)]
 
@@ -1592,11 +1592,11 @@ cdef class ACore:
         cdef void* data
         cdef int viewer
         if player is None:
-            viewer = 0 if self.s.phase == A_PHASE_OVER else self.s.player
+            viewer = 0 if self.s.phase == ALBEA_PHASE_OVER else self.s.player
         else:
             viewer = self._player(player)
         out = new_array(OBSERVATION_SHAPE, _FLOAT32, True, &data)
-        a_observe(&self.s, viewer, <float*>data)
+        albea_observe(&self.s, viewer, <float*>data)
         return out
 
     # -- set-up -------------------------------------------------------------------------------
@@ -1605,7 +1605,7 @@ cdef class ACore:
         """A determinization: this position with each ``(square, level, type, up)`` of
         ``pieces`` (opponent pieces) retyped and the opponent's reserve set to ``reserve`` (7
         counts). The caller (the Python layer) guarantees a consistent world."""
-        cdef ACore other = ACore.__new__(type(self))
+        cdef AlbeaCore other = AlbeaCore.__new__(type(self))
         cdef int sq, lv, t, up, old_up, total = 0
         cdef uint8_t b, seen_up, seen_down
         other.s = self.s
@@ -1634,8 +1634,8 @@ cdef class ACore:
         reference's ``to_dict()``), after checking every field: ValueError names the first
         bad one. Rejects what the id space cannot represent (design 1.1): more pieces than
         exist, a stack above 24, a run of six or six prisoners while the game is not over."""
-        cdef AState t
-        cdef uint16_t buf[A_MAX_LEGAL]
+        cdef AlbeaState t
+        cdef uint16_t buf[ALBEA_MAX_LEGAL]
         cdef int sq, i, p, ty
         if not isinstance(d, dict):
             raise ValueError(f"a position is a dict, got {type(d).__name__}")
@@ -1643,8 +1643,8 @@ cdef class ACore:
         if not isinstance(opts, dict):
             raise ValueError("options must be a dict")
         mp = opts.get("max_plies")
-        mp = 0 if mp is None else _small(mp, A_MAX_PLY, "max_plies")
-        a_init(&t, mp)
+        mp = 0 if mp is None else _small(mp, ALBEA_MAX_PLY, "max_plies")
+        albea_init(&t, mp)
         memset(&t.res[0][0], 0, sizeof(t.res))
         board = _field(d, "board", list)
         if len(board) != 16:
@@ -1652,8 +1652,8 @@ cdef class ACore:
         used = [[0] * 7 for _ in range(2)]
         for sq in range(16):
             st = board[sq]
-            if not isinstance(st, list) or len(st) > A_CAP:
-                raise ValueError(f"stack {sq} must be a list of at most {A_CAP} pieces")
+            if not isinstance(st, list) or len(st) > ALBEA_CAP:
+                raise ValueError(f"stack {sq} must be a list of at most {ALBEA_CAP} pieces")
             for i, pce in enumerate(st):
                 if not isinstance(pce, dict):
                     raise ValueError(f"piece {i} of stack {sq} must be a dict")
@@ -1703,7 +1703,7 @@ cdef class ACore:
         t.player = _small(d.get("to_move"), 2, "to_move")
         offerer = d.get("offerer")
         tender = d.get("tender")
-        if t.phase == A_PHASE_RESPOND:
+        if t.phase == ALBEA_PHASE_RESPOND:
             if _small(offerer, 2, "offerer") != 1 - t.player:
                 raise ValueError("the offerer must be the player not to act")
             t.offerer = offerer
@@ -1737,21 +1737,21 @@ cdef class ACore:
             t.result = _small(d.get("winner"), 2, "winner")
         else:
             raise ValueError(f"result must be None, 'win' or 'draw', got {result!r}")
-        if (t.result >= 0) != (t.phase == A_PHASE_OVER):
+        if (t.result >= 0) != (t.phase == ALBEA_PHASE_OVER):
             raise ValueError("a result needs the over phase, and the over phase a result")
         t.passes = _small(d.get("passes"), 3 if t.result == 2 else 2, "passes")
-        t.ply = _small(d.get("ply"), A_MAX_PLY, "ply")
-        if t.phase != A_PHASE_OVER:
+        t.ply = _small(d.get("ply"), ALBEA_MAX_PLY, "ply")
+        if t.phase != ALBEA_PHASE_OVER:
             if _meets_win(&t, 0) or _meets_win(&t, 1):
                 raise ValueError("a non-terminal position with a run of six or six prisoners")
-            if t.phase == A_PHASE_OPENING and t.player == 0 and (
+            if t.phase == ALBEA_PHASE_OPENING and t.player == 0 and (
                     t.res[1][7] < 2 or sum(1 for sq in PERIMETER if t.ht[sq] == 0) < 2):
                 # White opens right after Black: an opening it cannot make would leave a game
                 # with no legal action one ply later
                 raise ValueError(
                     "White opens right after Black: with Black to open, White needs two pieces "
                     "in reserve and two perimeter squares must be empty")
-            if a_list(&t, buf) == 0:
+            if albea_list(&t, buf) == 0:
                 # only the opening has no forced fallback (play has pass, respond has refuse)
                 raise ValueError(
                     f"{('Black', 'White')[t.player]} must act in the {PHASES[t.phase]} phase "

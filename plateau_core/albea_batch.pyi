@@ -4,5 +4,5 @@ from plateau_core._batch import BatchCore
 
 OBSERVATION_SHAPE: tuple[int, int, int]
 
-class ABatch(BatchCore):
+class AlbeaBatch(BatchCore):
     def __init__(self, n: int, seed: int = 0, max_plies: int = 400) -> None: ...

@@ -11,18 +11,18 @@ from libc.string cimport memset
 from plateau_core._batch cimport BatchCore
 from plateau_core._common cimport ids_contain, rng_below
 from plateau_core.albea cimport (
-    AState, A_MAX_LEGAL, A_NUM_ACTIONS, A_PHASE_OVER, a_init, a_list, a_make, a_hash,
-    a_observe,
+    AlbeaState, ALBEA_MAX_LEGAL, ALBEA_NUM_ACTIONS, ALBEA_PHASE_OVER, albea_init, albea_list, albea_make, albea_hash,
+    albea_observe,
 )
 
 OBSERVATION_SHAPE = (276, 4, 4)
 
 
 @cython.auto_pickle(False)
-cdef class ABatch(BatchCore):
+cdef class AlbeaBatch(BatchCore):
     """``n`` games of Plateau (Albea), stepped as one."""
 
-    cdef AState* states
+    cdef AlbeaState* states
 
     def __cinit__(self, int n, unsigned long long seed=0, int max_plies=400):
         self.states = NULL
@@ -30,13 +30,13 @@ cdef class ABatch(BatchCore):
             raise ValueError(f"a batch holds at least one game, got n={n!r}")
         if max_plies < 1:
             raise ValueError(f"max_plies must be >= 1, got {max_plies!r}")
-        self.states = <AState*>malloc(n * sizeof(AState))
+        self.states = <AlbeaState*>malloc(n * sizeof(AlbeaState))
         if self.states == NULL:
-            gib = n * sizeof(AState) / 2.0**30
+            gib = n * sizeof(AlbeaState) / 2.0**30
             raise MemoryError(f"no memory for a batch of {n:,} games ({gib:.1f} GiB of positions)")
-        self.n_actions = A_NUM_ACTIONS
+        self.n_actions = ALBEA_NUM_ACTIONS
         self.n_players = 2
-        self.list_cap = A_MAX_LEGAL
+        self.list_cap = ALBEA_MAX_LEGAL
         self.obs_shape = OBSERVATION_SHAPE
         self._setup(n, seed, max_plies)
 
@@ -44,36 +44,36 @@ cdef class ABatch(BatchCore):
         free(self.states)
 
     cdef void _init_game(self, int i) noexcept nogil:
-        a_init(&self.states[i], 0)
+        albea_init(&self.states[i], 0)
 
     cdef int _list(self, int i, uint16_t* out) noexcept nogil:
-        return a_list(&self.states[i], out)
+        return albea_list(&self.states[i], out)
 
     cdef int _count(self, int i) noexcept nogil:
-        cdef uint16_t buf[A_MAX_LEGAL]
-        return a_list(&self.states[i], buf)
+        cdef uint16_t buf[ALBEA_MAX_LEGAL]
+        return albea_list(&self.states[i], buf)
 
     cdef void _fill_mask(self, int i, uint8_t* out) noexcept nogil:
-        cdef uint16_t buf[A_MAX_LEGAL]
-        cdef int k, n = a_list(&self.states[i], buf)
-        memset(out, 0, A_NUM_ACTIONS)
+        cdef uint16_t buf[ALBEA_MAX_LEGAL]
+        cdef int k, n = albea_list(&self.states[i], buf)
+        memset(out, 0, ALBEA_NUM_ACTIONS)
         for k in range(n):
             out[buf[k]] = 1
 
     cdef bint _is_legal(self, int i, int a) noexcept nogil:
-        cdef uint16_t buf[A_MAX_LEGAL]
-        return ids_contain(buf, a_list(&self.states[i], buf), a)
+        cdef uint16_t buf[ALBEA_MAX_LEGAL]
+        return ids_contain(buf, albea_list(&self.states[i], buf), a)
 
     cdef int _random_action(self, int i) noexcept nogil:
-        cdef uint16_t buf[A_MAX_LEGAL]
-        cdef int n = a_list(&self.states[i], buf)
+        cdef uint16_t buf[ALBEA_MAX_LEGAL]
+        cdef int n = albea_list(&self.states[i], buf)
         return buf[rng_below(&self.rng, <uint32_t>n)]
 
     cdef void _make(self, int i, int a) noexcept nogil:
-        a_make(&self.states[i], a)
+        albea_make(&self.states[i], a)
 
     cdef bint _ended(self, int i) noexcept nogil:
-        return self.states[i].phase == A_PHASE_OVER
+        return self.states[i].phase == ALBEA_PHASE_OVER
 
     cdef void _returns(self, int i, float* out) noexcept nogil:
         cdef int r = self.states[i].result
@@ -87,8 +87,8 @@ cdef class ABatch(BatchCore):
         return self.states[i].player
 
     cdef uint64_t _hash(self, int i) noexcept nogil:
-        return a_hash(&self.states[i])
+        return albea_hash(&self.states[i])
 
     cdef void _observe(self, int i, float* out) noexcept nogil:
         memset(out, 0, 276 * 16 * sizeof(float))
-        a_observe(&self.states[i], self.states[i].player, out)
+        albea_observe(&self.states[i], self.states[i].player, out)

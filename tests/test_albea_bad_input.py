@@ -20,14 +20,14 @@ VALUE = {"xx": 1, "bb": 4, "rr": 5, "bx": 8, "rx": 10, "ox": 15, "rb": 21}  # th
 
 
 def new(actions: tuple[str, ...] = (), **options: Any) -> Any:
-    s = plateau.new_game("plateau", **options)
+    s = plateau.new_game("albea-plateau", **options)
     for a in actions:
         s.apply(a)
     return s
 
 
 def position(stacks: dict[str, str], to_move: int, **kwargs: Any) -> Any:
-    return plateau.PlateauAlbeaState.from_position(stacks, to_move, **kwargs)
+    return plateau.AlbeaPlateauState.from_position(stacks, to_move, **kwargs)
 
 
 def exchange_pending() -> Any:
@@ -53,7 +53,7 @@ def refused_once() -> Any:
 def finished_game(seed: int = 9) -> Any:
     """A game played to its end by random legal play with a fixed seed."""
     rng = random.Random(seed)
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     while not s.is_terminal():
         legal = s.legal_actions()
         s.apply(int(legal[rng.randrange(len(legal))]))
@@ -650,15 +650,15 @@ def test_bad_max_plies_option(value: Any) -> None:
     # the ply counter is an int32: the option stays below 2**30 (a set-up's ply likewise)
     pattern = rf"max_plies must be an int in \[0, 1073741824\), got {re.escape(repr(value))}"
     with pytest.raises(ValueError, match=pattern):
-        plateau.new_game("plateau", max_plies=value)
+        plateau.new_game("albea-plateau", max_plies=value)
     with pytest.raises(ValueError, match=pattern):
-        plateau.PlateauAlbeaState(max_plies=value)
+        plateau.AlbeaPlateauState(max_plies=value)
 
 
 @pytest.mark.parametrize("value", [-1, 2**30, True, "5", 1.5], ids=repr)
 def test_bad_max_plies_for_a_set_up_position(value: Any) -> None:
     with pytest.raises(ValueError, match=r"max_plies must be an int in \[0, 1073741824\)"):
-        plateau.PlateauAlbeaState.from_position({"b2": "Bxx"}, 0, max_plies=value)
+        plateau.AlbeaPlateauState.from_position({"b2": "Bxx"}, 0, max_plies=value)
 
 
 def test_max_plies_bounds_that_are_fine() -> None:
@@ -669,10 +669,14 @@ def test_max_plies_bounds_that_are_fine() -> None:
 @pytest.mark.parametrize(
     "args,kwargs,pattern",
     [
-        (("plateau", "mini"), {}, r"unknown variant 'mini' of 'plateau'; known variants: standard"),
-        (("plateau", ""), {}, r"unknown variant ''"),
-        (("plateau",), {"first_player": 1}, r"unknown option\(s\) 'first_player'.*max_plies"),
-        (("plateau",), {"max_ply": 5}, r"unknown option\(s\) 'max_ply'"),
+        (
+            ("albea-plateau", "mini"),
+            {},
+            r"unknown variant 'mini' of 'albea-plateau'; known variants: standard",
+        ),
+        (("albea-plateau", ""), {}, r"unknown variant ''"),
+        (("albea-plateau",), {"first_player": 1}, r"unknown option\(s\) 'first_player'.*max_plies"),
+        (("albea-plateau",), {"max_ply": 5}, r"unknown option\(s\) 'max_ply'"),
         (("Plateau",), {}, r"unknown game 'Plateau'"),
         (("plateau-albea",), {}, r"unknown game 'plateau-albea'"),
     ],
@@ -685,8 +689,8 @@ def test_bad_new_game_arguments(
 
 
 def test_bad_variant_for_the_class() -> None:
-    with pytest.raises(ValueError, match="unknown variant 'mini' of 'plateau'"):
-        plateau.PlateauAlbeaState("mini")
+    with pytest.raises(ValueError, match="unknown variant 'mini' of 'albea-plateau'"):
+        plateau.AlbeaPlateauState("mini")
 
 
 # (stacks, to_move, other arguments, the reason)
@@ -779,7 +783,7 @@ BAD_POSITIONS: dict[str, tuple[dict[str, str], Any, dict[str, Any], str]] = {
 def test_impossible_set_up_positions(case: str) -> None:
     stacks, to_move, kwargs, pattern = BAD_POSITIONS[case]
     with pytest.raises(ValueError, match=pattern):
-        plateau.PlateauAlbeaState.from_position(stacks, to_move, **kwargs)
+        plateau.AlbeaPlateauState.from_position(stacks, to_move, **kwargs)
 
 
 def test_possible_set_up_positions_next_to_the_impossible_ones() -> None:
@@ -806,7 +810,7 @@ def test_short_floor_list_is_refused() -> None:
     floor.pop()  # a one-entry list whose spare slot still holds 5
     assert floor == [0]
     with pytest.raises(ValueError):
-        plateau.PlateauAlbeaState.from_position_dict(dict(data, floor=floor))
+        plateau.AlbeaPlateauState.from_position_dict(dict(data, floor=floor))
 
 
 @pytest.mark.parametrize("depth", [-1, -5, -(2**40), 64, 2**70, True, False, 1.5, None, "1"])

@@ -1,5 +1,5 @@
 """``StateBatch`` for Plateau (Albea): every game in the batch plays exactly like a
-``PlateauAlbeaState`` given the same actions."""
+``AlbeaPlateauState`` given the same actions."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import plateau
 
 def test_batch_games_follow_single_states() -> None:
     n = 6
-    b = plateau.StateBatch("plateau", n=n, seed=3, max_plies=120)
-    mirrors = [plateau.new_game("plateau") for _ in range(n)]
+    b = plateau.StateBatch("albea-plateau", n=n, seed=3, max_plies=120)
+    mirrors = [plateau.new_game("albea-plateau") for _ in range(n)]
     finished = {1: 0, 2: 0}
     for _ in range(600):
         ids, counts = b.legal_lists(width=8192)
@@ -40,14 +40,14 @@ def test_batch_games_follow_single_states() -> None:
                 assert not s.is_terminal() and s.ply < 120
             if done[i]:
                 finished[int(done[i])] += 1
-                mirrors[i] = plateau.new_game("plateau")
+                mirrors[i] = plateau.new_game("albea-plateau")
     assert finished[1] > 10 and b.games_finished == finished[1] + finished[2]
 
 
 def test_batch_arguments() -> None:
     with pytest.raises(ValueError, match="first_player must be 0"):
-        plateau.StateBatch("plateau", n=2, first_player=1)
-    b = plateau.StateBatch("plateau", n=2)
+        plateau.StateBatch("albea-plateau", n=2, first_player=1)
+    b = plateau.StateBatch("albea-plateau", n=2)
     assert b.num_distinct_actions == 41188 and b.observation_shape == (276, 4, 4)
     with pytest.raises(ValueError, match="width"):
         b.legal_lists(width=0)

@@ -7,13 +7,13 @@ import random
 import pytest
 
 import plateau
-from plateau import PlateauAlbeaState
+from plateau import AlbeaPlateauState
 from plateau.bots import make_bot
 
 VALUE = {"xx": 1, "bb": 4, "rr": 5, "bx": 8, "rx": 10, "ox": 15, "rb": 21}
 
 
-def slow_values(s: PlateauAlbeaState) -> list[float]:
+def slow_values(s: AlbeaPlateauState) -> list[float]:
     """The documented heuristic, from the public board view (independent of the C code)."""
     v = [0.0, 0.0]
     runs = [0, 0]
@@ -39,7 +39,7 @@ def slow_values(s: PlateauAlbeaState) -> list[float]:
 @pytest.mark.parametrize("seed", range(30))
 def test_heuristic_matches_its_definition(seed: int) -> None:
     rng = random.Random(seed)
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     while not s.is_terminal():
         v = slow_values(s)
         for p in (0, 1):
@@ -48,9 +48,9 @@ def test_heuristic_matches_its_definition(seed: int) -> None:
         s.apply(int(rng.choice(s.legal_actions().tolist())))
 
 
-def winning_capture() -> PlateauAlbeaState:
+def winning_capture() -> AlbeaPlateauState:
     # the rules page, worked check 10: White holds five prisoners and can capture a sixth
-    return PlateauAlbeaState.from_position(
+    return AlbeaPlateauState.from_position(
         {"b1": "Wxx Wrr", "b2": "Bxx", "d4": "Bbb Bxx"},
         to_move=1,
         prisoners=([], ["xx", "xx", "bb", "rr", "rr"]),
@@ -71,7 +71,7 @@ def test_bots_take_an_immediate_win(spec: str) -> None:
 
 def test_mcts_determinizations_search_every_world() -> None:
     rng = random.Random(4)
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     while s.ply < 20:
         s.apply(int(rng.choice(s.legal_actions().tolist())))
     view = s.view_for(s.current_player, seed=1)
@@ -87,7 +87,7 @@ def test_mcts_determinizations_search_every_world() -> None:
 @pytest.mark.parametrize("seed", range(40))
 def test_winning_actions_in_c_agree_with_trying_each_action(seed: int) -> None:
     rng = random.Random(seed)
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     found = 0
     while not s.is_terminal():
         fast = s.winning_actions().tolist()

@@ -8,8 +8,8 @@ import random
 import pytest
 from plateau_core import albea as A
 
-import reference.plateau_albea as ref
-from plateau import PlateauAlbeaState
+import reference.albea as ref
+from plateau import AlbeaPlateauState
 
 WORKED_IDS = [
     ("xx,xx@a1", 0),
@@ -80,14 +80,14 @@ def test_decode_rejects_out_of_range():
 
 
 def test_perft_start():
-    core = PlateauAlbeaState()
+    core = AlbeaPlateauState()
     assert core.perft(0) == 1
     assert core.perft(1) == 1260
     assert core.perft(2) == 1455300
 
 
 def test_perft_start_depth3():
-    core = PlateauAlbeaState()
+    core = AlbeaPlateauState()
     assert core.perft(3) == 232225980
 
 
@@ -112,7 +112,7 @@ def _ref_position(seed, plies):
 )
 def test_perft_design_positions(seed, plies, expected):
     _s, actions = _ref_position(seed, plies)
-    core = PlateauAlbeaState()
+    core = AlbeaPlateauState()
     for a in actions:
         core.apply(a)
     assert tuple(core.perft(d) for d in (1, 2, 3)) == expected
@@ -149,7 +149,7 @@ def _check_same(core, s, with_views=True):
 def _play_differential(seed, bias=False, max_plies=1000):
     rng = random.Random(seed)
     s = ref.RefAlbea()
-    core = PlateauAlbeaState()
+    core = AlbeaPlateauState()
     n = 0
     seen = []
     while True:
@@ -192,7 +192,7 @@ def test_differential_biased_games(seed):
 
 def test_undo_restores_each_ply():
     rng = random.Random(7)
-    core = PlateauAlbeaState()
+    core = AlbeaPlateauState()
     states = []
     while not core.is_terminal() and core.ply < 200:
         states.append((core.legal_actions().tolist(), core.board(), core.phase, core.ply))
@@ -203,7 +203,7 @@ def test_undo_restores_each_ply():
 
 
 def test_apply_rejects_illegal():
-    core = PlateauAlbeaState()
+    core = AlbeaPlateauState()
     with pytest.raises(ValueError):
         core.apply(41187)  # pass is illegal at the start
     with pytest.raises(ValueError):
@@ -222,7 +222,7 @@ def _differential_tree(d, depth):
     """Load reference dict d into a kernel and compare the whole tree below it to depth."""
     d = dict(d, history=[])  # a loaded position starts a new history
     s = ref.RefAlbea.from_dict(d)
-    core = PlateauAlbeaState()
+    core = AlbeaPlateauState()
     core.load_dict(d)
     _compare(core, s)
     if depth == 0 or s.is_over():
@@ -275,7 +275,7 @@ def test_reference_test_positions_depth2():
     loaded = rejected = 0
     for d in positions:
         try:
-            PlateauAlbeaState().load_dict(d)
+            AlbeaPlateauState().load_dict(d)
         except ValueError:
             rejected += 1  # e.g. six prisoners while not over: outside the id space (design 1.1)
             continue
@@ -289,11 +289,11 @@ def test_load_dict_at_every_ply():
         rng = random.Random(seed)
         s = ref.RefAlbea()
         while not s.is_over():
-            core = PlateauAlbeaState()
+            core = AlbeaPlateauState()
             core.load_dict(s.to_dict())
             _check_same(core, s, with_views=False)
             s.play(rng.choice(s.legal()))
-        core = PlateauAlbeaState()
+        core = AlbeaPlateauState()
         core.load_dict(s.to_dict())
         _check_same(core, s, with_views=False)
 
@@ -302,7 +302,7 @@ def test_two_passes_draw():
     import test_reference_albea as tra
 
     s = ref.RefAlbea.from_position(tra.FORFEIT_POSITION, ref.WHITE, passes=0)
-    core = PlateauAlbeaState()
+    core = AlbeaPlateauState()
     core.load_dict(s.to_dict())
     assert [A.decode(a) for a in core.legal_actions()] == ["pass"]
     core.apply("pass")
@@ -320,7 +320,7 @@ def test_max_plies_draw(max_plies):
     for seed in range(3):
         rng = random.Random(seed)
         s = ref.RefAlbea(max_plies=max_plies)
-        core = PlateauAlbeaState(max_plies=max_plies)
+        core = AlbeaPlateauState(max_plies=max_plies)
         while True:
             _compare(core, s)
             legal = s.legal()
@@ -337,4 +337,4 @@ def test_load_dict_rejects_outside_id_space():
         {"a1": "Wxx"}, ref.WHITE, prisoners=(["xx", "xx", "xx", "bb", "bb", "rr"], [])
     )
     with pytest.raises(ValueError):
-        PlateauAlbeaState().load_dict(s.to_dict())
+        AlbeaPlateauState().load_dict(s.to_dict())

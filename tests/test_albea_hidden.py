@@ -15,17 +15,17 @@ import numpy as np
 import pytest
 
 import plateau
-from plateau import PlateauAlbeaState, arena
+from plateau import AlbeaPlateauState, arena
 from plateau.arena import play_game
 from plateau.bots import Bot, make_bot
 from plateau.bots.base import BOTS
-from plateau.games.plateau_albea import COUNT, ORIENTED, TYPES
+from plateau.games.albea import COUNT, ORIENTED, TYPES
 from plateau.play import play
 
 
-def random_state(seed: int, plies: int) -> PlateauAlbeaState:
+def random_state(seed: int, plies: int) -> AlbeaPlateauState:
     rng = random.Random(seed)
-    s = PlateauAlbeaState()
+    s = AlbeaPlateauState()
     while not s.is_terminal() and s.ply < plies:
         s.apply(int(rng.choice(s.legal_actions().tolist())))
     return s
@@ -35,7 +35,7 @@ def without_history(obs: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in obs.items() if k != "history"}
 
 
-def material(s: PlateauAlbeaState, p: int) -> Counter[str]:
+def material(s: AlbeaPlateauState, p: int) -> Counter[str]:
     """Player p's 12 pieces, wherever they are (board, reserve, held by the opponent)."""
     c: Counter[str] = Counter()
     for st in s.board():
@@ -122,7 +122,7 @@ def test_determinization_is_not_a_game_record() -> None:
     assert c.history != [] and c.is_determinization
 
 
-def _brute_force_worlds(s: PlateauAlbeaState, viewer: int) -> Counter[tuple[Any, ...]]:
+def _brute_force_worlds(s: AlbeaPlateauState, viewer: int) -> Counter[tuple[Any, ...]]:
     """Every consistent world, by enumeration: the oriented types of the opponent's
     unidentified pieces (in board order) plus the opponent's reserve."""
     opp = 1 - viewer
@@ -150,7 +150,7 @@ def _brute_force_worlds(s: PlateauAlbeaState, viewer: int) -> Counter[tuple[Any,
     return worlds
 
 
-def _world_of(d: PlateauAlbeaState, viewer: int, truth_obs: dict[str, Any]) -> tuple[Any, ...]:
+def _world_of(d: AlbeaPlateauState, viewer: int, truth_obs: dict[str, Any]) -> tuple[Any, ...]:
     opp = 1 - viewer
     combo = []
     for st_obs, st in zip(truth_obs["board"], d.board()):
@@ -162,7 +162,7 @@ def _world_of(d: PlateauAlbeaState, viewer: int, truth_obs: dict[str, Any]) -> t
 
 def test_sampling_is_uniform_over_consistent_worlds() -> None:
     # Black sees: a1 = White ?? under White b?, b1 = White r?; White's 9 reserve pieces unseen
-    s = PlateauAlbeaState.from_position({"a1": "Wxx Wbb", "b1": "Wrx", "d4": "Bxx"}, to_move=0)
+    s = AlbeaPlateauState.from_position({"a1": "Wxx Wbb", "b1": "Wrx", "d4": "Bxx"}, to_move=0)
     worlds = _brute_force_worlds(s, 0)
     assert all(n == 1 for n in worlds.values())
     det = s.determinizer(0)
@@ -182,7 +182,7 @@ def test_sampling_is_uniform_over_consistent_worlds() -> None:
 
 def test_deduced_types_are_not_resampled() -> None:
     # a Twister seen orange-up is known; a captured-then-returned piece is bare in the reserve
-    s = PlateauAlbeaState.from_position({"a1": "Wox", "b2": "Bxx"}, to_move=0)
+    s = AlbeaPlateauState.from_position({"a1": "Wox", "b2": "Bxx"}, to_move=0)
     assert s.observation(0)["board"][0] == [{"owner": 1, "faces": "o?", "type": "ox"}]
     for seed in range(20):
         d = s.resample_hidden(0, seed)
@@ -191,7 +191,7 @@ def test_deduced_types_are_not_resampled() -> None:
 
 
 def test_opponent_views_redact_openings_and_onboards() -> None:
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     s.apply_all(["xx,rb@a1", "ox,bx@d4", "rr@a1/2"])
     black, white = s.observation(0), s.observation(1)
     assert black["history"] == ["xx,rb@a1", "??,b?@d4", "rr@a1/2"]
@@ -206,7 +206,7 @@ def test_opponent_views_redact_openings_and_onboards() -> None:
 
 
 def test_observation_tensor_layout() -> None:
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     s.apply_all(["xx,rb@a1", "bx,ox@d4"])
     t0, t1 = s.observation_tensor(0), s.observation_tensor(1)
     assert t0.shape == s.observation_shape == (276, 4, 4) and t0.dtype == np.float32
@@ -234,7 +234,7 @@ class SpyBot(Bot):
     seen: ClassVar[list[tuple[bool, list[int], int, dict[str, Any], dict[str, Any]]]] = []
 
     def select_action(self, state: plateau.GameState) -> int:
-        assert isinstance(state, PlateauAlbeaState)
+        assert isinstance(state, AlbeaPlateauState)
         me = state.current_player
         SpyBot.seen.append(
             (
@@ -251,12 +251,12 @@ class SpyBot(Bot):
 def test_arena_hands_bots_determinizations_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(BOTS, "spy", SpyBot)
     monkeypatch.setattr(SpyBot, "seen", [])
-    result = play_game("plateau", "standard", ["spy", "random"], index=0, seed=5)
+    result = play_game("albea-plateau", "standard", ["spy", "random"], index=0, seed=5)
     assert result.forfeit is None and SpyBot.seen
     assert all(det and hist == [] for det, hist, *_ in SpyBot.seen)
     # replay the referee's record: each view agrees with the truth on what the spy may know,
     # and at least one differs from the truth in a hidden piece
-    truth = plateau.new_game("plateau")
+    truth = plateau.new_game("albea-plateau")
     differs = 0
     actions = result.record["actions"]
     for _, _, ply, position, obs in SpyBot.seen:
@@ -284,7 +284,7 @@ def test_bots_play_legal_actions_on_views(spec: str) -> None:
 
 def test_arena_runs_plateau_and_scores_a_stopped_game_as_a_draw(tmp_path: Path) -> None:
     out = tmp_path / "arena.jsonl"
-    res = arena.run("plateau", "standard", ["greedy", "random"], games=4, seed=2, out=out)
+    res = arena.run("albea-plateau", "standard", ["greedy", "random"], games=4, seed=2, out=out)
     assert len(res.results) == 4
     for r in res.results:
         assert sorted(r.returns) == [0.0, 1.0] and not r.truncated
@@ -293,10 +293,10 @@ def test_arena_runs_plateau_and_scores_a_stopped_game_as_a_draw(tmp_path: Path) 
     greedy = res.stats()[0]
     assert greedy.games == 4 and greedy.points == greedy.wins
     # a game cut at the ply limit is scored by its ranking "if it ended now": a draw
-    cut = arena.run("plateau", "standard", ["random", "random"], games=2, seed=2, max_plies=6)
+    cut = arena.run("albea-plateau", "standard", ["random", "random"], games=2, seed=2, max_plies=6)
     assert all(r.truncated and r.returns == [0.5, 0.5] for r in cut.results)
     resumed = arena.run(
-        "plateau", "standard", ["greedy", "random"], games=6, seed=2, out=out, resume=True
+        "albea-plateau", "standard", ["greedy", "random"], games=6, seed=2, out=out, resume=True
     )
     assert [r.index for r in resumed.results][:4] == [r.index for r in res.results]
     assert len(resumed.results) == 6
@@ -312,7 +312,7 @@ def test_terminal_play_shows_only_the_human_s_view() -> None:
         except StopIteration:
             raise EOFError from None
 
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     play(s, [0], {1: make_bot("random", seed=4)}, read=read, write=written.append)
     text = "\n".join(written)
     assert s.ply == 2 and "(seen by Black)" in text

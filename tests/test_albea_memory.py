@@ -11,7 +11,7 @@ import plateau
 
 
 def test_memory_flat_over_apply_undo_clone_cycles() -> None:
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     rng = random.Random(5)
     while s.ply < 30:
         s.apply(int(rng.choice(s.legal_actions().tolist())))

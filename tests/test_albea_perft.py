@@ -1,4 +1,4 @@
-"""Perft node counts of Plateau (Albea) positions, kept in tests/data/plateau_perft.json
+"""Perft node counts of Plateau (Albea) positions, kept in tests/data/albea_perft.json
 (depths 1-3 confirmed by the pure-Python reference when the file was made)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 import plateau
 
-DATA = json.loads((Path(__file__).parent / "data" / "plateau_perft.json").read_text())
+DATA = json.loads((Path(__file__).parent / "data" / "albea_perft.json").read_text())
 POSITIONS: list[dict[str, Any]] = DATA["positions"]
 CASES = [
     pytest.param(pos, int(depth), count, id=f"ply{len(pos['actions'])}-d{depth}")
@@ -22,7 +22,7 @@ CASES = [
 
 
 def _position(pos: dict[str, Any]) -> plateau.GameState:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     state.apply_all(pos["actions"])
     return state
 
@@ -68,7 +68,7 @@ def test_perft_leaves_the_state_unchanged_and_sums_over_children() -> None:
 
 
 def test_perft_of_a_finished_game() -> None:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     assert state.random_playout(seed=1, max_plies=0) in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
     rng = random.Random(2)
     while not state.is_terminal():
@@ -77,7 +77,7 @@ def test_perft_of_a_finished_game() -> None:
 
 
 def test_perft_rejects_bad_depths() -> None:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     for bad in (-1, True, 1.5, "2", 64):
         with pytest.raises(ValueError):
             state.perft(bad)  # type: ignore[arg-type]

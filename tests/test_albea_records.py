@@ -18,13 +18,18 @@ import pytest
 
 import plateau
 
-HEADER = {"format": "plateau-game-record", "version": 1, "game": "plateau", "variant": "standard"}
+HEADER = {
+    "format": "plateau-game-record",
+    "version": 1,
+    "game": "albea-plateau",
+    "variant": "standard",
+}
 
 
 def random_game(seed: int, plies: int | None = None, start: Any = None) -> Any:
     """Random legal play with a fixed seed, for ``plies`` plies in all or to the end."""
     rng = random.Random(seed)
-    s = plateau.new_game("plateau") if start is None else start
+    s = plateau.new_game("albea-plateau") if start is None else start
     while not s.is_terminal() and (plies is None or s.ply < plies):
         legal = s.legal_actions()
         s.apply(int(legal[rng.randrange(len(legal))]))
@@ -33,7 +38,7 @@ def random_game(seed: int, plies: int | None = None, start: Any = None) -> Any:
 
 
 def position(stacks: dict[str, str], to_move: int, **kwargs: Any) -> Any:
-    return plateau.PlateauAlbeaState.from_position(stacks, to_move, **kwargs)
+    return plateau.AlbeaPlateauState.from_position(stacks, to_move, **kwargs)
 
 
 def observe(s: Any) -> tuple[Any, ...]:
@@ -110,7 +115,7 @@ def test_json_round_trip_at_many_plies(seed: int) -> None:
     texts = end.history_strings()
     plies |= {k + d for k, t in enumerate(texts) for d in (0, 1, 2) if t.startswith("offer:")}
     for k in sorted(plies):
-        s = plateau.new_game("plateau")
+        s = plateau.new_game("albea-plateau")
         s.apply_all(end.history[:k])
         record = assert_round_trip(s)
         assert len(record["actions"]) == k
@@ -139,7 +144,7 @@ def test_round_trips_cover_every_phase_and_exchange() -> None:
 
 
 def test_max_plies_option_round_trips() -> None:
-    s = random_game(seed=3, start=plateau.new_game("plateau", max_plies=12))
+    s = random_game(seed=3, start=plateau.new_game("albea-plateau", max_plies=12))
     assert s.ply == 12 and s.result == "draw" and s.winner is None
     record = assert_round_trip(s)
     assert record["options"] == {"max_plies": 12}
@@ -167,12 +172,14 @@ def offer_pending(seed: int) -> Any:
 
 
 GAMES: dict[str, Callable[[], Any]] = {
-    "start": lambda: plateau.new_game("plateau"),
+    "start": lambda: plateau.new_game("albea-plateau"),
     "after black's opening": lambda: random_game(1, plies=1),
     "mid-game": lambda: random_game(5, plies=40),
     "offer pending": lambda: offer_pending(0),
     "finished": lambda: random_game(6),
-    "draw by max_plies": lambda: random_game(2, start=plateau.new_game("plateau", max_plies=7)),
+    "draw by max_plies": lambda: random_game(
+        2, start=plateau.new_game("albea-plateau", max_plies=7)
+    ),
     "set-up": lambda: random_game(3, plies=6, start=position({"b1": "Wxx Wrr", "b2": "Bxx"}, 1)),
 }
 
@@ -282,7 +289,7 @@ def test_set_up_position_round_trips(name: str) -> None:
 
 def test_set_up_position_with_a_later_ply() -> None:
     data = position({"b1": "Wxx Wrr", "b2": "Bxx"}, 1).position_dict()
-    s = plateau.PlateauAlbeaState.from_position_dict(dict(data, ply=40))
+    s = plateau.AlbeaPlateauState.from_position_dict(dict(data, ply=40))
     s.apply("b1:2-b2")
     record = assert_round_trip(s)
     assert record["setup"]["ply"] == 40 and plateau.from_json(s.to_json()).ply == 41
@@ -302,7 +309,7 @@ def test_set_up_game_finished_by_a_win() -> None:
 
 def actors(s: Any) -> list[int]:
     """Who took each action of the history (replayed from the root)."""
-    probe = plateau.new_game("plateau")
+    probe = plateau.new_game("albea-plateau")
     out = []
     for a in s.history:
         out.append(probe.current_player)
@@ -324,7 +331,7 @@ EXAMPLE = ["xx,bx@a1", "rr,rb@d4", "xx@c3/0", "xx@b2/0", "rb@c3/1"]
 
 
 def test_export_of_a_small_game() -> None:
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     s.apply_all(EXAMPLE)
     black = json.loads(s.to_json(viewer=0))
     white = json.loads(s.to_json(viewer=1))
@@ -367,7 +374,7 @@ def test_export_hides_the_opponents_faces(seed: int, plies: int | None) -> None:
 
 def test_export_is_the_same_for_worlds_the_player_cannot_tell_apart() -> None:
     # Black's hidden choices differ (bottom piece, down faces); White saw the same things
-    a, b = plateau.new_game("plateau"), plateau.new_game("plateau")
+    a, b = plateau.new_game("albea-plateau"), plateau.new_game("albea-plateau")
     a.apply_all(EXAMPLE)
     b.apply_all(["rr,bb@a1", "rr,rb@d4", "xx@c3/0", "xx@b2/0", "rx@c3/1"])
     assert a.to_json() != b.to_json()
@@ -429,7 +436,7 @@ def edited(change: Callable[[dict[str, Any]], Any]) -> str:
         (lambda r: r.update(game="Plateau"), ["unknown game 'Plateau'"]),
         (lambda r: r.update(game=None), ["'game'", "strings"]),
         (lambda r: r.pop("game"), ["'game'"]),
-        (lambda r: r.update(variant="mini"), ["unknown variant 'mini' of 'plateau'"]),
+        (lambda r: r.update(variant="mini"), ["unknown variant 'mini' of 'albea-plateau'"]),
         (lambda r: r.update(variant=None), ["'variant'", "strings"]),
         (lambda r: r.update(moves=[]), ["unknown field", "moves"]),
         (lambda r: r.update(comment="x", zz=1), ["unknown field", "comment, zz"]),
@@ -463,10 +470,10 @@ def test_a_plateau_x_record_is_not_a_plateau_record() -> None:
     first = re.escape(repr(record["actions"][0]))
     refused(json.dumps(dict(record, game="plateau-x")), r"^ply 0: ", first, "Plateau X notation")
     x = json.loads(plateau.new_game("plateau-x", "standard").to_json())
-    refused(json.dumps(dict(x, game="plateau")), "bad options", "'first_player'")
+    refused(json.dumps(dict(x, game="albea-plateau")), "bad options", "'first_player'")
     del x["options"]
     x["actions"] = ["S@a1"]
-    refused(json.dumps(dict(x, game="plateau")), r"^ply 0: cannot read 'S@a1'")
+    refused(json.dumps(dict(x, game="albea-plateau")), r"^ply 0: cannot read 'S@a1'")
 
 
 @pytest.mark.parametrize("k", [0, 1, 2, 17, 29])
@@ -668,7 +675,7 @@ def test_inconsistent_set_up_values_are_refused(key: str, value: Any) -> None:
 CHILD = """
 import json, sys
 import plateau
-s = plateau.PlateauAlbeaState.from_position({"b2": "Bxx"}, 0)
+s = plateau.AlbeaPlateauState.from_position({"b2": "Bxx"}, 0)
 record = json.loads(s.to_json())
 record["setup"][sys.argv[1]] = record["setup"][sys.argv[1]][:1]
 try:

@@ -1,9 +1,9 @@
-"""Rule tests for Plateau (Jim Albea, 1986) on the public API, ``plateau.PlateauAlbeaState``.
+"""Rule tests for Plateau (Jim Albea, 1986) on the public API, ``plateau.AlbeaPlateauState``.
 
 Each test pins one rule or **[ruling]** of the rules page ``/work/shared/rules/plateau-albea.md``
 ("the page"); its eleven "Worked checks" come first, one test each, with the page's numbers.
 Positions are written in the page's position notation (owner + up face + down face, bottom..top)
-and built with ``PlateauAlbeaState.from_position`` (only the top pieces' up faces are shown there;
+and built with ``AlbeaPlateauState.from_position`` (only the top pieces' up faces are shown there;
 reserves default to the complement of the board and the prisoners).
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import plateau
-from plateau import PlateauAlbeaState
+from plateau import AlbeaPlateauState
 from plateau.errors import IllegalActionError
 
 B, W = 0, 1
@@ -29,9 +29,9 @@ PERIMETER = {"a1", "b1", "c1", "d1", "a4", "b4", "c4", "d4", "a2", "a3", "d2", "
 # =============================================================================================
 # helpers
 # =============================================================================================
-def pos(stacks: dict[str, str], to_move: int = W, **kwargs: Any) -> PlateauAlbeaState:
+def pos(stacks: dict[str, str], to_move: int = W, **kwargs: Any) -> AlbeaPlateauState:
     """A set-up position in ``play``; White to move unless said otherwise."""
-    return PlateauAlbeaState.from_position(stacks, to_move, **kwargs)
+    return AlbeaPlateauState.from_position(stacks, to_move, **kwargs)
 
 
 def is_move(action: str) -> bool:
@@ -41,11 +41,11 @@ def is_move(action: str) -> bool:
     return "@" not in action
 
 
-def moves(state: PlateauAlbeaState) -> set[str]:
+def moves(state: AlbeaPlateauState) -> set[str]:
     return {a for a in state.legal_action_strings() if is_move(a)}
 
 
-def legal(state: PlateauAlbeaState, text: str) -> bool:
+def legal(state: AlbeaPlateauState, text: str) -> bool:
     """Whether ``text`` is legal; ``text`` must be an action in canonical notation (so that an
     "illegal" verdict is never the result of a typo)."""
     aid = state.parse_action(text)
@@ -53,7 +53,7 @@ def legal(state: PlateauAlbeaState, text: str) -> bool:
     return bool(state.is_legal(aid))
 
 
-def not_legal(state: PlateauAlbeaState, text: str) -> bool:
+def not_legal(state: AlbeaPlateauState, text: str) -> bool:
     """``text`` is no legal action: it either cannot be written as an action id at all or is
     an id that is not legal here."""
     try:
@@ -63,7 +63,7 @@ def not_legal(state: PlateauAlbeaState, text: str) -> bool:
     return not state.is_legal(aid)
 
 
-def stack_text(state: PlateauAlbeaState, square: str) -> str:
+def stack_text(state: AlbeaPlateauState, square: str) -> str:
     """A stack in the page's position notation (owner + up face + down face), bottom..top."""
     out = []
     for pc in state.stack(square):
@@ -72,15 +72,15 @@ def stack_text(state: PlateauAlbeaState, square: str) -> str:
     return " ".join(out)
 
 
-def held(state: PlateauAlbeaState, player: int) -> Counter[str]:
+def held(state: AlbeaPlateauState, player: int) -> Counter[str]:
     return Counter({t: n for t, n in state.prisoners(player).items() if n})
 
 
-def reserve(state: PlateauAlbeaState, player: int) -> Counter[str]:
+def reserve(state: AlbeaPlateauState, player: int) -> Counter[str]:
     return Counter({t: n for t, n in state.reserve(player).items() if n})
 
 
-def non_empty_squares(state: PlateauAlbeaState) -> set[int]:
+def non_empty_squares(state: AlbeaPlateauState) -> set[int]:
     return {i for i, st in enumerate(state.board()) if st}
 
 
@@ -88,7 +88,7 @@ def non_empty_squares(state: PlateauAlbeaState) -> set[int]:
 # Worked checks (one test each)
 # =============================================================================================
 def test_check01_opening_counts() -> None:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     legal_texts = state.legal_action_strings()
     assert state.num_legal_actions() == len(legal_texts) == 1260
     # 105 piece/face pairs on each of the 12 perimeter squares
@@ -99,7 +99,7 @@ def test_check01_opening_counts() -> None:
     assert state.num_legal_actions() == 1155
     assert not any(a.endswith("@a1") for a in state.legal_action_strings())
     # every Black opening leaves White 105 pairs on 11 squares
-    assert plateau.new_game("plateau").perft(2) == 1260 * 1155
+    assert plateau.new_game("albea-plateau").perft(2) == 1260 * 1155
 
 
 def test_check02_blue_mask_moves() -> None:
@@ -260,14 +260,14 @@ def test_square_index(square: str, index: int) -> None:
 
 
 def test_perimeter_squares() -> None:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     squares = {a.split("@")[1] for a in state.legal_action_strings()}
     assert squares == PERIMETER
     assert not squares & {"b2", "c2", "b3", "c3"}
 
 
 def test_material_reserves_at_start() -> None:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     for p in (B, W):
         assert reserve(state, p) == Counter(FULL_RESERVE)
         assert sum(state.reserve(p).values()) == 12
@@ -315,7 +315,7 @@ def test_only_top_unit_moves_covered_pieces_pinned() -> None:
 # Turn structure and opening
 # =============================================================================================
 def test_opening_turn_order_and_phases() -> None:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     assert state.phase == "opening" and state.current_player == B and state.ply == 0
     state.apply("bx,rb@b1")
     assert state.phase == "opening" and state.current_player == W and state.ply == 1
@@ -333,14 +333,14 @@ def test_opening_turn_order_and_phases() -> None:
 @pytest.mark.parametrize("pair", ["ox,xo", "xx,ox", "xo,rb", "rb,br", "rr,rr", "xb,bx"])
 def test_opening_pieces_and_faces_unrestricted(pair: str) -> None:
     """[ruling] any types and faces (orange up included) - but a one-off piece only once."""
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     bottom, top = pair.split(",")
     one_off_twice = bottom[0] != bottom[1] and sorted(bottom) == sorted(top)
     assert legal(state, f"{pair}@c4") is (not one_off_twice)
 
 
 def test_opening_white_needs_another_empty_square() -> None:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     state.apply("xx,xx@a4")
     squares = {a.split("@")[1] for a in state.legal_action_strings()}
     assert squares == PERIMETER - {"a4"}
@@ -348,7 +348,7 @@ def test_opening_white_needs_another_empty_square() -> None:
 
 def test_opening_shows_only_top_up_face() -> None:
     """Hidden information rule 5."""
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     state.apply("ox,br@a1")  # Twister bottom; Ace blue up on top
     bottom, top = state.stack("a1")
     assert bottom["shown"] == [False, False]
@@ -899,7 +899,7 @@ def test_any_other_action_resets_the_pass_count() -> None:
 
 
 def test_max_plies_draw_counts_every_action() -> None:
-    state = PlateauAlbeaState(max_plies=3)
+    state = AlbeaPlateauState(max_plies=3)
     state.apply("xx,xx@a1")
     state.apply("xx,xx@d4")
     assert not state.is_terminal()
@@ -918,7 +918,7 @@ def test_max_plies_draw_counts_every_action() -> None:
 
 
 def test_max_plies_off_by_default() -> None:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     assert state.max_plies == 0
     rng = random.Random(3)
     while state.ply < 60 and not state.is_terminal():
@@ -982,7 +982,7 @@ def test_wins_always_go_to_the_player_who_acted() -> None:
     wins = 0
     for seed in range(40):
         rng = random.Random(seed)
-        state = PlateauAlbeaState(max_plies=400)
+        state = AlbeaPlateauState(max_plies=400)
         while not state.is_terminal():
             acts = state.legal_actions()
             actor = state.current_player
@@ -1038,7 +1038,7 @@ def test_view_reserve_count_prisoners_and_tender_public() -> None:
 
 
 def test_notation_case_order_and_round_trip() -> None:
-    state = plateau.new_game("plateau")
+    state = plateau.new_game("albea-plateau")
     state.apply("XX,RB@A1")
     assert state.history_strings() == ["xx,rb@a1"]
     # multisets in any order and either case; printed highest value first
@@ -1065,7 +1065,7 @@ def test_undo_and_round_trip_keep_every_field() -> None:
     for action in ("~a1:2-b2", "offer:xx", "refuse", "rb@d1/0", "~b2:2-b3"):
         state.apply(action)
         snapshots.append(state.position_dict())
-        again = PlateauAlbeaState.from_position_dict(state.position_dict())
+        again = AlbeaPlateauState.from_position_dict(state.position_dict())
         assert again.position_dict() == state.position_dict()
         assert list(again.legal_actions()) == list(state.legal_actions())
     assert snapshots[1] != snapshots[0] and Counter(snapshots[-1]["prisoners"][W]) == {

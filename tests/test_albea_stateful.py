@@ -161,7 +161,7 @@ class AlbeaMachine(RuleBasedStateMachine):
         self.games = [(self.fresh(), [])]
 
     def fresh(self) -> Any:
-        return plateau.new_game("plateau", max_plies=self.max_plies)
+        return plateau.new_game("albea-plateau", max_plies=self.max_plies)
 
     def replay(self, actions: list[int]) -> Any:
         s = self.fresh()
@@ -296,7 +296,7 @@ class AlbeaMachine(RuleBasedStateMachine):
         other shown flags and ply (the hash leaves both out); legality does not read them."""
         s, _ = self.pick(which)
         pd = s.position_dict()
-        same = plateau.PlateauAlbeaState.from_position_dict(pd)
+        same = plateau.AlbeaPlateauState.from_position_dict(pd)
         assert same.hash == s.hash
         assert same.position_dict() == pd
         assert same.legal_actions().tolist() == s.legal_actions().tolist()
@@ -305,7 +305,7 @@ class AlbeaMachine(RuleBasedStateMachine):
             for pc in stack:
                 pc["shown"] = [rng.random() < 0.5, rng.random() < 0.5]
         pd["ply"] = rng.randrange(1000)
-        other = plateau.PlateauAlbeaState.from_position_dict(pd)
+        other = plateau.AlbeaPlateauState.from_position_dict(pd)
         assert other.position_dict() == pd
         assert other.hash == s.hash
         assert other.legal_actions().tolist() == s.legal_actions().tolist()
@@ -393,7 +393,7 @@ def test_resample_hidden_agrees_with_the_viewer(
     game_seed: int, plies: int, seed: int, other: int
 ) -> None:
     rng = random.Random(game_seed)
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     while not s.is_terminal() and s.ply < plies:
         legal = s.legal_actions()
         s.apply(int(legal[rng.randrange(len(legal))]))

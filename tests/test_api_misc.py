@@ -16,7 +16,7 @@ import pytest
 
 import plateau
 import plateau.cli
-import reference.plateau_x as ref
+import reference.x as ref
 from helpers import random_game
 
 VARIANTS = ["standard", "triple", "mini", "double"]
@@ -55,12 +55,12 @@ def count_actions(n: int) -> dict[str, int]:
 
 
 def test_games_and_variants() -> None:
-    assert plateau.games() == ["plateau", "plateau-x"]
+    assert plateau.games() == ["albea-plateau", "plateau-x"]
     assert plateau.variants("plateau-x") == VARIANTS
     # the lists are copies
     plateau.games().append("chess")
     plateau.variants("plateau-x").clear()
-    assert plateau.games() == ["plateau", "plateau-x"]
+    assert plateau.games() == ["albea-plateau", "plateau-x"]
     assert plateau.variants("plateau-x") == VARIANTS
     info = plateau.game_info("plateau-x")
     assert info.default_variant == "standard" and info.options == {"first_player": 0}
@@ -725,7 +725,7 @@ def test_numpy_integers_are_taken_wherever_an_int_is() -> None:
     assert b.num_envs == 4
     r = plateau.random_playouts("plateau-x", "mini", n=np.int64(3), seed=np.int64(2))
     assert r["games"] == 3
-    a = plateau.new_game("plateau", max_plies=np.int64(50))
+    a = plateau.new_game("albea-plateau", max_plies=np.int64(50))
     assert a.max_plies == 50 and a.perft(np.int8(1)) == 1260
     for bad in (True, 2.0, "1"):
         with pytest.raises(ValueError, match="must be an int"):
@@ -742,4 +742,4 @@ def test_a_transposition_gives_equal_states() -> None:
 
 def test_from_position_names_a_bad_stack_value() -> None:
     with pytest.raises(ValueError, match=r"the stack on 'b1' must be a string .* got None"):
-        plateau.PlateauAlbeaState.from_position({"b1": None}, 0)  # type: ignore[dict-item]
+        plateau.AlbeaPlateauState.from_position({"b1": None}, 0)  # type: ignore[dict-item]

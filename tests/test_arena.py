@@ -220,7 +220,7 @@ def test_bots_get_the_game_s_view_and_results_its_scoring(
 ) -> None:
     """The hooks a hidden-information game overrides: bots receive ``view_for(seat)``, and
     results are scored by ``points_for`` (here: a shared first place scores 1/2 each)."""
-    from plateau.games.plateau_x import PlateauXState
+    from plateau.games.x import PlateauXState
 
     seen: list[tuple[int, int]] = []
     original = PlateauXState.view_for

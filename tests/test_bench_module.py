@@ -11,7 +11,7 @@ import pytest
 import plateau.bench as bench
 from plateau.cli import main
 
-DATA = json.loads((Path(__file__).parent / "data" / "plateau_x_perft.json").read_text())
+DATA = json.loads((Path(__file__).parent / "data" / "x_perft.json").read_text())
 
 
 @pytest.mark.parametrize("entry", bench.PERFT_POSITIONS, ids=lambda e: e[0])

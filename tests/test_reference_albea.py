@@ -1,4 +1,4 @@
-"""Tests of the pure-Python Plateau (Albea 1986) reference, ``tests/reference/plateau_albea.py``.
+"""Tests of the pure-Python Plateau (Albea 1986) reference, ``tests/reference/albea.py``.
 
 Every worked check of ``/work/shared/rules/plateau-albea.md`` ("the page", section "Worked
 checks") is its own test, followed by one test per rule and ruling and perft counts.  Positions
@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-import reference.plateau_albea as ref
+import reference.albea as ref
 
 B, W = ref.BLACK, ref.WHITE
 

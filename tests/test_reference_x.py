@@ -1,4 +1,4 @@
-"""Tests of the pure-Python Plateau X reference (tests/reference/plateau_x.py) itself."""
+"""Tests of the pure-Python Plateau X reference (tests/reference/x.py) itself."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import reference.plateau_x as ref
+import reference.x as ref
 
 PERFT = {
     "standard": (326, 98_308),

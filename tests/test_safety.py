@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import plateau
-from plateau import IllegalActionError, InvalidRecordError, PlateauAlbeaState
+from plateau import AlbeaPlateauState, IllegalActionError, InvalidRecordError
 
 GAMES = [(g, v) for g in plateau.games() for v in plateau.variants(g)]
 
@@ -96,7 +96,7 @@ def test_perft_in_a_thread_with_a_small_stack() -> None:
         "threading.stack_size(256 * 1024)\n"
         "out = []\n"
         "def run():\n"
-        "    out.append(plateau.new_game('plateau').perft(2))\n"
+        "    out.append(plateau.new_game('albea-plateau').perft(2))\n"
         "    out.append(plateau.new_game('plateau-x', 'mini').perft(3))\n"
         "t = threading.Thread(target=run); t.start(); t.join()\n"
         "print(out)\n"
@@ -110,14 +110,14 @@ def test_perft_in_a_thread_with_a_small_stack() -> None:
 
 
 def test_opening_setup_with_an_empty_reserve_is_refused() -> None:
-    data = plateau.new_game("plateau").position_dict()
+    data = plateau.new_game("albea-plateau").position_dict()
     data["reserve"] = [{}, data["reserve"][1]]
     with pytest.raises(ValueError, match="no legal action"):
-        PlateauAlbeaState.from_position_dict(data)
+        AlbeaPlateauState.from_position_dict(data)
     record = {
         "format": "plateau-game-record",
         "version": 1,
-        "game": "plateau",
+        "game": "albea-plateau",
         "variant": "standard",
         "options": {"max_plies": 0},
         "setup": data,
@@ -128,7 +128,7 @@ def test_opening_setup_with_an_empty_reserve_is_refused() -> None:
 
 
 def test_opening_setup_with_no_empty_perimeter_square_is_refused() -> None:
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     data = s.position_dict()
     data["phase"] = "opening"
     data["to_move"] = 1
@@ -142,7 +142,7 @@ def test_opening_setup_with_no_empty_perimeter_square_is_refused() -> None:
     data["board"] = board
     data["reserve"] = [{}, data["reserve"][1]]
     with pytest.raises(ValueError, match="no legal action"):
-        PlateauAlbeaState.from_position_dict(data)
+        AlbeaPlateauState.from_position_dict(data)
 
 
 # -- 6, 7. numpy ids and why_illegal --------------------------------------------------------------
@@ -199,7 +199,7 @@ def test_legal_lists_with_a_list_for_ids_is_a_value_error(game: str) -> None:
 )
 def test_bad_position_data_is_a_value_error(data: object, match: str) -> None:
     with pytest.raises(ValueError, match=match):
-        PlateauAlbeaState.from_position_dict(data)  # type: ignore[arg-type]
+        AlbeaPlateauState.from_position_dict(data)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("game", plateau.games())
@@ -224,17 +224,17 @@ def test_from_json_with_a_huge_integer_is_an_invalid_record() -> None:
 
 @pytest.mark.parametrize("ply", [2**31 - 1, 2**30])
 def test_setup_ply_beyond_the_counter_is_refused(ply: int) -> None:
-    data = dict(_random_state("plateau", "standard", 12).position_dict(), ply=ply)
+    data = dict(_random_state("albea-plateau", "standard", 12).position_dict(), ply=ply)
     with pytest.raises(ValueError, match="ply must be an int in"):
-        PlateauAlbeaState.from_position_dict(data)
+        AlbeaPlateauState.from_position_dict(data)
 
 
 def test_setup_at_the_largest_ply_still_counts_and_draws() -> None:
-    s = _random_state("plateau", "standard", 12)
+    s = _random_state("albea-plateau", "standard", 12)
     data = dict(s.position_dict(), ply=2**30 - 1)
     data["options"] = {"max_plies": 2**30 - 1}
     # a position already at the draw ply is a game that should have ended: its first action ends
-    t = PlateauAlbeaState.from_position_dict(data)
+    t = AlbeaPlateauState.from_position_dict(data)
     t.apply(int(t.legal_actions()[0]))
     assert t.ply == 2**30
     assert t.is_terminal() and t.result == "draw"
@@ -243,7 +243,7 @@ def test_setup_at_the_largest_ply_still_counts_and_draws() -> None:
 @pytest.mark.parametrize("max_plies", [2**30, 2**31 - 1])
 def test_max_plies_option_beyond_the_counter_is_refused(max_plies: int) -> None:
     with pytest.raises(ValueError, match="max_plies"):
-        plateau.new_game("plateau", max_plies=max_plies)
+        plateau.new_game("albea-plateau", max_plies=max_plies)
 
 
 # -- 10. notation without leading zeros -----------------------------------------------------------
@@ -251,14 +251,14 @@ def test_max_plies_option_beyond_the_counter_is_refused(max_plies: int) -> None:
 
 @pytest.mark.parametrize("text", ["xx@a3/00", "rr@a1/01", "rb@b2/007", "a1:01-a2", "a1:2-b1:01-c1"])
 def test_plateau_notation_refuses_leading_zeros(text: str) -> None:
-    s = plateau.new_game("plateau")
+    s = plateau.new_game("albea-plateau")
     with pytest.raises(IllegalActionError):
         s.parse_action(text)
 
 
 def test_plateau_with_no_legal_action_lists_an_empty_array() -> None:
     # a finished game: the cached legal list is empty (no copy from an empty buffer)
-    s = _random_state("plateau", "standard", 10_000, seed=4)
+    s = _random_state("albea-plateau", "standard", 10_000, seed=4)
     assert s.is_terminal()
     assert s.legal_actions().tolist() == [] and s.num_legal_actions() == 0
     assert not s.legal_actions_mask().any()
@@ -266,21 +266,21 @@ def test_plateau_with_no_legal_action_lists_an_empty_array() -> None:
 
 def test_respond_setup_with_an_empty_tender_is_refused() -> None:
     # found by the set-up fuzzer: accepted, yet its own position_dict was refused on reload
-    s = PlateauAlbeaState.from_position(
+    s = AlbeaPlateauState.from_position(
         {"a1": "Wxx Wbx", "d4": "Bxx Brr"}, to_move=1, prisoners=(["rr", "bb", "xx"], ["bx"])
     )
     s.apply("offer:bx")
     data = s.position_dict()
-    assert PlateauAlbeaState.from_position_dict(data) == s
+    assert AlbeaPlateauState.from_position_dict(data) == s
     data["tender"] = {"bx": 0}
     with pytest.raises(ValueError, match="non-empty tender"):
-        PlateauAlbeaState.from_position_dict(data)
+        AlbeaPlateauState.from_position_dict(data)
 
 
 @pytest.mark.parametrize("white_reserve", [{}, {"xx": 1}])
 def test_opening_setup_where_white_could_not_open_next_is_refused(white_reserve: dict) -> None:
     # found by the set-up fuzzer: Black could open, then White had no legal action
-    data = plateau.new_game("plateau").position_dict()
+    data = plateau.new_game("albea-plateau").position_dict()
     data["reserve"] = [data["reserve"][0], white_reserve]
     with pytest.raises(ValueError, match="White opens right after Black"):
-        PlateauAlbeaState.from_position_dict(data)
+        AlbeaPlateauState.from_position_dict(data)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from plateau import games as _games  # registers every game
 from plateau.batch import StateBatch
 from plateau.errors import IllegalActionError, InvalidRecordError
-from plateau.games.plateau_albea import PlateauAlbeaState
-from plateau.games.plateau_x import PlateauXState
+from plateau.games.albea import AlbeaPlateauState
+from plateau.games.x import PlateauXState
 from plateau.notation import square_index, square_name
 from plateau.record import from_json, to_json
 from plateau.registry import game_info, games, new_game, random_playouts, variants
@@ -22,10 +22,10 @@ from plateau.tournament import Tournament
 __version__ = "0.1.0"
 
 __all__ = [
+    "AlbeaPlateauState",
     "GameState",
     "IllegalActionError",
     "InvalidRecordError",
-    "PlateauAlbeaState",
     "PlateauXState",
     "StateBatch",
     "Tournament",

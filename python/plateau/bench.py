@@ -1,6 +1,6 @@
 """``plateau bench``: speed figures of the engines, as ratios against yardsticks measured in
 the same run (the native Plateau X yardstick program, OpenSpiel if installed, and the
-engine's own apply/undo), since machines are shared and noisy. ``--game plateau`` measures
+engine's own apply/undo), since machines are shared and noisy. ``--game albea-plateau`` measures
 the Plateau (Albea) engine instead, which has no native yardstick: its rows compare with
 OpenSpiel and apply/undo, or state their absolute target.
 
@@ -33,7 +33,7 @@ def _moves(text: str) -> list[str]:
 
 
 #: (label, variant, actions from the start, depth, leaves at depth - 1, leaves at depth);
-#: the same positions and counts as tests/data/plateau_x_perft.json (a test keeps them equal)
+#: the same positions and counts as tests/data/x_perft.json (a test keeps them equal)
 PERFT_POSITIONS: list[tuple[str, str, list[str], int, int, int]] = [
     ("mini start", "mini", [], 4, 8_244_664, 1_266_430_336),
     ("standard start", "standard", [], 4, 27_464_460, 7_123_071_092),
@@ -325,9 +325,9 @@ def bench_memory(quick: bool) -> list[Row]:
 
 
 def _albea_midgame() -> GameState:
-    # seed 11, 30 plies of uniformly random play (tests/data/plateau_perft.json)
+    # seed 11, 30 plies of uniformly random play (tests/data/albea_perft.json)
     rng = random.Random(11)
-    state = new_game("plateau")
+    state = new_game("albea-plateau")
     while state.ply < 30:
         state.apply(rng.choice(state.legal_action_strings()))
     return state
@@ -337,7 +337,7 @@ def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: Non
     """The Plateau (Albea) engine's rows."""
     rows: list[Row] = []
     say("plateau perft")
-    start, mid = new_game("plateau"), _albea_midgame()
+    start, mid = new_game("albea-plateau"), _albea_midgame()
     for label, state, depth, nodes in (
         ("start", start, 2 if quick else 3, 1_455_300 if quick else 232_225_980),
         ("ply 30", mid, 2 if quick else 3, 22_736 if quick else 3_829_112),
@@ -351,10 +351,10 @@ def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: Non
         )
     say("plateau random playouts")
     n = 1000 if quick else 20_000
-    first = random_playouts("plateau", n=200, seed=9)
-    if first != random_playouts("plateau", n=200, seed=9) or first["games"] != 200:
+    first = random_playouts("albea-plateau", n=200, seed=9)
+    if first != random_playouts("albea-plateau", n=200, seed=9) or first["games"] != 200:
         raise BenchError("plateau playouts are not reproducible")
-    res, dt = _timed(lambda: random_playouts("plateau", n=n, seed=1))
+    res, dt = _timed(lambda: random_playouts("albea-plateau", n=n, seed=1))
     rows.append(
         Row(
             "plateau in-core random playouts, plies/s",
@@ -364,7 +364,7 @@ def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: Non
         )
     )
     say("plateau batched stepping")
-    batch = StateBatch("plateau", n=1024, seed=1)
+    batch = StateBatch("albea-plateau", n=1024, seed=1)
     acts = batch.sample_random()
     steps = 20 if quick else 200
 
@@ -387,7 +387,7 @@ def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: Non
     seconds = 0.5 if quick else 3.0
     row = Row(
         "plateau Python loop: legal_actions + random pick + apply, steps/s",
-        _python_loop(seconds, "plateau"),
+        _python_loop(seconds, "albea-plateau"),
         "steps/s",
         target=">= 300,000 steps/s",
     )
@@ -414,7 +414,7 @@ def run(
 ) -> list[Row]:
     """Run every benchmark of ``game`` and return the report's rows."""
     say = progress or (lambda _msg: None)
-    if game == "plateau":
+    if game == "albea-plateau":
         return run_albea(quick, say)
     if game != "plateau-x":
         raise ValueError(f"no benchmarks for game {game!r}")

@@ -39,6 +39,8 @@ class GameInfo:
 
 
 _GAMES: dict[str, GameInfo] = {}
+#: ids a game had before 0.1.0 was released, for a helpful error
+_RENAMED = {"plateau": "albea-plateau"}
 
 
 def register(info: GameInfo) -> None:
@@ -53,14 +55,16 @@ def game_info(game: str) -> GameInfo:
     try:
         return _GAMES[game]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown game {game!r}; known games: {', '.join(_GAMES)}") from None
+        new = _RENAMED.get(game) if isinstance(game, str) else None
+        hint = f" (now {new!r})" if new else ""
+        raise ValueError(f"unknown game {game!r}{hint}; known games: {', '.join(_GAMES)}") from None
 
 
 def games() -> list[str]:
     """The names of the games the library plays.
 
     >>> games()
-    ['plateau', 'plateau-x']
+    ['albea-plateau', 'plateau-x']
     """
     return list(_GAMES)
 

@@ -1,5 +1,5 @@
-"""One module per game; importing this package registers every game."""
+"""One module per game, named by the game's short name; importing this package registers them."""
 
-from plateau.games import plateau_albea, plateau_x
+from plateau.games import albea, x
 
-__all__ = ["plateau_albea", "plateau_x"]
+__all__ = ["albea", "x"]

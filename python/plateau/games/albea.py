@@ -1,7 +1,7 @@
 """Plateau (Jim Albea, 1986): notation, views of the hidden faces, determinization, the text
 diagram and the public state class, on top of the compiled kernel ``plateau_core.albea``.
 
-Rules: ``docs/rules/albea-plateau.md`` (decisions the rules left open: ``docs/plateau.md``).
+Rules: ``docs/rules/albea-plateau.md`` (decisions the rules left open: ``docs/albea-plateau.md``).
 """
 
 from __future__ import annotations
@@ -85,14 +85,14 @@ def _public_text(text: str) -> str:
     return f"{text[0]}?{text[2:]}"
 
 
-class PlateauAlbeaState(_a.ACore, GameState):
+class AlbeaPlateauState(_a.AlbeaCore, GameState):
     """A game of Plateau (Jim Albea, 1986) in progress: the referee's full truth.
 
     Players: 0 Black (opens), 1 White. A bot or a player sees only ``observation(p)``;
     ``view_for(p, seed)`` (what the arena hands bots) is a determinization drawn from it.
 
     >>> import plateau
-    >>> s = plateau.new_game("plateau")
+    >>> s = plateau.new_game("albea-plateau")
     >>> s.num_legal_actions(), s.perft(2)
     (1260, 1455300)
     >>> s.apply("xx,rb@a1"); s.observation(1)["board"][0]
@@ -100,11 +100,13 @@ class PlateauAlbeaState(_a.ACore, GameState):
     """
 
     __slots__ = ()
-    game = "plateau"
+    game = "albea-plateau"
 
     def __init__(self, variant: str = "standard", max_plies: int = 0) -> None:
         if variant != "standard":
-            raise ValueError(f"unknown variant {variant!r} of 'plateau'; known variants: standard")
+            raise ValueError(
+                f"unknown variant {variant!r} of 'albea-plateau'; known variants: standard"
+            )
         self._core_init(max_plies)
 
     @property
@@ -337,7 +339,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
         return key
 
     @classmethod
-    def from_position_dict(cls, data: Mapping[str, Any]) -> PlateauAlbeaState:
+    def from_position_dict(cls, data: Mapping[str, Any]) -> AlbeaPlateauState:
         """A state (no history) from :meth:`position_dict` data; ValueError if it is not a
         position this engine can represent (more pieces than exist, a run of six or six
         prisoners in an unfinished game, ...)."""
@@ -360,7 +362,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
         floor: Sequence[int] = (0, 0),
         passes: int = 0,
         max_plies: int = 0,
-    ) -> PlateauAlbeaState:
+    ) -> AlbeaPlateauState:
         """A ``play``-phase position in the page's position notation, e.g.
         ``from_position({"b2": "Bxx Wrr"}, to_move=1)``: owner ``B``/``W`` then the up face
         and the down face of each piece, bottom..top. ``prisoners[p]`` lists the types of the
@@ -527,7 +529,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
 
     def resample_hidden(
         self, player: int, rng: int | random.Random | np.random.Generator | None = None
-    ) -> PlateauAlbeaState:
+    ) -> AlbeaPlateauState:
         """A state consistent with everything ``player`` knows, the hidden rest (opponent
         pieces not identified, the opponent's reserve) drawn uniformly from the consistent
         worlds. The result has ``is_determinization`` set and no history."""
@@ -552,7 +554,7 @@ class PlateauAlbeaState(_a.ACore, GameState):
         """The set-up position the history starts from (``position_dict`` form), or None for
         a game from the opening. With ``viewer``: that player's observation of it instead
         (hidden faces redacted)."""
-        root: PlateauAlbeaState | None = self._root()
+        root: AlbeaPlateauState | None = self._root()
         if root is None:
             return None
         if viewer is None:
@@ -643,7 +645,7 @@ class Determinizer(_Determinizer):
     pieces are taken to be exactly those in play (which ones are out is public there).
     """
 
-    def __init__(self, state: PlateauAlbeaState, player: int) -> None:
+    def __init__(self, state: AlbeaPlateauState, player: int) -> None:
         self._state = state.clone()
         super().__init__(self._state, player)
         opp = 1 - player
@@ -692,7 +694,7 @@ class Determinizer(_Determinizer):
 
     def sample(
         self, rng: int | random.Random | np.random.Generator | None = None
-    ) -> PlateauAlbeaState:
+    ) -> AlbeaPlateauState:
         """One world, drawn uniformly (``rng``: an int seed, ``random.Random`` or numpy
         ``Generator``), as a state with ``is_determinization`` set and no history."""
         r = _as_random(rng)
@@ -710,7 +712,7 @@ class Determinizer(_Determinizer):
                     pool = rest
                     break
                 x -= w
-        out: PlateauAlbeaState = self._state._resample(chosen, 1 - self.player, list(pool))
+        out: AlbeaPlateauState = self._state._resample(chosen, 1 - self.player, list(pool))
         return out
 
 
@@ -722,7 +724,7 @@ def _playouts(variant: str, n: int, seed: int, max_plies: int, **options: Any) -
 def _batch(variant: str, n: int, seed: int, max_plies: int, first_player: int = 0) -> Any:
     if first_player != 0:
         raise ValueError("Black (player 0) always opens Plateau: first_player must be 0")
-    return _ab.ABatch(n, seed, max_plies)
+    return _ab.AlbeaBatch(n, seed, max_plies)
 
 
 def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> GameState:
@@ -730,16 +732,16 @@ def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> G
         raise ValueError(f"a set-up position is an object, got {type(setup).__name__}")
     data = dict(setup)
     data["options"] = {"max_plies": max_plies or None}
-    return PlateauAlbeaState.from_position_dict(data)
+    return AlbeaPlateauState.from_position_dict(data)
 
 
 register(
     GameInfo(
-        name="plateau",
+        name="albea-plateau",
         title="Plateau (Jim Albea, 1986)",
         variants=("standard",),
         default_variant="standard",
-        factory=PlateauAlbeaState,
+        factory=AlbeaPlateauState,
         playouts=_playouts,
         options={"max_plies": 0},
         perfect_information=False,
