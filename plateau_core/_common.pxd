@@ -1,6 +1,6 @@
 # Shared toolkit of the compiled core: 64-bit board helpers, a seeded PRNG and numpy buffers.
 # Every game kernel cimports these; all but new_array are inline, noexcept and nogil.
-from libc.stdint cimport uint64_t, uint32_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
 
 cdef extern from "bits.h" nogil:
     int pl_popcount(uint64_t x)
@@ -133,3 +133,42 @@ cdef inline bint ids_contain(const unsigned short* ids, int n, int a) noexcept n
         else:
             hi = mid - 1
     return False
+
+
+cdef class GameCore:
+    # One game in progress with its undo history: what every game's compiled wrapper shares
+    # (legal-action queries, the apply fast path, undo, clone, perft, random playouts,
+    # observation arrays, argument checks). A game subclasses it, sets the fields below in its
+    # __cinit__ and implements the hooks; each behaviour is then decided here, once.
+    # Undo records are ``_snap_size`` bytes each and begin with the int32 action id.
+    cdef History* _h
+    cdef Py_ssize_t _len            # how many records are this game's history
+    cdef Py_ssize_t _snap_size
+    cdef long _num_actions          # action ids are [0, _num_actions)
+    cdef int _num_players
+    cdef Py_ssize_t _scratch_bytes  # perft scratch per ply: room for the longest legal list
+    cdef bint _legal_ok             # the game's legal-action cache is valid
+    cdef bint _det                  # a determinization (resample_hidden): no history to replay
+    cdef bint _setup                # the history starts from a set-up position
+
+    # -- hooks: the game's kernels ---------------------------------------------------------
+    cdef int _gen(self) except -1                       # make the legal cache valid
+    cdef bint _has(self, long a) noexcept               # legal? (after _gen; a in range)
+    cdef int _count(self) noexcept                      # legal actions (after _gen)
+    cdef void _write_list(self, int64_t* out) noexcept  # ascending ids (after _gen)
+    cdef void _write_mask(self, uint8_t* out) noexcept  # 1 at legal ids, out zeroed
+    cdef void _save(self, char* snap, int a) noexcept   # undo record before applying a
+    cdef void _restore(self, const char* snap) noexcept
+    cdef void _make(self, int a) noexcept
+    cdef void _copy_to(self, GameCore other) noexcept  # the position (and kept caches)
+    cdef bint _over(self) noexcept
+    cdef int _mover(self) noexcept                      # the kernel's player to act
+    cdef uint64_t _perft_copy(self, int depth, bint bulk, void* scratch, Work* w) noexcept
+    cdef void _playout_copy(self, uint64_t seed, int cap, bint sensible_end, double* out,
+                            Work* w) noexcept
+    cdef void _observe(self, int viewer, float* out) noexcept
+
+    # -- shared machinery ------------------------------------------------------------------
+    cdef int _push(self, int a) except -1
+    cdef int _check_player(self, object p) except -1
+    cdef int _reset_history(self) except -1

@@ -1,15 +1,19 @@
 # cython: language_level=3
 """Python-visible hooks into the shared core toolkit (used by tests of the PRNG and hashing)."""
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
-from libc.stdint cimport uint64_t, uint32_t
+cimport cython
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
+import numbers
 import operator
 
 import numpy as np
 
-from plateau_core._common cimport History, Rng, rng_seed, rng_next, rng_below, splitmix64
+from plateau_core._common cimport (
+    History, Rng, Work, rng_seed, rng_next, rng_below, splitmix64, history_writable,
+)
 
 cdef extern from "Python.h":
     # declared without an exception value: the raised exception stays pending for the wrapper
@@ -131,3 +135,244 @@ def random_below(seed: int, n: int, count: int) -> list:
     cdef Rng r
     rng_seed(&r, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
     return [rng_below(&r, <uint32_t>n) for _ in range(count)]
+
+
+# ---------------------------------------------------------------------------------------------
+# GameCore: the part of every game's compiled wrapper that does not depend on the game
+# ---------------------------------------------------------------------------------------------
+cdef object _INT64 = np.int64
+cdef object _BOOL = np.bool_
+cdef object _FLOAT32 = np.float32
+cdef type _NP_INT64_TYPE = np.int64
+
+
+@cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
+cdef class GameCore:
+    """One game in progress with its undo history (the shared base of the games' compiled
+    wrappers). Everything here validates its input before a kernel sees it; the public state
+    classes add notation, serialization and views on top."""
+
+    def __cinit__(self, *args, **kwargs):
+        self._h = NULL
+        self._len = 0
+        self._snap_size = sizeof(int32_t)
+        self._num_actions = 0
+        self._num_players = 1
+        self._scratch_bytes = 0
+        self._legal_ok = False
+        self._det = False
+        self._setup = False
+
+    def __dealloc__(self):
+        history_release(self._h)
+
+    # -- hooks (a game overrides every one) ---------------------------------------------------
+    cdef int _gen(self) except -1:
+        raise NotImplementedError
+    cdef bint _has(self, long a) noexcept:
+        return False
+    cdef int _count(self) noexcept:
+        return 0
+    cdef void _write_list(self, int64_t* out) noexcept:
+        pass
+    cdef void _write_mask(self, uint8_t* out) noexcept:
+        pass
+    cdef void _save(self, char* snap, int a) noexcept:
+        (<int32_t*>snap)[0] = a
+    cdef void _restore(self, const char* snap) noexcept:
+        pass
+    cdef void _make(self, int a) noexcept:
+        pass
+    cdef void _copy_to(self, GameCore other) noexcept:
+        pass
+    cdef bint _over(self) noexcept:
+        return True
+    cdef int _mover(self) noexcept:
+        return 0
+    cdef uint64_t _perft_copy(self, int depth, bint bulk, void* scratch, Work* w) noexcept:
+        return 0
+    cdef void _playout_copy(self, uint64_t seed, int cap, bint sensible_end, double* out,
+                            Work* w) noexcept:
+        pass
+    cdef void _observe(self, int viewer, float* out) noexcept:
+        pass
+
+    # -- shared machinery ---------------------------------------------------------------------
+    cdef int _push(self, int a) except -1:
+        """Record the position and apply ``a`` (a legal id)."""
+        history_writable(&self._h, self._len, self._snap_size)
+        self._save(self._h.data + self._len * self._snap_size, a)
+        self._len += 1
+        self._h.used = self._len
+        self._make(a)
+        self._legal_ok = False
+        return 0
+
+    cdef int _check_player(self, object p) except -1:
+        return <int>check_int(p, 0, self._num_players, "player")
+
+    cdef int _reset_history(self) except -1:
+        """Forget the history (a new start or set-up position)."""
+        history_release(self._h)
+        self._h = NULL
+        self._len = 0
+        self._legal_ok = False
+        self._det = False
+        return 0
+
+    # -- the state API ------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self._num_players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self._num_actions
+
+    @property
+    def current_player(self) -> int:
+        """The player who must act, or -1 once the game is over."""
+        return -1 if self._over() else self._mover()
+
+    def is_terminal(self) -> bool:
+        return self._over()
+
+    @property
+    def is_determinization(self) -> bool:
+        """True for a state made by ``resample_hidden`` (sampled hidden information, no
+        history)."""
+        return self._det
+
+    @property
+    def history(self) -> list:
+        """The applied action ids, oldest first (a copy)."""
+        cdef char* data = self._h.data if self._h != NULL else NULL
+        return [(<int32_t*>(data + i * self._snap_size))[0] for i in range(self._len)]
+
+    def legal_actions(self):
+        """The legal action ids, ascending, as a numpy int64 array."""
+        cdef void* data
+        self._gen()
+        out = new_array(self._count(), _INT64, False, &data)
+        self._write_list(<int64_t*>data)
+        return out
+
+    def legal_actions_mask(self):
+        """A bool array of length ``num_distinct_actions``, True at the legal action ids."""
+        cdef void* data
+        self._gen()
+        out = new_array(self._num_actions, _BOOL, True, &data)
+        self._write_mask(<uint8_t*>data)
+        return out
+
+    def num_legal_actions(self) -> int:
+        self._gen()
+        return self._count()
+
+    def is_legal(self, a) -> bool:
+        """Whether ``a`` (an int or numpy integer) is the id of a legal action; any other
+        value gives False."""
+        if type(a) is not int:
+            if isinstance(a, bool) or not isinstance(a, numbers.Integral):
+                return False
+            a = operator.index(a)
+        if not 0 <= a < self._num_actions:
+            return False
+        self._gen()
+        return self._has(a)
+
+    def apply(self, a) -> None:
+        """Apply a legal action, given as an int id or a notation string."""
+        cdef long ai
+        if type(a) is int or type(a) is _NP_INT64_TYPE:
+            try:
+                ai = a
+            except OverflowError:
+                ai = -1
+            if 0 <= ai < self._num_actions:
+                self._gen()
+                if self._has(ai):
+                    self._push(ai)
+                    return
+        # everything else (notation, other integer types, bad input) goes to the Python
+        # layer's _apply_slow, which raises the domain error or applies through _apply_checked
+        self._apply_slow(a)
+
+    def _apply_checked(self, action) -> bool:
+        """Apply ``action`` if it is a legal id; return whether it was applied."""
+        if not (isinstance(action, int) and not isinstance(action, bool)
+                and 0 <= action < self._num_actions):
+            return False
+        self._gen()
+        if not self._has(action):
+            return False
+        self._push(action)
+        return True
+
+    def undo(self) -> int:
+        """Take back the last action and return its id."""
+        if self._len == 0:
+            if self._det:
+                raise IndexError("nothing to undo: a determinization has no history")
+            raise IndexError("nothing to undo: no action has been applied")
+        self._len -= 1
+        cdef char* snap = self._h.data + self._len * self._snap_size
+        self._restore(snap)
+        self._legal_ok = False
+        return (<int32_t*>snap)[0]
+
+    def clone(self):
+        """An independent copy, history included (shared copy-on-write)."""
+        cdef GameCore other = type(self).__new__(type(self))
+        other._h = history_share(self._h, self._len)
+        other._len = self._len
+        other._det = self._det
+        other._setup = self._setup
+        other._legal_ok = False
+        self._copy_to(other)
+        return other
+
+    def perft(self, depth, bint bulk=True) -> int:
+        """Leaves ``depth`` actions below this position (``depth`` below 64). ``bulk`` counts
+        the last ply from the legal list instead of making each leaf; both give the same
+        count. Counts on a private copy with the GIL released: other threads may use this
+        game meanwhile; Ctrl-C stops it."""
+        cdef int d = check_depth(depth)
+        cdef uint64_t r
+        cdef Work w = Work(0, False)
+        cdef void* scratch = malloc(max(d, 1) * self._scratch_bytes)
+        if scratch == NULL:
+            raise MemoryError("no memory for perft's scratch space")
+        try:
+            r = self._perft_copy(d, bulk, scratch, &w)
+        finally:
+            free(scratch)
+        if w.stop:
+            raise_pending()
+        return r
+
+    def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:
+        """Returns per player after finishing the game from here with random actions (in C,
+        GIL released; the state itself is unchanged). See the game's docs for the cap and for
+        ``sensible_end``."""
+        cdef uint64_t seed64 = check_seed(seed, "seed")
+        cdef int cap = check_int(max_plies, 0, 2**31, "max_plies")
+        cdef double out[4]
+        cdef Work w = Work(0, False)
+        self._playout_copy(seed64, cap, sensible_end, out, &w)
+        if w.stop:
+            raise_pending()
+        return [out[p] for p in range(self._num_players)]
+
+    def observation_tensor(self, player=None):
+        """Observation planes (float32, ``observation_shape``) of what ``player`` may see
+        (default: the player to act, player 0 once the game is over); layouts in the docs."""
+        cdef void* data
+        cdef int viewer
+        if player is None:
+            viewer = 0 if self._over() else self._mover()
+        else:
+            viewer = self._check_player(player)
+        out = new_array(self.observation_shape, _FLOAT32, True, &data)
+        self._observe(viewer, <float*>data)
+        return out

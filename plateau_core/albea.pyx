@@ -16,7 +16,7 @@ import re
 import numpy as np
 
 from plateau_core._common cimport (
-    History, Rng, history_release, history_share, history_writable, ids_contain, new_array,
+    GameCore, Rng, ids_contain, new_array,
     rng_below, rng_seed, splitmix64, check_int, check_seed, check_depth, Work, work_tick,
     raise_pending, NODE_TICKS, PLY_TICKS,
 )
@@ -1172,18 +1172,11 @@ PHASES = ("opening", "play", "respond", "over")
 OBSERVATION_SHAPE = (276, 4, 4)
 
 cdef object _INT64 = np.int64
-cdef object _BOOL = np.bool_
-cdef object _FLOAT32 = np.float32
-cdef type _NP_INT64_TYPE = np.int64
 
 
 ctypedef struct AlbeaSnap:
+    int32_t action              # first: GameCore reads it
     AlbeaState s                # the position before the action
-    int32_t action
-
-
-def _check_count(name, value, top):
-    return check_int(value, 0, top, name)
 
 
 def random_playouts(n, seed, max_plies, max_plies_option=0):
@@ -1222,54 +1215,43 @@ def random_playouts(n, seed, max_plies, max_plies_option=0):
 
 
 @cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
-cdef class AlbeaCore:
-    """An Albea Plateau position (the referee's full truth) with its undo history. The public
-    class ``plateau.AlbeaPlateauState`` adds notation, views and serialization; everything here
-    validates its input before a kernel sees it."""
+cdef class AlbeaCore(GameCore):
+    """An Albea Plateau position (the referee's full truth) with its undo history (the shared
+    machinery is ``GameCore``'s). The public class ``plateau.AlbeaPlateauState`` adds
+    notation, views and serialization; everything here validates its input before a kernel
+    sees it."""
 
     cdef AlbeaState s
-    cdef History* _h            # AlbeaSnap records, shared copy-on-write with clones
-    cdef Py_ssize_t _len        # how many of them are this game's history
     cdef uint16_t* _legal       # cached legal ids of s (ascending), valid while _legal_ok
     cdef int _nlegal
     cdef int _legal_cap
-    cdef bint _legal_ok
-    cdef bint _det              # a determinization (resample_hidden): no history to replay
-    cdef bint _setup            # the history starts from a set-up position (load_dict)
 
     def __cinit__(self, *args, **kwargs):
-        self._h = NULL
-        self._len = 0
         self._legal = NULL
         self._nlegal = 0
         self._legal_cap = 0
-        self._legal_ok = False
-        self._det = False
-        self._setup = False
+        self._snap_size = sizeof(AlbeaSnap)
+        self._num_actions = ALBEA_NUM_ACTIONS
+        self._num_players = 2
+        self._scratch_bytes = ALBEA_MAX_LEGAL * sizeof(uint16_t)
         albea_init(&self.s, 0)
 
     def __dealloc__(self):
-        history_release(self._h)
         free(self._legal)
 
     def _core_init(self, max_plies):
-        _check_count("max_plies", max_plies, ALBEA_MAX_PLY)
-        albea_init(&self.s, max_plies)
-        history_release(self._h)
-        self._h = NULL
-        self._len = 0
-        self._legal_ok = False
-        self._det = False
+        cdef int mp = check_int(max_plies, 0, ALBEA_MAX_PLY, "max_plies")
+        albea_init(&self.s, mp)
+        self._reset_history()
         self._setup = False
 
-    # -- legal actions ------------------------------------------------------------------------
-
+    # -- GameCore hooks -----------------------------------------------------------------------
     cdef int _gen(self) except -1:
         cdef uint16_t buf[ALBEA_MAX_LEGAL]
         cdef int n
+        cdef uint16_t* grown
         if self._legal_ok:
             return 0
-        cdef uint16_t* grown
         n = albea_list(&self.s, buf)
         if n > self._legal_cap:
             # sized to the list (a few hundred bytes), not to the 16 KiB worst case: programs
@@ -1285,109 +1267,66 @@ cdef class AlbeaCore:
         self._legal_ok = True
         return 0
 
-    cdef inline bint _has(self, int a) noexcept:
-        # _gen() must have run
+    cdef bint _has(self, long a) noexcept:
         return ids_contain(self._legal, self._nlegal, a)
 
-    def legal_actions(self):
-        """The legal action ids, ascending, as a numpy int64 array."""
-        cdef void* data
-        cdef int i
-        self._gen()
-        out = new_array(self._nlegal, _INT64, False, &data)
-        cdef int64_t* p = <int64_t*>data
-        for i in range(self._nlegal):
-            p[i] = self._legal[i]
-        return out
-
-    def legal_actions_mask(self):
-        """A bool array of length ``num_distinct_actions``, True at the legal action ids."""
-        cdef void* data
-        cdef int i
-        self._gen()
-        out = new_array(ALBEA_NUM_ACTIONS, _BOOL, True, &data)
-        cdef uint8_t* m = <uint8_t*>data
-        for i in range(self._nlegal):
-            m[self._legal[i]] = 1
-        return out
-
-    def num_legal_actions(self) -> int:
-        self._gen()
+    cdef int _count(self) noexcept:
         return self._nlegal
 
-    def is_legal(self, a) -> bool:
-        """Whether ``a`` (an int or numpy integer) is the id of a legal action; any other
-        value gives False."""
-        if isinstance(a, bool) or not isinstance(a, numbers.Integral):
-            return False
-        if not 0 <= a < ALBEA_NUM_ACTIONS:
-            return False
-        self._gen()
-        return self._has(a)
+    cdef void _write_list(self, int64_t* out) noexcept:
+        cdef int i
+        for i in range(self._nlegal):
+            out[i] = self._legal[i]
 
-    # -- apply and undo -----------------------------------------------------------------------
+    cdef void _write_mask(self, uint8_t* out) noexcept:
+        cdef int i
+        for i in range(self._nlegal):
+            out[self._legal[i]] = 1
 
-    cdef int _push(self, int a) except -1:
-        cdef AlbeaSnap* snap
-        history_writable(&self._h, self._len, sizeof(AlbeaSnap))
-        snap = <AlbeaSnap*>self._h.data + self._len
-        snap.s = self.s
-        snap.action = a
-        self._len += 1
-        if self._h.used < self._len:
-            self._h.used = self._len
+    cdef void _save(self, char* snap, int a) noexcept:
+        (<AlbeaSnap*>snap).action = a
+        (<AlbeaSnap*>snap).s = self.s
+
+    cdef void _restore(self, const char* snap) noexcept:
+        self.s = (<const AlbeaSnap*>snap).s
+
+    cdef void _make(self, int a) noexcept:
         albea_make(&self.s, a)
-        self._legal_ok = False
-        return 0
 
-    def apply(self, a) -> None:
-        """Apply a legal action, given as an int id or a notation string."""
-        cdef long ai
-        if type(a) is int or type(a) is _NP_INT64_TYPE:
-            try:
-                ai = a
-            except OverflowError:
-                ai = -1
-            if 0 <= ai < ALBEA_NUM_ACTIONS:
-                self._gen()
-                if self._has(ai):
-                    self._push(ai)
-                    return
-        # anything else (notation, other integer types, bad input) goes to the Python layer,
-        # which raises the domain error or applies through _apply_checked
-        self._apply_slow(a)
+    cdef void _copy_to(self, GameCore other) noexcept:
+        (<AlbeaCore>other).s = self.s
 
-    def _apply_checked(self, action) -> bool:
-        """Apply ``action`` if it is a legal id; return whether it was applied."""
-        if not (isinstance(action, int) and 0 <= action < ALBEA_NUM_ACTIONS):
-            return False
-        self._gen()
-        if not self._has(action):
-            return False
-        self._push(action)
-        return True
+    cdef bint _over(self) noexcept:
+        return self.s.phase == ALBEA_PHASE_OVER
 
-    def undo(self) -> int:
-        """Take back the last action and return its id."""
-        if self._len == 0:
-            if self._det:
-                raise IndexError("nothing to undo: a determinization has no history")
-            raise IndexError("nothing to undo: no action has been applied")
-        self._len -= 1
-        cdef AlbeaSnap* snap = <AlbeaSnap*>self._h.data + self._len
-        self.s = snap.s
-        self._legal_ok = False
-        return snap.action
+    cdef int _mover(self) noexcept:
+        return self.s.player
 
-    def clone(self):
-        """An independent copy, history included (shared copy-on-write)."""
-        cdef AlbeaCore other = AlbeaCore.__new__(type(self))
-        other.s = self.s
-        other._h = history_share(self._h, self._len)
-        other._len = self._len
-        other._det = self._det
-        other._setup = self._setup
-        return other
+    cdef uint64_t _perft_copy(self, int depth, bint bulk, void* scratch, Work* w) noexcept:
+        cdef AlbeaState local = self.s
+        cdef uint64_t r
+        with nogil:
+            r = albea_perft(&local, depth, bulk, <uint16_t*>scratch, w)
+        return r
+
+    cdef void _playout_copy(self, uint64_t seed, int cap, bint sensible_end, double* out,
+                            Work* w) noexcept:
+        # ``sensible_end`` has no effect: this game has no End action
+        cdef AlbeaState st = self.s
+        cdef Rng r
+        rng_seed(&r, seed)
+        with nogil:
+            albea_random_game(&st, &r, cap, w)
+        if st.phase != ALBEA_PHASE_OVER or st.result == 2:
+            out[0] = out[1] = 0.5
+        else:
+            out[st.result] = 1.0
+            out[1 - st.result] = 0.0
+
+    cdef void _observe(self, int viewer, float* out) noexcept:
+        albea_observe(&self.s, viewer, out)
+
+    # -- Albea Plateau queries ----------------------------------------------------------------
 
     def _root(self):
         """For a game from a set-up position: that position (a new state, no history);
@@ -1395,7 +1334,7 @@ cdef class AlbeaCore:
         cdef AlbeaCore other
         if not self._setup:
             return None
-        other = AlbeaCore.__new__(type(self))
+        other = type(self).__new__(type(self))
         other.s = (<AlbeaSnap*>self._h.data)[0].s if self._len > 0 else self.s
         other._setup = True
         return other
@@ -1403,22 +1342,6 @@ cdef class AlbeaCore:
     def _raw_player(self) -> int:
         """The kernel's player field (kept once the game is over)."""
         return self.s.player
-
-    # -- queries ------------------------------------------------------------------------------
-
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return ALBEA_NUM_ACTIONS
-
-    @property
-    def history(self) -> list:
-        """The applied action ids, oldest first."""
-        cdef AlbeaSnap* snaps = <AlbeaSnap*>self._h.data if self._h != NULL else NULL
-        return [snaps[i].action for i in range(self._len)]
 
     def _actors(self) -> list:
         """Who took each action of the history (the responder for gives and refusals)."""
@@ -1434,11 +1357,6 @@ cdef class AlbeaCore:
     def phase(self) -> str:
         """``opening``, ``play``, ``respond`` (an exchange answer is due) or ``over``."""
         return PHASES[self.s.phase]
-
-    @property
-    def current_player(self) -> int:
-        """The player who must act (the responder during ``respond``); -1 once over."""
-        return -1 if self.s.phase == ALBEA_PHASE_OVER else self.s.player
 
     @property
     def ply(self) -> int:
@@ -1471,28 +1389,15 @@ cdef class AlbeaCore:
         """The winner once the game is won, else None."""
         return self.s.result if self.s.result in (0, 1) else None
 
-    @property
-    def is_determinization(self) -> bool:
-        """True for a state made by ``resample_hidden`` (sampled hidden faces, no history)."""
-        return self._det
-
-    def is_terminal(self) -> bool:
-        return self.s.phase == ALBEA_PHASE_OVER
-
-    def _player(self, p):
-        if isinstance(p, bool) or not isinstance(p, numbers.Integral) or p not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {p!r}")
-        return int(p)
-
     def reserve(self, p) -> dict:
         """Player ``p``'s pieces off the board, by type (the referee's view)."""
-        p = self._player(p)
-        return {TYPES[t]: self.s.res[p][t] for t in range(7) if self.s.res[p][t]}
+        cdef int q = self._check_player(p)
+        return {TYPES[t]: self.s.res[q][t] for t in range(7) if self.s.res[q][t]}
 
     def prisoners(self, p) -> dict:
         """The opponent's pieces that ``p`` holds, by type."""
-        p = self._player(p)
-        return {TYPES[t]: self.s.pri[p][t] for t in range(7) if self.s.pri[p][t]}
+        cdef int q = self._check_player(p)
+        return {TYPES[t]: self.s.pri[q][t] for t in range(7) if self.s.pri[q][t]}
 
     @property
     def tender(self):
@@ -1523,27 +1428,6 @@ cdef class AlbeaCore:
 
     # -- search helpers -----------------------------------------------------------------------
 
-    def perft(self, depth, bint bulk=True) -> int:
-        """Leaves ``depth`` actions below this position (``depth`` below 64). ``bulk``
-        counts the last ply from the legal list instead of making each leaf; both give the
-        same count. Counts on a private copy with the GIL released: other threads may use
-        this game meanwhile."""
-        cdef int d = check_depth(depth)
-        cdef uint64_t r
-        cdef AlbeaState local = self.s
-        cdef uint16_t* bufs = <uint16_t*>malloc(max(d, 1) * ALBEA_MAX_LEGAL * sizeof(uint16_t))
-        if bufs == NULL:
-            raise MemoryError("no memory for perft's scratch space")
-        cdef Work w = Work(0, False)
-        try:
-            with nogil:
-                r = albea_perft(&local, d, bulk, bufs, &w)
-        finally:
-            free(bufs)
-        if w.stop:
-            raise_pending()
-        return r
-
     def winning_actions(self):
         """The legal actions after which the player to act has won at once (numpy int64,
         ascending; empty if none)."""
@@ -1562,42 +1446,10 @@ cdef class AlbeaCore:
         albea_values(&self.s, v)
         return (v[0], v[1])
 
-    def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:
-        """Returns after finishing the game from here with uniformly random actions (in C,
-        GIL released; the state itself is unchanged). A game still running after
-        ``max_plies`` more plies (0 = no cap) scores as a draw. ``sensible_end`` is accepted
-        for the common bot API and has no effect: this game has no End action."""
-        cdef uint64_t seed64 = check_seed(seed, "seed")
-        cdef int cap = check_int(max_plies, 0, 1 << 31, "max_plies")
-        cdef AlbeaState st = self.s
-        cdef Rng r
-        cdef Work w = Work(0, False)
-        rng_seed(&r, seed64)
-        with nogil:
-            albea_random_game(&st, &r, cap, &w)
-        if w.stop:
-            raise_pending()
-        if st.phase != ALBEA_PHASE_OVER or st.result == 2:
-            return [0.5, 0.5]
-        return [1.0 if p == st.result else 0.0 for p in (0, 1)]
-
     @property
     def observation_shape(self) -> tuple:
         """Shape of :meth:`observation_tensor`: ``(276, 4, 4)``."""
         return OBSERVATION_SHAPE
-
-    def observation_tensor(self, player=None):
-        """Observation planes (float32, ``(276, 4, 4)``) of what ``player`` may see (default:
-        the player to act, 0 once over); hidden faces are all-zero. Layout in the docs."""
-        cdef void* data
-        cdef int viewer
-        if player is None:
-            viewer = 0 if self.s.phase == ALBEA_PHASE_OVER else self.s.player
-        else:
-            viewer = self._player(player)
-        out = new_array(OBSERVATION_SHAPE, _FLOAT32, True, &data)
-        albea_observe(&self.s, viewer, <float*>data)
-        return out
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -1605,7 +1457,7 @@ cdef class AlbeaCore:
         """A determinization: this position with each ``(square, level, type, up)`` of
         ``pieces`` (opponent pieces) retyped and the opponent's reserve set to ``reserve`` (7
         counts). The caller (the Python layer) guarantees a consistent world."""
-        cdef AlbeaCore other = AlbeaCore.__new__(type(self))
+        cdef AlbeaCore other = type(self).__new__(type(self))
         cdef int sq, lv, t, up, old_up, total = 0
         cdef uint8_t b, seen_up, seen_down
         other.s = self.s
@@ -1758,11 +1610,7 @@ cdef class AlbeaCore:
                     "but has no legal action (an opening needs two pieces in reserve and an "
                     "empty perimeter square)")
         self.s = t
-        history_release(self._h)
-        self._h = NULL
-        self._len = 0
-        self._legal_ok = False
-        self._det = False
+        self._reset_history()
         self._setup = True
 
 

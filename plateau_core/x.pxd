@@ -89,9 +89,9 @@ ctypedef struct XState:
 ctypedef struct XSnap:
     # One undo record: the hot prefix of the position before an action, and the top tiles
     # of the spaces a build covered (the tile table itself only grows, so ntiles restores it).
+    int32_t action         # the action applied (first: GameCore reads it)
     uint8_t hot[X_HOT_BYTES]
     uint8_t old_top[3]
-    int32_t action         # the action applied
 
 
 ctypedef struct XMasks:

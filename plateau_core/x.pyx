@@ -11,24 +11,13 @@ Kernels never raise and never check their input; ``XCore`` checks everything fir
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
 from plateau_core._common cimport (
-    History, Rng, history_release, history_share, history_writable, rng_seed, rng_below,
-    splitmix64, pl_popcount, pl_ctz, nth_set_bit, new_array, check_int, check_seed,
-    check_depth, Work, work_tick, raise_pending, NODE_TICKS, PLY_TICKS,
+    GameCore, Rng, rng_seed, rng_below,
+    splitmix64, pl_popcount, pl_ctz, nth_set_bit, check_int, check_seed, Work, work_tick, raise_pending, NODE_TICKS, PLY_TICKS,
 )
 
-import numbers
-import operator
-
-import numpy as np
-
-cdef object _INT64 = np.int64
-cdef object _BOOL = np.bool_
-cdef object _FLOAT32 = np.float32
-cdef type _NP_INT64_TYPE = np.int64
 
 # ---------------------------------------------------------------------------------------------
 # Variants
@@ -935,57 +924,65 @@ def random_playouts(variant, n, seed=0, max_plies=400, first_player=0):
 # ---------------------------------------------------------------------------------------------
 
 @cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
-cdef class XCore:
-    """A Plateau X position with its history. The public class ``plateau.PlateauXState`` adds
-    notation, serialization and the diagram on top; everything here validates its input."""
+cdef class XCore(GameCore):
+    """A Plateau X position with its history (the shared machinery is ``GameCore``'s). The
+    public class ``plateau.PlateauXState`` adds notation, serialization and the diagram on
+    top; everything here validates its input."""
 
     cdef XState s
-    cdef History* _h            # XSnap records, shared copy-on-write with clones
-    cdef Py_ssize_t _len        # how many of them are this game's history
-    cdef XMasks _m              # legal masks of s, valid while _m_ok
-    cdef bint _m_ok
+    cdef XMasks _m              # legal masks of s, valid while _legal_ok
     cdef int _variant
     cdef int _first
 
     def __cinit__(self, *args, **kwargs):
-        self._h = NULL
-        self._len = 0
-        self._m_ok = False
         self._variant = 0
         self._first = 0
         x_init(&self.s, &SPECS[0], 0)
+        self._set_spec()
 
-    def __dealloc__(self):
-        history_release(self._h)
+    cdef void _set_spec(self) noexcept:
+        self._snap_size = sizeof(XSnap)
+        self._num_actions = self.s.spec.num_actions
+        self._num_players = self.s.spec.players
+        self._scratch_bytes = X_MAX_ACTIONS * sizeof(uint16_t)
 
     def _core_init(self, variant_index, first_player):
         cdef const XSpec* sp = _checked_spec(variant_index)
         cdef int variant = sp.index
-        if not (isinstance(first_player, int) and not isinstance(first_player, bool)
-                and 0 <= first_player < sp.players):
-            raise ValueError(
-                f"first_player {first_player!r} out of range [0, {sp.players}) "
-                f"for variant {VARIANTS[variant][0]!r}")
+        cdef int first = check_int(first_player, 0, sp.players, "first_player")
         self._variant = variant
-        self._first = first_player
-        self._len = 0
-        self._m_ok = False
-        x_init(&self.s, sp, first_player)
+        self._first = first
+        self._reset_history()
+        x_init(&self.s, sp, first)
+        self._set_spec()
 
-    cdef inline int _writable(self) except -1:
-        """Make record ``_len`` writable (copy-on-write, see ``_common.history_writable``)."""
-        return history_writable(&self._h, self._len, sizeof(XSnap))
-
-    cdef inline void _masks(self) noexcept:
-        if not self._m_ok:
+    # -- GameCore hooks -----------------------------------------------------------------------
+    cdef int _gen(self) except -1:
+        if not self._legal_ok:
             x_masks(&self.s, &self._m)
-            self._m_ok = True
+            self._legal_ok = True
+        return 0
 
-    cdef inline void _push(self, int a) noexcept:
-        # _writable() must have been called
-        cdef XSnap* snap = <XSnap*>self._h.data + self._len
+    cdef bint _has(self, long a) noexcept:
+        return x_masks_has(&self.s, &self._m, a)
+
+    cdef int _count(self) noexcept:
+        return x_count(&self._m)
+
+    cdef void _write_list(self, int64_t* out) noexcept:
+        cdef uint16_t buf[X_MAX_ACTIONS]
+        cdef int k = x_list(&self.s, &self._m, buf), i
+        for i in range(k):
+            out[i] = buf[i]
+
+    cdef void _write_mask(self, uint8_t* out) noexcept:
+        x_fill_mask(&self.s, &self._m, out)
+
+    cdef void _save(self, char* snap_bytes, int a) noexcept:
+        cdef XSnap* snap = <XSnap*>snap_bytes
         cdef uint64_t cover
         cdef int i = 0
+        snap.action = a
         memcpy(snap.hot, &self.s, X_HOT_BYTES)
         if a < self.s.spec.base_enter:
             cover = self.s.spec.build_cover[a]
@@ -993,21 +990,64 @@ cdef class XCore:
                 snap.old_top[i] = self.s.top[pl_ctz(cover)]
                 cover &= cover - 1
                 i += 1
-        snap.action = a
-        self._len += 1
-        self._h.used = self._len
+
+    cdef void _restore(self, const char* snap_bytes) noexcept:
+        cdef const XSnap* snap = <const XSnap*>snap_bytes
+        cdef int a = snap.action
+        cdef uint64_t cover
+        cdef int i = 0
+        memcpy(&self.s, snap.hot, X_HOT_BYTES)
+        if a < self.s.spec.base_enter:
+            cover = self.s.spec.build_cover[a]
+            while cover:
+                self.s.top[pl_ctz(cover)] = snap.old_top[i]
+                cover &= cover - 1
+                i += 1
+
+    cdef void _make(self, int a) noexcept:
         x_make(&self.s, a)
-        self._m_ok = False
 
-    # -- the state API ------------------------------------------------------------------------
+    cdef void _copy_to(self, GameCore other) noexcept:
+        cdef XCore o = <XCore>other
+        o._variant = self._variant
+        o._first = self._first
+        o.s = self.s
+        o._set_spec()
+        o._m = self._m
+        o._legal_ok = self._legal_ok
 
-    @property
-    def num_players(self) -> int:
-        return self.s.spec.players
+    cdef bint _over(self) noexcept:
+        return self.s.ended != 0
 
-    @property
-    def num_distinct_actions(self) -> int:
-        return self.s.spec.num_actions
+    cdef int _mover(self) noexcept:
+        return self.s.player
+
+    cdef uint64_t _perft_copy(self, int depth, bint bulk, void* scratch, Work* w) noexcept:
+        cdef XState local
+        cdef uint64_t r
+        memcpy(&local, &self.s, X_HOT_BYTES)
+        with nogil:
+            r = x_perft(&local, depth, bulk, <uint16_t*>scratch, w)
+        return r
+
+    cdef void _playout_copy(self, uint64_t seed, int cap, bint sensible_end, double* out,
+                            Work* w) noexcept:
+        cdef XState t
+        cdef Rng rng
+        cdef float pts[4]
+        cdef int p
+        memcpy(&t, &self.s, X_HOT_BYTES)
+        with nogil:
+            rng_seed(&rng, seed)
+            x_random_game(&t, &rng, cap, sensible_end, w)
+            x_returns(&t, pts)
+        for p in range(4):
+            out[p] = pts[p]
+
+    cdef void _observe(self, int viewer, float* out) noexcept:
+        x_observe(&self.s, viewer, out)
+
+    # -- Plateau X queries --------------------------------------------------------------------
 
     @property
     def board_size(self) -> int:
@@ -1016,11 +1056,6 @@ cdef class XCore:
     @property
     def pieces_per_player(self) -> int:
         return self.s.spec.ppp
-
-    @property
-    def current_player(self) -> int:
-        """The player to move, or -1 once the game is over."""
-        return -1 if self.s.ended else self.s.player
 
     @property
     def ply(self) -> int:
@@ -1041,173 +1076,13 @@ cdef class XCore:
         return x_hash(&self.s)
 
     @property
-    def history(self) -> list:
-        """The applied action ids, oldest first (a copy)."""
-        cdef XSnap* snaps = <XSnap*>self._h.data if self._h != NULL else NULL
-        return [snaps[i].action for i in range(self._len)]
-
-    def is_terminal(self) -> bool:
-        return self.s.ended != 0
-
-    def legal_actions(self):
-        """The legal action ids, ascending, as a numpy int64 array."""
-        cdef uint16_t buf[X_MAX_ACTIONS]
-        cdef int k, i
-        cdef void* data
-        self._masks()
-        k = x_list(&self.s, &self._m, buf)
-        out = new_array(k, _INT64, False, &data)
-        cdef int64_t* p = <int64_t*>data
-        for i in range(k):
-            p[i] = buf[i]
-        return out
-
-    def legal_actions_mask(self):
-        """A bool array of length ``num_distinct_actions``, True at the legal action ids."""
-        cdef void* data
-        self._masks()
-        out = new_array(self.s.spec.num_actions, _BOOL, False, &data)
-        x_fill_mask(&self.s, &self._m, <uint8_t*>data)
-        return out
-
-    def num_legal_actions(self) -> int:
-        self._masks()
-        return x_count(&self._m)
-
-    def is_legal(self, a) -> bool:
-        """Whether ``a`` (an int or numpy integer) is the id of a legal action; any other
-        value gives False."""
-        if type(a) is not int:
-            if isinstance(a, bool) or not isinstance(a, numbers.Integral):
-                return False
-            a = operator.index(a)
-        if not 0 <= a < self.s.spec.num_actions:
-            return False
-        self._masks()
-        return x_masks_has(&self.s, &self._m, a)
-
-    def apply(self, a) -> None:
-        """Apply a legal action, given as an int id or a notation string."""
-        cdef long ai
-        if type(a) is int or type(a) is _NP_INT64_TYPE:
-            try:
-                ai = a
-            except OverflowError:
-                ai = -1
-            if 0 <= ai < self.s.spec.num_actions:
-                self._masks()
-                if x_masks_has(&self.s, &self._m, ai):
-                    self._writable()
-                    self._push(ai)
-                    return
-        # everything else (strings, other integer types, bad input) goes to the Python layer's
-        # _apply_slow, which raises the domain error or applies through _apply_checked
-        self._apply_slow(a)
-
-    def _apply_checked(self, action) -> bool:
-        """Apply ``action`` if it is a legal id; return whether it was applied."""
-        if not (isinstance(action, int) and 0 <= action < self.s.spec.num_actions):
-            return False
-        cdef int a = action
-        self._masks()
-        if not x_masks_has(&self.s, &self._m, a):
-            return False
-        self._writable()
-        self._push(a)
-        return True
-
-    def undo(self) -> int:
-        """Take back the last action and return its id."""
-        if self._len == 0:
-            raise IndexError("nothing to undo: no action has been applied")
-        self._len -= 1
-        cdef XSnap* snap = <XSnap*>self._h.data + self._len
-        cdef int a = snap.action
-        cdef uint64_t cover
-        cdef int i = 0
-        memcpy(&self.s, snap.hot, X_HOT_BYTES)
-        if a < self.s.spec.base_enter:
-            cover = self.s.spec.build_cover[a]
-            while cover:
-                self.s.top[pl_ctz(cover)] = snap.old_top[i]
-                cover &= cover - 1
-                i += 1
-        self._m_ok = False
-        return a
-
-    def clone(self):
-        """An independent copy, history included."""
-        cdef XCore other = XCore.__new__(type(self))
-        other._variant = self._variant
-        other._first = self._first
-        other.s = self.s
-        other._h = history_share(self._h, self._len)
-        other._len = self._len
-        other._m = self._m
-        other._m_ok = self._m_ok
-        return other
-
-    @property
     def observation_shape(self) -> tuple:
         """Shape of :meth:`observation_tensor`: ``(players + 8, n, n)``."""
         return (self.s.spec.players + 8, self.s.spec.n, self.s.spec.n)
 
-    def observation_tensor(self, player=None):
-        """Observation planes (float32, ``observation_shape``) from the view of ``player``
-        (default: the player to move, or the last one to move once the game is over); the
-        layout is in the docs."""
-        cdef void* data
-        cdef int viewer = self.s.player if player is None else check_int(
-            player, 0, self.s.spec.players, "player")
-        out = new_array(self.observation_shape, _FLOAT32, False, &data)
-        x_observe(&self.s, viewer, <float*>data)
-        return out
-
-    def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:
-        """Points by place after finishing the game from here with random actions (in C, GIL
-        released; the state itself is unchanged). Uniformly random, or with ``sensible_end`` a
-        player who may End does so exactly when alone in first place. A game still running
-        after ``max_plies`` plies in all scores the points of its ranking at that moment."""
-        cdef uint64_t seed64 = check_seed(seed, "seed")
-        cdef int cap = check_int(max_plies, 0, 2**31, "max_plies")
-        cdef XState t
-        cdef Rng rng
-        cdef float out[4]
-        cdef Work w = Work(0, False)
-        memcpy(&t, &self.s, X_HOT_BYTES)
-        with nogil:
-            rng_seed(&rng, seed64)
-            x_random_game(&t, &rng, cap, sensible_end, &w)
-            x_returns(&t, out)
-        if w.stop:
-            raise_pending()
-        return [out[p] for p in range(self.s.spec.players)]
-
     def mobility(self, player) -> int:
         """How many spaces ``player``'s pieces could move to if it were their turn."""
-        cdef int p = check_int(player, 0, self.s.spec.players, "player")
-        return x_mobility(&self.s, p)
-
-    def perft(self, depth, bint bulk=True) -> int:
-        """Number of leaf positions ``depth`` plies ahead (bulk counting at the last ply;
-        ``depth`` below 64). Counts on a private copy with the GIL released: other threads
-        may use this game meanwhile."""
-        cdef int d = check_depth(depth)
-        cdef uint64_t r
-        cdef XState local
-        cdef uint16_t* bufs = <uint16_t*>malloc(max(d, 1) * X_MAX_ACTIONS * sizeof(uint16_t))
-        if bufs == NULL:
-            raise MemoryError("no memory for perft's scratch space")
-        cdef Work w = Work(0, False)
-        memcpy(&local, &self.s, X_HOT_BYTES)
-        try:
-            with nogil:
-                r = x_perft(&local, d, bulk, bufs, &w)
-        finally:
-            free(bufs)
-        if w.stop:
-            raise_pending()
-        return r
+        return x_mobility(&self.s, self._check_player(player))
 
     # -- position accessors used by the Python layer ------------------------------------------
 
@@ -1239,7 +1114,7 @@ cdef class XCore:
         return [self.s.stamp[q] for q in range(self.s.spec.npieces)]
 
     def _stock(self, player) -> tuple:
-        cdef int p = check_int(player, 0, self.s.spec.players, "player")
+        cdef int p = self._check_player(player)
         return self.s.singles[p], self.s.doubles[p]
 
     def _player_keys(self) -> list:

@@ -576,7 +576,7 @@ PLAYER_METHODS = {
 def test_bad_player_arguments(method: str, player: Any) -> None:
     s = new((*OPENED, "xx@b2/0"))
     before = snapshot(s)
-    with pytest.raises(ValueError, match=r"player must be 0 or 1") as info:
+    with pytest.raises(ValueError, match=r"player must be an int in \[0, 2\)") as info:
         PLAYER_METHODS[method](s, player)
     assert repr(player) in str(info.value)
     assert snapshot(s) == before
@@ -585,7 +585,7 @@ def test_bad_player_arguments(method: str, player: Any) -> None:
 @pytest.mark.parametrize("method", ["reserve", "prisoners", "heuristic"])
 def test_none_is_not_a_player(method: str) -> None:
     s = new(OPENED)
-    with pytest.raises(ValueError, match=r"player must be 0 or 1, got None"):
+    with pytest.raises(ValueError, match=r"player must be an int in \[0, 2\), got None"):
         PLAYER_METHODS[method](s, None)
 
 

@@ -62,7 +62,9 @@ def test_first_player_must_be_a_seat_of_the_variant() -> None:
     # mini has two seats: first_player 2 is the first value out of range (the generic values
     # are checked by the conformance suite)
     refused(
-        edited(lambda r: r.update(options={"first_player": 2})), "bad options", "first_player 2"
+        edited(lambda r: r.update(options={"first_player": 2})),
+        "bad options",
+        "first_player must be an int in [0, 2), got 2",
     )
 
 

@@ -453,7 +453,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         as seen (up face first, ``?`` unseen) and its type only when both faces were seen or a
         face is orange; the opponent's reserve as a count; prisoners, a pending tender and the
         history (opponent's openings and onboards redacted to the placed up face)."""
-        p = self._player(max(self.current_player, 0) if player is None else player)
+        p = self._check_player(max(self.current_player, 0) if player is None else player)
         board = []
         for st in self._board():
             pieces = []
@@ -525,7 +525,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
     def determinizer(self, player: int) -> Determinizer:
         """A sampler of states consistent with ``player``'s view (see :class:`Determinizer`);
         build it once and call ``.sample(rng)`` for many determinizations."""
-        return Determinizer(self, self._player(player))
+        return Determinizer(self, self._check_player(player))
 
     def resample_hidden(
         self, player: int, rng: int | random.Random | np.random.Generator | None = None
@@ -547,7 +547,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         texts = [str(_a.decode(a)) for a in self.history]
         if viewer is None:
             return texts
-        v = self._player(viewer)
+        v = self._check_player(viewer)
         return [t if who == v else _public_text(t) for t, who in zip(texts, self._actors())]
 
     def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
@@ -559,7 +559,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             return None
         if viewer is None:
             return root.position_dict()
-        view = root.observation(self._player(viewer))
+        view = root.observation(self._check_player(viewer))
         del view["history"]
         return view
 
@@ -573,7 +573,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         """Static value for ``player`` (antisymmetric): ``v(player) - v(opponent)`` with
         ``v = 10 * prisoners + 0.2 * their value + 3 * longest own run + 2 * own-topped
         stacks + weapons (colored own top units) standing on enemy pieces`` (computed in C)."""
-        p = self._player(player)
+        p = self._check_player(player)
         v = self._values()
         return float(v[p] - v[1 - p])
 

@@ -282,12 +282,12 @@ class PlateauXState(_x.XCore, GameState):
 
     def stock(self, player: int) -> dict[str, int]:
         """A player's own stock of tiles."""
-        singles, doubles = self._stock(self._player(player))
+        singles, doubles = self._stock(self._check_player(player))
         return {"single": int(singles), "double": int(doubles)}
 
     def standing(self, player: int) -> tuple[bool, int, int]:
         """``(in play, level, plateau size)`` of ``player``'s best piece (ranking keys 1-3)."""
-        key = int(self._player_keys()[self._player(player)])
+        key = int(self._player_keys()[self._check_player(player)])
         return bool(key >> 60), (key >> 52) & 0xFF, (key >> 44) & 0xFF
 
     def heuristic(self, player: int) -> float:
@@ -302,11 +302,8 @@ class PlateauXState(_x.XCore, GameState):
             in_play, level, size = self.standing(p)
             v = 10.0 * level + size if in_play else -5.0
             values.append(v + 0.25 * min(self.mobility(p), 40))
-        me = self._player(player)
+        me = self._check_player(player)
         return values[me] - max(v for i, v in enumerate(values) if i != me)
-
-    def _player(self, player: int) -> int:
-        return self._check_player(player)
 
     def ranking(self) -> list[list[int]]:
         """Players best first, equal standings grouped; valid at any ply ("if it ended now").
