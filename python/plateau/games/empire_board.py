@@ -244,9 +244,15 @@ def _normalise_and_validate(b: Board) -> None:
     """Check every rule of the format on ``b`` and store its containers normalised; raises
     InvalidBoardError naming the dot or Empire at fault. Nothing is stored unless all pass."""
     name = b.name
-    if not isinstance(name, str) or not name or len(name) > _MAX_NAME or not name.isprintable():
+    if (
+        not isinstance(name, str)
+        or not 0 < len(name) <= _MAX_NAME
+        or not name.isprintable()
+        or name != name.strip()
+    ):
         raise InvalidBoardError(
-            f"a board name is a printable string of 1 to {_MAX_NAME} characters, got {name!r}"
+            f"a board name is a printable string of 1 to {_MAX_NAME} characters, not starting "
+            f"or ending with a blank, got {name!r}"
         )
     if not isinstance(b.dots, (tuple, list)):
         raise InvalidBoardError(f"board {name!r}: dots must be a sequence of names")
@@ -565,10 +571,16 @@ def _from_dict(data: object) -> Board:
     rows = data["dots"]
     if not isinstance(rows, list):
         raise InvalidBoardError("dots must be a list of dot objects")
-    if len(rows) > EMPIRE_MAX_DOTS:  # before any work on a huge file
+    # the dot count first: before any work on a huge file, and before a short one's references
+    if len(rows) > EMPIRE_MAX_DOTS:
         raise InvalidBoardError(
             f"board has {len(rows)} dots; the core takes at most EMPIRE_MAX_DOTS = "
             f"{EMPIRE_MAX_DOTS}"
+        )
+    if len(rows) < EMPIRE_MIN_DOTS:
+        raise InvalidBoardError(
+            f"board has {len(rows)} dots; it needs at least {EMPIRE_MIN_DOTS} to hold the four "
+            "starting layouts"
         )
     names: list[object] = []
     for pos, row in enumerate(rows):
