@@ -670,6 +670,15 @@ def test_a_board_built_in_code_is_validated_the_same_way() -> None:
         Board(**{**fields, "base_of": {d: e for d, e in b.base_of.items() if e != "B"}})
     lists = Board(**{**fields, "dots": list(b.dots), "neighbours": [list(r) for r in b.neighbours]})
     assert lists == b and isinstance(lists.dots, tuple)
+    from_arrays = Board(**{**fields, "neighbours": b.neighbour_array()})  # numpy ints are ints
+    assert from_arrays == b and type(from_arrays.neighbours[0][0]) is int
+    with pytest.raises(InvalidBoardError, match=r"dot 'a1': its out neighbour True is not"):
+        Board(
+            **{
+                **fields,
+                "neighbours": [(True, *r[1:]) if i == 0 else r for i, r in enumerate(b.neighbours)],
+            }
+        )
 
 
 def test_polar_board_arguments_are_checked() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import numbers
 import os
 import re
 import sys
@@ -236,8 +237,15 @@ def _check_dot_names(dots: Sequence[object]) -> None:
         seen.add(nm)
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+def _int_in(v: object, lo: int, hi: int) -> int | None:
+    """``v`` as an ``int`` if it is an integer of any integral type (numpy's too) but not a bool
+    (the rule of ``check_int``), in ``[lo, hi)``; else None."""
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool) and lo <= int(v) < hi:
+        return int(v)
+    return None
+
+
+_SEQUENCES = (tuple, list, np.ndarray)
 
 
 def _normalise_and_validate(b: Board) -> None:
@@ -289,30 +297,33 @@ def _checked_neighbours(
     raw: object, dots: tuple[str, ...]
 ) -> tuple[tuple[int, int, int, int], ...]:
     n = len(dots)
-    if not isinstance(raw, (tuple, list)) or len(raw) != n:
+    if not isinstance(raw, _SEQUENCES) or len(raw) != n:
         raise InvalidBoardError(f"neighbours must be a sequence of {n} rows, one per dot")
     rows: list[tuple[int, int, int, int]] = []
     for i, row in enumerate(raw):
-        if not isinstance(row, (tuple, list)) or len(row) != 4:
+        if not isinstance(row, _SEQUENCES) or len(row) != 4:
             raise InvalidBoardError(
                 f"dot {dots[i]!r}: its neighbour row must hold 4 entries ({', '.join(DIRECTIONS)})"
             )
-        for d, j in enumerate(row):
-            if not _is_int(j) or not -1 <= j < n:
+        ints: list[int] = []
+        for d, raw_j in enumerate(row):
+            j = _int_in(raw_j, -1, n)
+            if j is None:
                 raise InvalidBoardError(
-                    f"dot {dots[i]!r}: its {DIRECTIONS[d]} neighbour {j!r} is not a dot index "
+                    f"dot {dots[i]!r}: its {DIRECTIONS[d]} neighbour {raw_j!r} is not a dot index "
                     f"in [0, {n}) or -1"
                 )
             if j == i:
                 raise InvalidBoardError(f"dot {dots[i]!r}: it is its own {DIRECTIONS[d]} neighbour")
+            ints.append(j)
         for d in range(4):
             for e in range(d + 1, 4):
-                if row[d] >= 0 and row[d] == row[e]:
+                if ints[d] >= 0 and ints[d] == ints[e]:
                     raise InvalidBoardError(
-                        f"dot {dots[i]!r}: {dots[row[d]]!r} is both its {DIRECTIONS[d]} and its "
+                        f"dot {dots[i]!r}: {dots[ints[d]]!r} is both its {DIRECTIONS[d]} and its "
                         f"{DIRECTIONS[e]} neighbour"
                     )
-        rows.append((int(row[0]), int(row[1]), int(row[2]), int(row[3])))
+        rows.append((ints[0], ints[1], ints[2], ints[3]))
     # symmetry: a step has a way back, in the opposite direction
     for i, row in enumerate(rows):
         for d, j in enumerate(row):
@@ -340,26 +351,30 @@ def _checked_polar(
                 "coordinates"
             )
         return None, None, None
+    size: dict[str, int] = {}
     for what, v in (("spokes", spokes), ("rings", rings)):
-        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= EMPIRE_MAX_DOTS:
+        k = _int_in(v, 1, EMPIRE_MAX_DOTS + 1)
+        if k is None:
             raise InvalidBoardError(
                 f"board {b.name!r}: the dots have polar coordinates, so {what} must be an int "
                 f"in [1, {EMPIRE_MAX_DOTS}], got {v!r}"
             )
-    if spokes is None or rings is None:  # for mypy: the loop above refused both
-        raise InvalidBoardError("spokes and rings are required with polar coordinates")
-    if not isinstance(raw, (tuple, list)) or len(raw) != len(dots):
+        size[what] = k
+    spokes, rings = size["spokes"], size["rings"]
+    if not isinstance(raw, _SEQUENCES) or len(raw) != len(dots):
         raise InvalidBoardError(f"polar must be a sequence of {len(dots)} (spoke, ring) pairs")
     seen: dict[tuple[int, int], int] = {}
     polar: list[tuple[int, int]] = []
     for i, at in enumerate(raw):
-        ok = isinstance(at, (tuple, list)) and len(at) == 2 and all(_is_int(v) for v in at)
-        if not ok or not (0 <= at[0] < spokes and 1 <= at[1] <= rings):
+        ok = isinstance(at, _SEQUENCES) and len(at) == 2
+        spoke = _int_in(at[0], 0, spokes) if ok else None
+        ring = _int_in(at[1], 1, rings + 1) if ok else None
+        if spoke is None or ring is None:
             raise InvalidBoardError(
                 f"dot {dots[i]!r}: its polar coordinates {at!r} are not [spoke, ring] with "
                 f"spoke in [0, {spokes}) and ring in [1, {rings}]"
             )
-        pos = (int(at[0]), int(at[1]))
+        pos = (spoke, ring)
         if pos in seen:
             raise InvalidBoardError(
                 f"dot {dots[i]!r}: its polar coordinates {list(pos)} are those of "
@@ -374,9 +389,10 @@ def _checked_bases(raw: object, dots: tuple[str, ...]) -> dict[int, str]:
     if not isinstance(raw, Mapping):
         raise InvalidBoardError("base_of must map base dot indices to Empire letters")
     by_empire: dict[str, int] = {}
-    for d, e in raw.items():
-        if not _is_int(d) or not 0 <= d < len(dots):
-            raise InvalidBoardError(f"base_of: {d!r} is not a dot index in [0, {len(dots)})")
+    for raw_d, e in raw.items():
+        d = _int_in(raw_d, 0, len(dots))
+        if d is None:
+            raise InvalidBoardError(f"base_of: {raw_d!r} is not a dot index in [0, {len(dots)})")
         if e not in EMPIRES:
             raise InvalidBoardError(
                 f"dot {dots[d]!r}: base {e!r} is not an Empire letter ({', '.join(EMPIRES)})"
@@ -390,7 +406,7 @@ def _checked_bases(raw: object, dots: tuple[str, ...]) -> dict[int, str]:
     for e in EMPIRES:
         if e not in by_empire:
             raise InvalidBoardError(f"Empire {e!r} ({EMPIRE_NAMES[e]}) has no base")
-    return {int(by_empire[e]): e for e in EMPIRES}
+    return {by_empire[e]: e for e in EMPIRES}
 
 
 def _checked_layouts(
@@ -410,17 +426,19 @@ def _checked_layouts(
         layouts[e] = {}
         for t in ARMY_TYPES:
             ds = by_type[t]
-            if not isinstance(ds, (tuple, list)):
+            if not isinstance(ds, _SEQUENCES):
                 raise InvalidBoardError(f"{where}: its {t} starting dots must be a list")
             if len(ds) != ARMY_COUNTS[t]:
                 raise InvalidBoardError(
                     f"{where}: {len(ds)} starting dots for type {t}, but an Empire has "
                     f"{ARMY_COUNTS[t]} (1 Emblem E, 2 sixes, 4 fours, 12 twos)"
                 )
-            for d in ds:
-                if not _is_int(d) or not 0 <= d < len(dots):
+            starts: list[int] = []
+            for raw_d in ds:
+                d = _int_in(raw_d, 0, len(dots))
+                if d is None:
                     raise InvalidBoardError(
-                        f"{where}: starting dot {d!r} of type {t} is not a dot index "
+                        f"{where}: starting dot {raw_d!r} of type {t} is not a dot index "
                         f"in [0, {len(dots)})"
                     )
                 if d in used:
@@ -429,7 +447,8 @@ def _checked_layouts(
                         "starting layouts may not overlap"
                     )
                 used[d] = f"{e} {t}"
-            layouts[e][t] = tuple(sorted(int(d) for d in ds))
+                starts.append(d)
+            layouts[e][t] = tuple(sorted(starts))
         base = next(d for d, owner in base_of.items() if owner == e)
         emblem = layouts[e]["E"][0]
         if emblem != base:
@@ -564,7 +583,7 @@ def _from_dict(data: object) -> Board:
         raise InvalidBoardError(
             f"not an Empire Plateau board: format is {data['format']!r}, not {FORMAT!r}"
         )
-    if not _is_int(data["version"]) or data["version"] != VERSION:
+    if _int_in(data["version"], VERSION, VERSION + 1) is None:
         raise InvalidBoardError(
             f"unsupported board version {data['version']!r} (this library reads {VERSION})"
         )
