@@ -9,3 +9,8 @@ class IllegalActionError(ValueError):
 
 class InvalidRecordError(ValueError):
     """A saved game (JSON record) that is malformed, corrupt, or replays an illegal action."""
+
+
+class InvalidBoardError(ValueError):
+    """A board table (Empire Plateau's board as data) that is malformed or breaks a rule of the
+    format; the message names the dot, field or Empire at fault."""
