@@ -2,9 +2,6 @@
 
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from plateau_core._common import GameCore
 
 STATE_NBYTES: int
