@@ -1164,22 +1164,21 @@ class BatchHarness:
         variant: str,
         n: int,
         seed: int,
-        max_plies: int,
-        first_player: int,
+        ply_cap: int,
+        options: dict[str, Any],
     ) -> None:
         self.p = p
-        self.game, self.variant, self.max_plies, self.n = game, variant, max_plies, n
-        args = {"n": n, "seed": seed, "max_plies": max_plies, "first_player": first_player}
+        self.game, self.variant, self.ply_cap, self.n = game, variant, ply_cap, n
+        args = {"n": n, "seed": seed, "ply_cap": ply_cap, **options}
         self.b = plateau.StateBatch(game, variant, **args)
         self.ref = plateau.StateBatch(game, variant, **args)
-        info = game_info(game)
-        self.options = {"first_player": first_player} if "first_player" in info.options else {}
-        start = functools.partial(plateau.new_game, game, variant, **self.options)
+        self.options = options
+        start = functools.partial(plateau.new_game, game, variant, **options)
         mirror, err = attempt("new_game", start)
-        if mirror is None or not (first_player == 0 or self.options):
+        if mirror is None:
             raise ContractViolation(
-                f"[batch-first_player] StateBatch({game!r}, {variant!r}, first_player="
-                f"{first_player}) was accepted, but the game has no such start ({err!r})"
+                f"[batch-options] StateBatch({game!r}, {variant!r}, {options}) was accepted, "
+                f"but new_game refuses those options ({err!r})"
             )
         self.mirrors = [mirror] + [mirror.clone() for _ in range(n - 1)]
         self.finished = 0
@@ -1325,7 +1324,7 @@ class BatchHarness:
             if s.is_terminal():
                 want_done.append(1)
                 want_returns.append(s.returns())
-            elif s.ply >= self.max_plies:
+            elif s.ply >= self.ply_cap:
                 want_done.append(2)
                 want_returns.append([0.0] * s.num_players)
             else:
@@ -1534,24 +1533,32 @@ def fuzz_batch(data: bytes) -> None:
     variant = p.pick(plateau.variants(game))
     n = p.pick((1, 2, 3, 4, 5, 8))
     seed = p.pick((0, 1, 2**64 - 1, p.seed()))
-    max_plies = p.pick((1, 2, 3, 7, 20, 60, 400))
-    first_player = p.pick((0, 0, 0, 0, 1, 2, 3))
+    ply_cap = p.pick((1, 2, 3, 7, 20, 60, 400))
+    # the game's own options, as new_game takes them (first_player, max_plies, ...)
+    options = {name: p.pick((0, 0, 0, 0, 1, 2, 3)) for name in game_info(game).options}
     if p.chance(10):
         kwargs: dict[str, Any] = {
             "variant": variant,
             "n": n,
             "seed": seed,
-            "max_plies": max_plies,
-            "first_player": first_player,
+            "ply_cap": ply_cap,
+            **options,
         }
         bad = p.pick(tuple(kwargs))
         kwargs[bad] = p.pick((0, -1, 2**31, 2**64, True, 2.0, None, "1", "nope"))
         attempt("StateBatch", functools.partial(plateau.StateBatch, game, **kwargs))
-    make = functools.partial(BatchHarness, p, game, variant, n, seed, max_plies, first_player)
+    make = functools.partial(BatchHarness, p, game, variant, n, seed, ply_cap, options)
     h, err = attempt("StateBatch", make)
     if h is None:
-        if first_player == 0:
-            fail("StateBatch", f"StateBatch({game!r}, {variant!r}, n={n}) refused: {err!r}")
+        # a batch refuses only what new_game refuses too
+        mirror, _ = attempt(
+            "new_game", functools.partial(plateau.new_game, game, variant, **options)
+        )
+        if mirror is not None:
+            fail(
+                "StateBatch",
+                f"StateBatch({game!r}, {variant!r}, n={n}, {options}) refused: {err!r}",
+            )
         return
     h.sync()
     for _ in range(1 + p.below(24)):

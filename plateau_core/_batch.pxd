@@ -9,7 +9,7 @@ from plateau_core._common cimport Rng
 cdef class BatchCore:
     cdef Rng rng
     cdef readonly int num_envs
-    cdef readonly int max_plies
+    cdef readonly int ply_cap
     cdef readonly long long games_finished
     cdef int n_actions          # ids per game
     cdef int n_players
@@ -18,7 +18,7 @@ cdef class BatchCore:
     cdef Py_ssize_t obs_size    # floats in one game's observation
     cdef bint _busy             # a method is running without the GIL on these arrays
 
-    cdef int _setup(self, int n, unsigned long long seed, int max_plies) except -1
+    cdef int _setup(self, int n, unsigned long long seed, int ply_cap) except -1
     cdef int _enter(self) except -1
     cdef int _check_len(self, Py_ssize_t length, str what) except -1
     cdef int32_t* _copy_actions(self, const int64_t[::1] actions) except NULL

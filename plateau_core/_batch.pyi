@@ -5,7 +5,7 @@ import numpy.typing as npt
 
 class BatchCore:
     num_envs: int
-    max_plies: int
+    ply_cap: int
     games_finished: int
     @property
     def num_distinct_actions(self) -> int: ...

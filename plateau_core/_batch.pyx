@@ -17,11 +17,11 @@ from plateau_core._common cimport rng_seed
 cdef class BatchCore:
     """``n`` games of one game and variant, stepped as one."""
 
-    cdef int _setup(self, int n, unsigned long long seed, int max_plies) except -1:
+    cdef int _setup(self, int n, unsigned long long seed, int ply_cap) except -1:
         # called by the game's __cinit__ once n_actions, n_players, list_cap and obs_shape
         # are set and its arrays are allocated
         self.num_envs = n
-        self.max_plies = max_plies
+        self.ply_cap = ply_cap
         self.games_finished = 0
         self._busy = False
         self.obs_size = 1
@@ -180,7 +180,7 @@ cdef class BatchCore:
     def step(self, const int64_t[::1] actions, uint8_t[::1] done, float[:, ::1] returns) -> int:
         """Apply ``actions[i]`` to game ``i`` for every game (all must be legal: nothing is
         applied otherwise, and -1 - i is returned for the first illegal one). Games that end
-        (``done[i] = 1``) or reach ``max_plies`` (``done[i] = 2``) get their returns written to
+        (``done[i] = 1``) or reach ``ply_cap`` (``done[i] = 2``) get their returns written to
         ``returns[i]`` (zeros when truncated) and are reset; others get ``done[i] = 0``.
         Returns the number of games that finished. The actions are copied before they are
         checked: what is applied is exactly what was checked, whatever happens to ``actions``
@@ -203,7 +203,7 @@ cdef class BatchCore:
                             if self._ended(i):
                                 done[i] = 1
                                 self._returns(i, &returns[i, 0])
-                            elif self._ply(i) >= self.max_plies:
+                            elif self._ply(i) >= self.ply_cap:
                                 done[i] = 2
                                 for p in range(self.n_players):
                                     returns[i, p] = 0

@@ -94,6 +94,9 @@ cdef enum:
 cdef long long check_int(object v, object lo, object hi, str what) except? -1
 cdef uint64_t check_seed(object v, str what) except? 0xFFFFFFFFFFFFFFFF
 cdef int check_depth(object depth) except -1
+cdef enum:
+    PLY_CAP_NONE = 0x7FFFFFFF   # ply_cap=None: no cap (a 2**31 - 1 ply game cannot finish)
+cdef int check_ply_cap(object ply_cap) except -1
 
 
 ctypedef struct History:

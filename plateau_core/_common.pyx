@@ -74,6 +74,13 @@ cdef uint64_t check_seed(object v, str what) except? 0xFFFFFFFFFFFFFFFF:
     return _integer_in(v, 0, 2**64, what, "2**64")
 
 
+cdef int check_ply_cap(object ply_cap) except -1:
+    """A playout's cap on the plies it plays: an int in [0, 2**31), or None for no cap."""
+    if ply_cap is None:
+        return PLY_CAP_NONE
+    return <int>check_int(ply_cap, 0, 2**31, "ply_cap")
+
+
 cdef int check_depth(object depth) except -1:
     """A perft depth in [0, PERFT_MAX_DEPTH)."""
     return <int>check_int(depth, 0, PERFT_MAX_DEPTH, "perft depth")
@@ -351,12 +358,14 @@ cdef class GameCore:
             raise_pending()
         return r
 
-    def random_playout(self, seed=0, max_plies=400, bint sensible_end=False) -> list:
-        """Returns per player after finishing the game from here with random actions (in C,
-        GIL released; the state itself is unchanged). See the game's docs for the cap and for
-        ``sensible_end``."""
+    def random_playout(self, seed=0, ply_cap=400, bint sensible_end=False) -> list:
+        """Returns per player after finishing the game from here with random actions, at
+        most ``ply_cap`` of them (None: no cap), in C with the GIL released; the state itself
+        is unchanged. A game still running at the cap scores as the game's docs say (its
+        ranking at that moment, or a draw). With ``sensible_end``, in a game with an End
+        action, a player who may End does so exactly when alone in first place."""
         cdef uint64_t seed64 = check_seed(seed, "seed")
-        cdef int cap = check_int(max_plies, 0, 2**31, "max_plies")
+        cdef int cap = check_ply_cap(ply_cap)
         cdef double out[4]
         cdef Work w = Work(0, False)
         self._playout_copy(seed64, cap, sensible_end, out, &w)

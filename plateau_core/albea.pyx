@@ -878,13 +878,12 @@ cdef int albea_winning(const AlbeaState* s, uint16_t* out) noexcept nogil:
     return k
 
 
-cdef int albea_random_game(AlbeaState* s, Rng* r, int max_plies, Work* w) noexcept nogil:
-    """Finish the game with uniformly random actions, at most ``max_plies`` of them (0 = no
-    cap); returns the plies played (a capped game is left unfinished). Stops early if ``w``
-    says so (Ctrl-C)."""
+cdef int albea_random_game(AlbeaState* s, Rng* r, int ply_cap, Work* w) noexcept nogil:
+    """Finish the game with uniformly random actions, at most ``ply_cap`` of them; returns the
+    plies played (a capped game is left unfinished). Stops early if ``w`` says so (Ctrl-C)."""
     cdef uint16_t buf[ALBEA_MAX_LEGAL]
     cdef int n, plies = 0
-    while (s.phase != ALBEA_PHASE_OVER and (max_plies == 0 or plies < max_plies)
+    while (s.phase != ALBEA_PHASE_OVER and plies < ply_cap
            and s.ply < ALBEA_PLY_CEILING):
         if work_tick(w, PLY_TICKS):
             break
@@ -1179,14 +1178,15 @@ ctypedef struct AlbeaSnap:
     AlbeaState s                # the position before the action
 
 
-def random_playouts(n, seed, max_plies, max_plies_option=0):
+def random_playouts(n, seed, ply_cap, max_plies=0):
     """Play ``n`` uniformly random games from the start in C (GIL released); game ``i`` uses
-    seed ``seed + i``. A game still running after ``max_plies`` plies (0 = no cap) counts as
-    a draw. Returns ``games``, ``plies``, ``ended``, ``wins`` (per player) and ``draws``."""
+    seed ``seed + i``, with the game option ``max_plies`` (0 = off). A game still running
+    after ``ply_cap`` plies counts as a draw. Returns ``games``, ``plies``, ``ended``, ``wins``
+    (per player) and ``draws``."""
     cdef long long games = check_int(n, 0, 1 << 62, "n"), i, plies = 0, ended = 0, draws = 0
     cdef uint64_t sd = check_seed(seed, "seed")
-    cdef int cap = check_int(max_plies, 0, 1 << 31, "max_plies")
-    cdef int opt = check_int(max_plies_option, 0, ALBEA_MAX_PLY, "max_plies_option")
+    cdef int cap = check_int(ply_cap, 0, 1 << 31, "ply_cap")
+    cdef int opt = check_int(max_plies, 0, ALBEA_MAX_PLY, "max_plies")
     cdef long long wins[2]
     cdef AlbeaState st
     cdef Rng r

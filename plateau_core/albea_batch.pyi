@@ -5,4 +5,7 @@ from plateau_core._batch import BatchCore
 OBSERVATION_SHAPE: tuple[int, int, int]
 
 class AlbeaBatch(BatchCore):
-    def __init__(self, n: int, seed: int = 0, max_plies: int = 400) -> None: ...
+    max_plies: int
+    def __init__(
+        self, n: int, seed: int = 0, ply_cap: int = 400, max_plies: int = 0
+    ) -> None: ...

@@ -11,7 +11,7 @@ from libc.string cimport memset
 from plateau_core._batch cimport BatchCore
 from plateau_core._common cimport ids_contain, rng_below
 from plateau_core.albea cimport (
-    AlbeaState, ALBEA_MAX_LEGAL, ALBEA_NUM_ACTIONS, ALBEA_PHASE_OVER, albea_init, albea_list, albea_make, albea_hash,
+    AlbeaState, ALBEA_MAX_LEGAL, ALBEA_MAX_PLY, ALBEA_NUM_ACTIONS, ALBEA_PHASE_OVER, albea_init, albea_list, albea_make, albea_hash,
     albea_observe,
 )
 
@@ -23,13 +23,17 @@ cdef class AlbeaBatch(BatchCore):
     """``n`` games of Plateau (Albea), stepped as one."""
 
     cdef AlbeaState* states
+    cdef readonly int max_plies     # the game option: a draw after that many plies (0 = off)
 
-    def __cinit__(self, int n, unsigned long long seed=0, int max_plies=400):
+    def __cinit__(self, int n, unsigned long long seed=0, int ply_cap=400, int max_plies=0):
         self.states = NULL
+        if not 0 <= max_plies < ALBEA_MAX_PLY:
+            raise ValueError(f"max_plies must be an int in [0, {ALBEA_MAX_PLY}), got {max_plies!r}")
+        self.max_plies = max_plies
         if n < 1:
             raise ValueError(f"a batch holds at least one game, got n={n!r}")
-        if max_plies < 1:
-            raise ValueError(f"max_plies must be >= 1, got {max_plies!r}")
+        if ply_cap < 1:
+            raise ValueError(f"ply_cap must be >= 1, got {ply_cap!r}")
         self.states = <AlbeaState*>malloc(n * sizeof(AlbeaState))
         if self.states == NULL:
             gib = n * sizeof(AlbeaState) / 2.0**30
@@ -38,13 +42,13 @@ cdef class AlbeaBatch(BatchCore):
         self.n_players = 2
         self.list_cap = ALBEA_MAX_LEGAL
         self.obs_shape = OBSERVATION_SHAPE
-        self._setup(n, seed, max_plies)
+        self._setup(n, seed, ply_cap)
 
     def __dealloc__(self):
         free(self.states)
 
     cdef void _init_game(self, int i) noexcept nogil:
-        albea_init(&self.states[i], 0)
+        albea_init(&self.states[i], self.max_plies)
 
     cdef int _list(self, int i, uint16_t* out) noexcept nogil:
         return albea_list(&self.states[i], out)

@@ -119,9 +119,9 @@ cdef uint64_t x_plateau(const XState* s, int sq) noexcept nogil
 cdef uint64_t x_hash(const XState* s) noexcept nogil
 cdef void x_player_keys(const XState* s, uint64_t* keys) noexcept nogil
 cdef int x_mobility(const XState* s, int player) noexcept nogil
-cdef int x_random_game(XState* s, Rng* rng, int max_plies, bint sensible_end, Work* w) noexcept nogil
+cdef int x_random_game(XState* s, Rng* rng, int ply_cap, bint sensible_end, Work* w) noexcept nogil
 cdef void x_returns(const XState* s, float* out) noexcept nogil
 cdef void x_observe(const XState* s, int viewer, float* out) noexcept nogil
 cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs, Work* w) noexcept nogil
 cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept nogil
-cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int max_plies, long* plies, long* ended, long* wins, Work* w) noexcept nogil
+cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int ply_cap, long* plies, long* ended, long* wins, Work* w) noexcept nogil

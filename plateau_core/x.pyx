@@ -652,16 +652,19 @@ cdef bint _leads(const XState* s, int player) noexcept nogil:
     return True
 
 
-cdef int x_random_game(XState* s, Rng* rng, int max_plies, bint sensible_end,
+cdef int x_random_game(XState* s, Rng* rng, int ply_cap, bint sensible_end,
                        Work* w) noexcept nogil:
-    """Play random actions in place until the game ends or ``max_plies`` is reached; return
-    whether it ended. Uniformly random, or with ``sensible_end``: a player who may End does so
-    exactly when alone in first place, and otherwise plays a uniformly random other action.
-    (The tile table of ``s`` is not kept up to date.) Stops early if ``w`` says so (Ctrl-C)."""
+    """Play random actions in place until the game ends or ``ply_cap`` actions were played;
+    return whether it ended. Uniformly random, or with ``sensible_end``: a player who may End
+    does so exactly when alone in first place, and otherwise plays a uniformly random other
+    action. (The tile table of ``s`` is not kept up to date.) Stops early if ``w`` says so
+    (Ctrl-C)."""
     cdef XMasks m
-    while not s.ended and s.ply < max_plies:
+    cdef int plies = 0
+    while not s.ended and plies < ply_cap:
         if work_tick(w, PLY_TICKS):
             break
+        plies += 1
         x_masks(s, &m)
         if sensible_end and m.end and x_count(&m) > 1:
             if _leads(s, s.player):
@@ -789,7 +792,7 @@ cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept no
     return sp.base_end
 
 
-cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int max_plies,
+cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int ply_cap,
                      long* plies, long* ended, long* wins, Work* w) noexcept nogil:
     """Play ``n`` uniformly random games; count plies, finished games and first places. Stops
     early if ``w`` says so (Ctrl-C)."""
@@ -802,7 +805,7 @@ cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, i
     rng_seed(&rng, seed)
     for g in range(n):
         x_init(&st, sp, first_player)
-        x_random_game(&st, &rng, max_plies, False, w)
+        x_random_game(&st, &rng, ply_cap, False, w)
         if w.stop:
             return
         plies[0] += st.ply
@@ -900,12 +903,12 @@ def encode(variant, str kind, tuple squares):
     return -1
 
 
-def random_playouts(variant, n, seed=0, max_plies=400, first_player=0):
+def random_playouts(variant, n, seed=0, ply_cap=400, first_player=0):
     """Play ``n`` uniformly random games inside the core (GIL released)."""
     cdef const XSpec* sp = _checked_spec(variant)
     cdef long games = check_int(n, 0, 2**62, "number of games")
     cdef uint64_t seed64 = check_seed(seed, "seed")
-    cdef int plies_cap = check_int(max_plies, 0, 2**31, "max_plies")
+    cdef int plies_cap = check_int(ply_cap, 0, 2**31, "ply_cap")
     cdef int first = check_int(first_player, 0, sp.players, "first_player")
     cdef long plies = 0, ended = 0
     cdef long wins[4]

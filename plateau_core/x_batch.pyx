@@ -26,7 +26,7 @@ cdef class XBatch(BatchCore):
     cdef readonly int variant_index
     cdef readonly int first_player
 
-    def __cinit__(self, int variant_index, int n, unsigned long long seed=0, int max_plies=400,
+    def __cinit__(self, int variant_index, int n, unsigned long long seed=0, int ply_cap=400,
                   int first_player=0):
         self.states = NULL
         self.masks = NULL
@@ -35,8 +35,8 @@ cdef class XBatch(BatchCore):
             raise ValueError(f"variant index {variant_index!r} out of range [0, 4)")
         if n < 1:
             raise ValueError(f"a batch holds at least one game, got n={n!r}")
-        if max_plies < 1:
-            raise ValueError(f"max_plies must be >= 1, got {max_plies!r}")
+        if ply_cap < 1:
+            raise ValueError(f"ply_cap must be >= 1, got {ply_cap!r}")
         self.sp = x_spec(variant_index)
         if not 0 <= first_player < self.sp.players:
             raise ValueError(f"first_player {first_player!r} out of range [0, {self.sp.players})")
@@ -52,7 +52,7 @@ cdef class XBatch(BatchCore):
         self.n_players = self.sp.players
         self.list_cap = X_MAX_ACTIONS
         self.obs_shape = (self.sp.players + 8, self.sp.n, self.sp.n)
-        self._setup(n, seed, max_plies)
+        self._setup(n, seed, ply_cap)
 
     def __dealloc__(self):
         free(self.states)

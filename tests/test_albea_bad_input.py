@@ -627,9 +627,9 @@ def test_bad_square_for_stack(square: Any, pattern: str) -> None:
     [
         ({"seed": 1.5}, r"seed must be an int in \[0, 2\*\*64\), got 1.5"),
         ({"seed": "1"}, r"seed must be an int"),
-        ({"max_plies": -1}, r"max_plies must be an int in \[0, 2147483648\), got -1"),
-        ({"max_plies": True}, r"max_plies must be an int"),
-        ({"max_plies": 2**31}, r"max_plies must be an int"),
+        ({"ply_cap": -1}, r"ply_cap must be an int in \[0, 2147483648\), got -1"),
+        ({"ply_cap": True}, r"ply_cap must be an int"),
+        ({"ply_cap": 2**31}, r"ply_cap must be an int"),
     ],
 )
 def test_bad_random_playout_arguments(kwargs: dict[str, Any], pattern: str) -> None:

@@ -293,7 +293,7 @@ def test_arena_runs_plateau_and_scores_a_stopped_game_as_a_draw(tmp_path: Path) 
     greedy = res.stats()[0]
     assert greedy.games == 4 and greedy.points == greedy.wins
     # a game cut at the ply limit is scored by its ranking "if it ended now": a draw
-    cut = arena.run("albea-plateau", "standard", ["random", "random"], games=2, seed=2, max_plies=6)
+    cut = arena.run("albea-plateau", "standard", ["random", "random"], games=2, seed=2, ply_cap=6)
     assert all(r.truncated and r.returns == [0.5, 0.5] for r in cut.results)
     resumed = arena.run(
         "albea-plateau", "standard", ["greedy", "random"], games=6, seed=2, out=out, resume=True

@@ -69,7 +69,7 @@ def test_perft_leaves_the_state_unchanged_and_sums_over_children() -> None:
 
 def test_perft_of_a_finished_game() -> None:
     state = plateau.new_game("albea-plateau")
-    assert state.random_playout(seed=1, max_plies=0) in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
+    assert state.random_playout(seed=1, ply_cap=None) in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
     rng = random.Random(2)
     while not state.is_terminal():
         state.apply(int(rng.choice(state.legal_actions().tolist())))

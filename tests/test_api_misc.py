@@ -371,7 +371,7 @@ def test_random_playouts(variant: str) -> None:
     assert len(r["wins"]) == players
     # every ended game has at least one winner; shared first places count for each
     assert r["ended"] <= sum(r["wins"]) <= r["ended"] * players
-    # an ended game has at least its End ply, and at most max_plies
+    # an ended game has at least its End ply, and at most ply_cap
     assert r["ended"] <= r["plies"] <= 50 * 400
     assert plateau.random_playouts("plateau-x", variant, n=50, seed=3) == r
     others = [plateau.random_playouts("plateau-x", variant, n=50, seed=k) for k in (4, 5)]
@@ -388,9 +388,9 @@ def test_random_playouts_edges() -> None:
         "ended": 0,
         "wins": [0, 0],
     }
-    r = plateau.random_playouts("plateau-x", "mini", n=7, max_plies=0)
+    r = plateau.random_playouts("plateau-x", "mini", n=7, ply_cap=0)
     assert r == {"games": 7, "plies": 0, "ended": 0, "wins": [0, 0]}
-    r = plateau.random_playouts("plateau-x", "mini", n=7, max_plies=3)
+    r = plateau.random_playouts("plateau-x", "mini", n=7, ply_cap=3)
     assert r["plies"] == 21 and r["ended"] == 0  # nobody can end within three plies
     r = plateau.random_playouts("plateau-x", n=3)
     assert len(r["wins"]) == 4  # the default variant is standard
@@ -407,8 +407,8 @@ def test_random_playouts_edges() -> None:
         ({"seed": -1}, r"seed must be an int in \[0, 18446744073709551616\), got -1"),
         ({"seed": 2**64}, "seed must be an int in"),
         ({"seed": None}, "seed must be"),
-        ({"max_plies": -1}, "max_plies must be an int in"),
-        ({"max_plies": 2.0}, "max_plies must be"),
+        ({"ply_cap": -1}, "ply_cap must be an int in"),
+        ({"ply_cap": 2.0}, "ply_cap must be"),
         ({"variant": "huge"}, "unknown variant 'huge'"),
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"first_player": 2}, r"first_player must be an int in \[0, 2\), got 2"),
@@ -426,10 +426,10 @@ def test_random_playouts_unknown_option() -> None:
         plateau.random_playouts("plateau-x", "mini", n=1, players=3)
 
 
-def test_random_playouts_huge_max_plies_is_refused() -> None:
-    with pytest.raises(ValueError, match=r"max_plies must be an int in \[0, 2147483648\)"):
-        plateau.random_playouts("plateau-x", "mini", n=1, max_plies=2**31)
-    assert plateau.random_playouts("plateau-x", "mini", n=1, max_plies=2**31 - 1)["ended"] == 1
+def test_random_playouts_huge_ply_cap_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"ply_cap must be an int in \[0, 2147483648\)"):
+        plateau.random_playouts("plateau-x", "mini", n=1, ply_cap=2**31)
+    assert plateau.random_playouts("plateau-x", "mini", n=1, ply_cap=None)["ended"] == 1
 
 
 # -- the text diagram --------------------------------------------------------------------------
@@ -528,9 +528,9 @@ def test_cli_demo(capsys: pytest.CaptureFixture[str]) -> None:
     )
 
 
-def test_cli_demo_max_plies_and_not_quiet(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_demo_ply_cap_and_not_quiet(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(
-        capsys, "demo", "--variant", "double", "--max-plies", "3", "--perft-depth", "1"
+        capsys, "demo", "--variant", "double", "--ply-cap", "3", "--perft-depth", "1"
     )
     assert code == 0
     assert len(re.findall(r"ply \d+: player", out)) == 3

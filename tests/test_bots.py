@@ -127,7 +127,7 @@ def test_different_seeds_differ(spec: str) -> None:
         ("mcts:c=-1", "c must"),
         ("mcts:seconds=x", "seconds must"),
         ("mcts:reuse=1", "reuse must"),
-        ("mcts:max_plies=-1", "max_plies"),
+        ("mcts:ply_cap=-1", "ply_cap"),
         ("alphabeta:depth=0", "depth must"),
         ("maxn:depth=two", "depth must"),
         ("paranoid:seconds=-1", "seconds must"),

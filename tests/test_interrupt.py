@@ -31,7 +31,7 @@ LONG_CALLS = {
     "random_playouts": "s = None\ncall = lambda: plateau.random_playouts({game!r}, n=10**12)",
     "random_playout": (
         "s = plateau.new_game({game!r}); before = s.to_json(), s.hash\n"
-        "call = lambda: [s.random_playout(i, max_plies=2**31 - 1) for i in range(10**12)]"
+        "call = lambda: [s.random_playout(i, ply_cap=None) for i in range(10**12)]"
     ),
 }
 

@@ -30,8 +30,8 @@ def _random_state(game: str, variant: str, plies: int, seed: int = 0) -> plateau
 
 @pytest.mark.parametrize("game", plateau.games())
 def test_step_with_done_overlapping_the_actions_applies_the_checked_actions(game: str) -> None:
-    b = plateau.StateBatch(game, n=8, seed=0, max_plies=3)
-    twin = plateau.StateBatch(game, n=8, seed=0, max_plies=3)
+    b = plateau.StateBatch(game, n=8, seed=0, ply_cap=3)
+    twin = plateau.StateBatch(game, n=8, seed=0, ply_cap=3)
     for _ in range(5):
         acts = b.sample_random()
         twin_acts = twin.sample_random()
@@ -47,14 +47,14 @@ def test_step_with_done_overlapping_the_actions_applies_the_checked_actions(game
 @pytest.mark.parametrize("game", plateau.games())
 def test_step_core_copies_the_actions_before_checking(game: str) -> None:
     # straight to the compiled core (no Python wrapper in between): done aliases the actions
-    b = plateau.StateBatch(game, n=8, seed=0, max_plies=1)
-    twin = plateau.StateBatch(game, n=8, seed=0, max_plies=1)
+    b = plateau.StateBatch(game, n=8, seed=0, ply_cap=1)
+    twin = plateau.StateBatch(game, n=8, seed=0, ply_cap=1)
     acts = b.sample_random()
     expected = twin.sample_random()
     returns = np.zeros((8, b.num_players), dtype=np.float32)
     finished = b._core.step(acts, acts.view(np.uint8)[56:], returns)
     assert finished == twin._core.step(expected, np.zeros(8, np.uint8), returns.copy()) == 8
-    assert b.plies().tolist() == [0] * 8  # all truncated at max_plies=1 and reset
+    assert b.plies().tolist() == [0] * 8  # all truncated at ply_cap=1 and reset
 
 
 @pytest.mark.parametrize("game", plateau.games())

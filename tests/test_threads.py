@@ -176,7 +176,7 @@ def _check_batch_sane(b: Any) -> None:
     counts = b.num_legal()
     assert (counts > 0).all(), f"games without legal actions: {np.flatnonzero(counts <= 0)[:10]}"
     plies = b.plies()
-    assert ((plies >= 0) & (plies < b.max_plies)).all(), f"bad plies {plies.min()}..{plies.max()}"
+    assert ((plies >= 0) & (plies < b.ply_cap)).all(), f"bad plies {plies.min()}..{plies.max()}"
     players = b.current_players()
     assert ((players >= 0) & (players < b.num_players)).all()
     for _ in range(3):
@@ -381,7 +381,7 @@ def _w_batch_guard(game: str, variant: str, seconds: float) -> None:
     probe = plateau.StateBatch(game, variant, n=1)
     per_game = max(probe.num_distinct_actions, 4 * int(np.prod(probe.observation_shape)))
     n = _batch_n(game, variant, 0.01, per_game)
-    b = plateau.StateBatch(game, variant, n=n, seed=5, max_plies=50)
+    b = plateau.StateBatch(game, variant, n=n, seed=5, ply_cap=50)
     masks = np.zeros((n, b.num_distinct_actions), dtype=np.uint8)
     obs = np.zeros((n, *b.observation_shape), dtype=np.float32)
     ids = np.zeros((n, 8), dtype=np.int64)
@@ -482,7 +482,7 @@ def _w_two_batches(game: str, variant: str) -> None:
     steps = 4
 
     def fresh() -> list[Any]:
-        return [plateau.StateBatch(game, variant, n=n, seed=k, max_plies=30) for k in (1, 2)]
+        return [plateau.StateBatch(game, variant, n=n, seed=k, ply_cap=30) for k in (1, 2)]
 
     pair = fresh()
     got: list[Any] = [None, None]
@@ -502,7 +502,7 @@ def _w_two_batches(game: str, variant: str) -> None:
     # step releases the GIL: a thread woken as it begins runs while it runs (long steps, so
     # that the woken thread gets a core in time on a loaded machine)
     long_n = _batch_n(game, variant, 0.1)
-    b = plateau.StateBatch(game, variant, n=long_n, seed=5, max_plies=30)
+    b = plateau.StateBatch(game, variant, n=long_n, seed=5, ply_cap=30)
     acts = np.zeros(long_n, dtype=np.int64)
     t0 = time.perf_counter()
     b.step(b.sample_random(acts))
@@ -519,7 +519,7 @@ def _w_two_batches(game: str, variant: str) -> None:
     probe = plateau.StateBatch(game, variant, n=1)
     per_game = probe.num_distinct_actions + 4 * int(np.prod(probe.observation_shape))
     m = max(64, min(n, 24_000_000 // per_game))
-    pair = [plateau.StateBatch(game, variant, n=m, seed=k, max_plies=30) for k in (3, 4)]
+    pair = [plateau.StateBatch(game, variant, n=m, seed=k, ply_cap=30) for k in (3, 4)]
     for b in pair:
         for _ in range(5):
             b.step(b.sample_random())
@@ -548,8 +548,8 @@ def _w_step_actions_mutated(game: str, variant: str, rounds: int) -> None:
     private copy) or raises IllegalActionError; every game is sane afterwards."""
     _prepare()
     n = _batch_n(game, variant, 0.05)
-    b = plateau.StateBatch(game, variant, n=n, seed=9, max_plies=12)
-    twin = plateau.StateBatch(game, variant, n=n, seed=9, max_plies=12)
+    b = plateau.StateBatch(game, variant, n=n, seed=9, ply_cap=12)
+    twin = plateau.StateBatch(game, variant, n=n, seed=9, ply_cap=12)
     acts = np.zeros(n, dtype=np.int64)
     tacts = np.zeros(n, dtype=np.int64)
     done, tdone = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
@@ -605,8 +605,8 @@ def _w_step_actions_mutated(game: str, variant: str, rounds: int) -> None:
 def _w_step_overlapping_output(game: str, variant: str) -> None:
     """step(acts, done=acts.view(np.uint8)[56:]) on 8 games: refused with ValueError, or the
     same result as a twin batch stepped with a private copy of the actions."""
-    b = plateau.StateBatch(game, variant, n=8, seed=21, max_plies=6)
-    twin = plateau.StateBatch(game, variant, n=8, seed=21, max_plies=6)
+    b = plateau.StateBatch(game, variant, n=8, seed=21, ply_cap=6)
+    twin = plateau.StateBatch(game, variant, n=8, seed=21, ply_cap=6)
     stepped = refused = 0
     for r in range(40):
         acts = b.sample_random()

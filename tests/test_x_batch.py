@@ -18,7 +18,7 @@ def _shadow(batch: plateau.StateBatch) -> list[plateau.GameState]:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_batch_games_match_single_states(variant: str) -> None:
     n = 16
-    batch = plateau.StateBatch("plateau-x", variant, n=n, seed=3, max_plies=60)
+    batch = plateau.StateBatch("plateau-x", variant, n=n, seed=3, ply_cap=60)
     states = _shadow(batch)
     masks = np.zeros((n, batch.num_distinct_actions), dtype=np.uint8)
     obs = np.zeros((n, *batch.observation_shape), dtype=np.float32)
@@ -66,8 +66,8 @@ def test_observations_into_an_array_of_the_wrong_shape_are_refused() -> None:
         ({"n": 0}, "n must be"),
         ({"n": 2.0}, "n must be"),
         ({"seed": -1}, "seed must be"),
-        ({"max_plies": 0}, "max_plies must be"),
-        ({"first_player": 2}, "first_player 2 out of range"),
+        ({"ply_cap": 0}, "ply_cap must be"),
+        ({"first_player": 2}, r"first_player must be an int in \[0, 2\), got 2"),
         ({"variant": "huge"}, "unknown variant"),
     ],
 )

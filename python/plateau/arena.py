@@ -5,7 +5,7 @@ that file alone, and an interrupted arena resumes without replaying finished gam
 
 A bot that raises, returns an illegal action or overruns ``move_timeout`` forfeits: it is placed
 last, the others keep their order of the moment, and the error is recorded. A game still
-running after ``max_plies`` is scored by its ranking at that moment (``truncated``).
+running after ``ply_cap`` is scored by its ranking at that moment (``truncated``).
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def play_game(
     index: int,
     seed: int = 0,
     move_timeout: float | None = None,
-    max_plies: int = 400,
+    ply_cap: int = 400,
 ) -> GameResult:
     """Play arena game ``index`` with ``specs[seat]`` in each seat (never raises for a bot's
     fault: that is a forfeit)."""
@@ -142,7 +142,7 @@ def play_game(
         bot.reset()
     forfeit: dict[str, Any] | None = None
     t0 = time.perf_counter()
-    while not state.is_terminal() and state.ply < max_plies:
+    while not state.is_terminal() and state.ply < ply_cap:
         seat = state.current_player
         probe = state.view_for(seat, seed=_seed_for(seed, index, seat) ^ state.ply)
         started = time.perf_counter()
@@ -426,7 +426,7 @@ def run(
     backend: str = "process",
     address: str | None = None,
     move_timeout: float | None = None,
-    max_plies: int = 400,
+    ply_cap: int = 400,
     progress: bool | Callable[[Iterable[GameResult], int], Iterable[GameResult]] = False,
 ) -> ArenaResult:
     """Play ``games`` games of ``bots`` (one per seat, rotated every game; each a spec string,
@@ -469,7 +469,7 @@ def run(
             i,
             seed,
             move_timeout,
-            max_plies,
+            ply_cap,
         )
         for i in range(games)
         if i not in done

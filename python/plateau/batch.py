@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from plateau.checks import check_int
 from plateau.errors import IllegalActionError
-from plateau.registry import check_variant, game_info
+from plateau.registry import NO_PLY_CAP, check_options, check_variant, game_info
 
 
 def _out(arr: Any, dtype: np.dtype[Any], shape: tuple[int, ...], name: str) -> Any:
@@ -49,7 +49,11 @@ _F32 = np.dtype(np.float32)
 
 
 class StateBatch:
-    """``n`` games of one variant, stepped as one (see the module docstring)."""
+    """``n`` games of one variant, stepped as one (see the module docstring).
+
+    ``options`` are the game's own (as :func:`plateau.new_game` takes them, e.g.
+    ``first_player`` in Plateau X, ``max_plies`` in Albea's Plateau); ``ply_cap`` cuts a game
+    short after that many plies (``done`` 2, zero returns) and restarts it; None never does."""
 
     def __init__(
         self,
@@ -57,26 +61,29 @@ class StateBatch:
         variant: str | None = None,
         n: int = 64,
         seed: int = 0,
-        max_plies: int = 400,
-        first_player: int = 0,
+        ply_cap: int | None = 400,
+        **options: Any,
     ) -> None:
         info = game_info(game)
         variant = info.default_variant if variant is None else variant
         check_variant(game, variant)
+        check_options(game, options)
         if info.batch is None:
             raise ValueError(f"{game!r} has no batched engine")
         n = check_int(n, "n", 1, 2**31)
         seed = check_int(seed, "seed", 0, 2**64)
-        max_plies = check_int(max_plies, "max_plies", 1, 2**31)
-        first_player = check_int(first_player, "first_player", 0, 2**31)
+        cap = NO_PLY_CAP if ply_cap is None else check_int(ply_cap, "ply_cap", 1, 2**31)
         self.game = game
         self.variant = variant
-        self._core: Any = info.batch(variant, n, seed, max_plies, first_player)
+        #: the game's options (as ``new_game`` takes them), the same in every game
+        self.options: dict[str, Any] = {**info.options, **options}
+        self._core: Any = info.batch(variant, n, seed, cap, **options)
         self.num_envs: int = self._core.num_envs
         self.num_players: int = self._core.num_players
         self.num_distinct_actions: int = self._core.num_distinct_actions
         self.observation_shape: tuple[int, ...] = tuple(self._core.observation_shape)
-        self.max_plies = max_plies
+        #: plies after which a game is cut short and restarted (None: never)
+        self.ply_cap = ply_cap
 
     @property
     def games_finished(self) -> int:
@@ -130,7 +137,7 @@ class StateBatch:
         returns: npt.NDArray[np.float32] | None = None,
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
         """Apply one action per game. ``done[i]`` is 1 if game ``i`` ended, 2 if it reached
-        ``max_plies``, else 0; a finished game's points by place go to ``returns[i]`` (zeros
+        ``ply_cap``, else 0; a finished game's points by place go to ``returns[i]`` (zeros
         when truncated) and the game restarts. If any action is illegal, nothing is applied
         and IllegalActionError names the first such game."""
         acts = actions

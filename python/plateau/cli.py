@@ -57,7 +57,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"seed {args.seed}\n"
     )
     print(state)
-    while not state.is_terminal() and state.ply < args.max_plies:
+    while not state.is_terminal() and state.ply < args.ply_cap:
         player = state.current_player
         legal = state.legal_actions()
         action = int(legal[rng.randrange(len(legal))])
@@ -117,9 +117,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_playouts(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
-    r = random_playouts(
-        args.game, args.variant, args.games, seed=args.seed, max_plies=args.max_plies
-    )
+    r = random_playouts(args.game, args.variant, args.games, seed=args.seed, ply_cap=args.ply_cap)
     dt = max(time.perf_counter() - t0, 1e-9)
     print(
         f"games={r['games']} plies={r['plies']} ended={r['ended']} wins={r['wins']} "
@@ -163,7 +161,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         backend=args.backend,
         address=args.address,
         move_timeout=args.move_timeout,
-        max_plies=args.max_plies,
+        ply_cap=args.ply_cap,
         progress=not args.no_progress,
     )
     print(result.format_table())
@@ -216,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="a seeded random game, move by move, and perft (default)")
     _add_game_args(p)
     p.add_argument("--seed", type=NON_NEGATIVE, default=1, help="seed of the random game")
-    p.add_argument("--max-plies", type=POSITIVE, default=400, help="stop the game after this")
+    p.add_argument("--ply-cap", type=POSITIVE, default=400, help="stop the game after this")
     p.add_argument(
         "--perft-depth", type=NON_NEGATIVE, default=3, help="perft of the start to this depth"
     )
@@ -246,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_args(p)
     p.add_argument("--games", type=POSITIVE, default=10000, help="how many games")
     p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the first game")
-    p.add_argument("--max-plies", type=POSITIVE, default=400, help="cap on plies a game")
+    p.add_argument("--ply-cap", type=POSITIVE, default=400, help="cap on plies a game")
     p.set_defaults(func=cmd_playouts)
 
     p = sub.add_parser("arena", help="bots against bots, many games, with statistics")
@@ -270,7 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds a bot may take for a move before it forfeits",
     )
     p.add_argument(
-        "--max-plies",
+        "--ply-cap",
         type=POSITIVE,
         default=400,
         help="stop a game after this, scored as it stands",

@@ -24,11 +24,12 @@ class GameInfo:
     default_variant: str
     #: ``factory(variant, **options)`` returns a new game in its start position
     factory: Callable[..., GameState]
-    #: ``playouts(variant, n, seed, max_plies, **options)`` plays random games in the core
+    #: ``playouts(variant, n, seed, ply_cap, **options)`` plays random games in the core
     playouts: Callable[..., dict[str, Any]]
     #: option name -> default value, as accepted by ``factory``
     options: dict[str, Any]
-    #: ``batch(variant, n, seed, max_plies, first_player)`` makes the core of a StateBatch
+    #: ``batch(variant, n, seed, ply_cap, **options)`` makes the core of a StateBatch (the
+    #: options checked as ``factory`` checks them)
     batch: Callable[..., Any] | None = None
     #: False when players hide information from each other (bots then get determinizations)
     perfect_information: bool = True
@@ -102,6 +103,21 @@ def new_game(game: str, variant: str | None = None, **options: Any) -> GameState
     return info.factory(variant, **options)
 
 
+#: what ``ply_cap=None`` (no cap) becomes in the kernels: a game of 2**31 - 1 plies cannot end
+NO_PLY_CAP = 2**31 - 1
+
+
+def check_ply_cap(ply_cap: object) -> int:
+    """A cap on the plies a playout or batch game plays: an int in [0, 2**31), None for none."""
+    return NO_PLY_CAP if ply_cap is None else check_int(ply_cap, "ply_cap", 0, 2**31)
+
+
+def check_options(game: str, options: dict[str, Any]) -> None:
+    """Refuse option names that ``game`` does not have (their values are the game's to
+    check)."""
+    _check_options(game, game_info(game), options)
+
+
 def _check_options(game: str, info: GameInfo, options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - set(info.options))
     if unknown:
@@ -116,13 +132,15 @@ def random_playouts(
     variant: str | None = None,
     n: int = 1000,
     seed: int = 0,
-    max_plies: int = 400,
+    ply_cap: int | None = 400,
     **options: Any,
 ) -> dict[str, Any]:
-    """Play ``n`` uniformly random games entirely inside the compiled core (GIL released).
+    """Play ``n`` uniformly random games entirely inside the compiled core (GIL released),
+    each from the start position of ``variant`` with the game's ``options``, for at most
+    ``ply_cap`` plies (None: no cap).
 
     Returns a dict with ``games``, ``plies`` (total), ``ended`` (games that reached their end
-    before ``max_plies``) and ``wins`` (first places per player; shared first places count for
+    before ``ply_cap``) and ``wins`` (first places per player; shared first places count for
     each player).
     """
     info = game_info(game)
@@ -131,5 +149,5 @@ def random_playouts(
     _check_options(game, info, options)
     n = check_int(n, "n", 0, 2**62)
     seed = check_int(seed, "seed", 0, 2**64)
-    max_plies = check_int(max_plies, "max_plies", 0, 2**31)
-    return info.playouts(variant, n, seed, max_plies, **options)
+    cap = check_ply_cap(ply_cap)
+    return info.playouts(variant, n, seed, cap, **options)

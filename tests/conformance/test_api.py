@@ -401,7 +401,7 @@ def test_module_random_playouts(game_variant: tuple[str, str]) -> None:
     assert (zero["games"], zero["plies"], zero["ended"]) == (0, 0, 0)
     info = plateau.game_info(game)
     assert plateau.random_playouts(game, variant, n=20, seed=5, **info.options) == out
-    assert plateau.random_playouts(game, variant, n=1, seed=2**64 - 1, max_plies=2**31 - 1)
+    assert plateau.random_playouts(game, variant, n=1, seed=2**64 - 1, ply_cap=2**31 - 1)
 
 
 def test_every_variant_is_covered() -> None:

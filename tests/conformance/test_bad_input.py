@@ -221,7 +221,7 @@ def test_undo_with_nothing_to_undo(game_variant: tuple[str, str]) -> None:
 
 BAD_DEPTHS = [-1, -(2**40), 64, 1500, 10**6, 2**31, 2**64, 1.5, 1.0, True, False, None, "1", [1]]
 BAD_SEEDS = [-1, 2**64, 2**70, 1.5, 1.0, True, False, None, "1", [1], np.float64(1.0)]
-BAD_MAX_PLIES = [-1, -(2**40), 2**31, 2**70, 1.5, True, False, None, "1", [1]]
+BAD_PLY_CAPS = [-1, -(2**40), 2**31, 2**70, 1.5, True, False, "1", [1]]  # None: no cap
 
 
 def bad_players(n: int) -> list[Any]:
@@ -273,8 +273,8 @@ def test_bad_random_playout_arguments(case: Case) -> None:
     before = snapshot(s)
     for seed in BAD_SEEDS:
         refused(s, lambda seed=seed: s.random_playout(seed), ValueError, "seed")
-    for cap in BAD_MAX_PLIES:
-        refused(s, lambda cap=cap: s.random_playout(0, cap), ValueError, "max_plies")
+    for cap in BAD_PLY_CAPS:
+        refused(s, lambda cap=cap: s.random_playout(0, cap), ValueError, "ply_cap")
     assert snapshot(s) == before
 
 
@@ -429,10 +429,10 @@ def test_unknown_and_bad_options(game_variant: tuple[str, str]) -> None:
         {"seed": 2**64},
         {"seed": None},
         {"seed": "1"},
-        {"max_plies": -1},
-        {"max_plies": 2.0},
-        {"max_plies": None},
-        {"max_plies": 2**31},
+        {"ply_cap": -1},
+        {"ply_cap": 2.0},
+        {"ply_cap": "1"},
+        {"ply_cap": 2**31},
     ],
     ids=repr,
 )

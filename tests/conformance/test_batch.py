@@ -11,13 +11,13 @@ import plateau
 from conformance.support import has_batch, seed_of
 
 N = 6
-CAP = 40  # max_plies of the batch: games are truncated (done == 2) within the run
+CAP = 40  # ply_cap of the batch: games are truncated (done == 2) within the run
 STEPS = 90
 WIDTH = 48  # legal_lists width, below some counts: the cut lists are checked too
 
 
 def new_batch(game: str, variant: str, **kwargs: int) -> plateau.StateBatch:
-    args = {"n": N, "seed": seed_of("batch", game, variant), "max_plies": CAP, **kwargs}
+    args = {"n": N, "seed": seed_of("batch", game, variant), "ply_cap": CAP, **kwargs}
     return plateau.StateBatch(game, variant, **args)
 
 
@@ -134,8 +134,8 @@ def test_bad_actions_change_nothing(batch_variant: tuple[str, str]) -> None:
         {"n": True},
         {"seed": -1},
         {"seed": 2**64},
-        {"max_plies": 0},
-        {"first_player": -1},
+        {"ply_cap": 0},
+        {"no_such_option": 1},
         {"variant": "not-a-variant"},
     ],
 )
@@ -174,12 +174,28 @@ def test_bad_output_arrays(batch_variant: tuple[str, str]) -> None:
     assert (b.hashes().tolist(), b.plies().tolist()) == before
 
 
-def test_first_player_out_of_range(batch_variant: tuple[str, str]) -> None:
+def test_batch_takes_the_options_new_game_takes(batch_variant: tuple[str, str]) -> None:
+    # the game's own options (Plateau X's first_player, Albea's max_plies): a value new_game
+    # refuses is refused alike, and an accepted one gives batch games that follow new_game's
     game, variant = batch_variant
-    players = plateau.new_game(game, variant).num_players
-    for first in (players, players + 1, -1, 2**31):
-        with pytest.raises(ValueError, match="first_player"):
-            plateau.StateBatch(game, variant, n=2, first_player=first)
+    for name, default in plateau.game_info(game).options.items():
+        for bad in (-1, 2**31, True, "1"):
+            with pytest.raises(ValueError) as single:
+                plateau.new_game(game, variant, **{name: bad})
+            with pytest.raises(ValueError) as batched:
+                plateau.StateBatch(game, variant, n=2, **{name: bad})
+            assert str(batched.value) == str(single.value)
+        value = default + 1
+        b = plateau.StateBatch(game, variant, n=1, seed=4, ply_cap=None, **{name: value})
+        assert b.options[name] == value
+        mirror = plateau.new_game(game, variant, **{name: value})
+        for _ in range(8):
+            assert b.hashes()[0] == mirror.hash and b.current_players()[0] == mirror.current_player
+            action = b.sample_random()
+            done, _ = b.step(action)
+            if done[0]:
+                break
+            mirror.apply(int(action[0]))
 
 
 def test_a_batch_too_big_for_memory_says_so(batch_variant: tuple[str, str]) -> None:

@@ -151,7 +151,7 @@ def test_arena_runs_in_process(game_variant: tuple[str, str]) -> None:
 def test_arena_scores_games_cut_at_the_ply_limit(game_variant: tuple[str, str]) -> None:
     game, variant = game_variant
     players = plateau.new_game(game, variant).num_players
-    res = arena.run(game, variant, ["random"] * players, games=2, jobs=1, seed=3, max_plies=3)
+    res = arena.run(game, variant, ["random"] * players, games=2, jobs=1, seed=3, ply_cap=3)
     for r in res.results:
         assert r.truncated and r.plies == 3
         replayed = plateau.from_json(json.dumps(r.record))

@@ -40,7 +40,7 @@ def test_random_playout(case: Case) -> None:
     assert isinstance(first, list) and len(first) == s.num_players
     assert all(type(x) is float for x in first)
     assert s.random_playout(7) == first
-    assert s.random_playout(seed=7, max_plies=400) == s.random_playout(7, 400)
+    assert s.random_playout(seed=7, ply_cap=400) == s.random_playout(7, 400)
     assert s.random_playout(7, sensible_end=True) == s.random_playout(7, sensible_end=True)
     if s.is_terminal():
         assert first == s.returns()

@@ -93,7 +93,7 @@ class MCTSBot(Bot):
 
     Parameters: ``iters`` (iterations per move, default 1000), ``seconds`` (a time budget per
     move when > 0; ``iters`` is then ignored), ``c`` (exploration constant, 0.5), ``reuse``
-    (keep the subtree of the position reached between moves, true), ``max_plies`` (cap of a
+    (keep the subtree of the position reached between moves, true), ``ply_cap`` (cap of a
     playout, 400), ``eval`` (``mixed``, ``playout``, ``heuristic``, or ``auto``, the default:
     the game's choice, ``GameInfo.mcts_eval``: mixed for Plateau X, heuristic for Plateau),
     ``sensible_end``
@@ -114,7 +114,7 @@ class MCTSBot(Bot):
         "seconds": 0.0,
         "c": 0.5,
         "reuse": True,
-        "max_plies": 400,
+        "ply_cap": 400,
         "eval": "auto",
         "sensible_end": True,
         "temp": 3.0,
@@ -126,10 +126,10 @@ class MCTSBot(Bot):
         p = self.params
         if isinstance(p["iters"], bool) or not isinstance(p["iters"], int) or p["iters"] < 1:
             raise ValueError(f"iters must be an int >= 1, got {p['iters']!r}")
-        if isinstance(p["max_plies"], bool) or not isinstance(p["max_plies"], int):
-            raise ValueError(f"max_plies must be an int, got {p['max_plies']!r}")
-        if p["max_plies"] < 0:
-            raise ValueError(f"max_plies must be >= 0, got {p['max_plies']!r}")
+        if isinstance(p["ply_cap"], bool) or not isinstance(p["ply_cap"], int):
+            raise ValueError(f"ply_cap must be an int, got {p['ply_cap']!r}")
+        if p["ply_cap"] < 0:
+            raise ValueError(f"ply_cap must be >= 0, got {p['ply_cap']!r}")
         for key in ("seconds", "c"):
             v = p[key]
             check_number(v, key)
@@ -229,7 +229,7 @@ class MCTSBot(Bot):
         ``iters`` and ``seconds`` override the parameters of the same names."""
         rng = self._rng
         c = float(self.params["c"])
-        max_plies = int(self.params["max_plies"])
+        ply_cap = int(self.params["ply_cap"])
         seconds = float(self.params["seconds"]) if seconds is None else seconds
         iters = int(self.params["iters"]) if iters is None else iters
         mode = self.params["eval"]
@@ -293,12 +293,12 @@ class MCTSBot(Bot):
             ret = node.returns
             if ret is None:
                 if mode == "playout":
-                    ret = playout(getrandbits(63), max_plies, sensible)
+                    ret = playout(getrandbits(63), ply_cap, sensible)
                 else:
                     top_pts = scale if scale > 0 else 1.0
                     ret = [top_pts / (1.0 + math.exp(-sim.heuristic(p) / temp)) for p in players]
                     if mode == "mixed":
-                        rp = playout(getrandbits(63), max_plies, sensible)
+                        rp = playout(getrandbits(63), ply_cap, sensible)
                         ret = [0.5 * (a + b) for a, b in zip(ret, rp)]
             top = max(ret)
             if top > scale:

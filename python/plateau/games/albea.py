@@ -716,15 +716,14 @@ class Determinizer(_Determinizer):
         return out
 
 
-def _playouts(variant: str, n: int, seed: int, max_plies: int, **options: Any) -> dict[str, Any]:
-    # the game option max_plies (a draw after that many plies) is passed to the core too
-    return dict(_a.random_playouts(n, seed, max_plies, int(options.get("max_plies", 0))))
+def _playouts(variant: str, n: int, seed: int, ply_cap: int, max_plies: int = 0) -> dict[str, Any]:
+    # the game option max_plies (a draw after that many plies) applies to every game
+    return dict(_a.random_playouts(n, seed, ply_cap, max_plies))
 
 
-def _batch(variant: str, n: int, seed: int, max_plies: int, first_player: int = 0) -> Any:
-    if first_player != 0:
-        raise ValueError("Black (player 0) always opens Plateau: first_player must be 0")
-    return _ab.AlbeaBatch(n, seed, max_plies)
+def _batch(variant: str, n: int, seed: int, ply_cap: int, max_plies: int = 0) -> Any:
+    max_plies = check_int(max_plies, "max_plies", 0, 2**30)
+    return _ab.AlbeaBatch(n, seed, ply_cap, max_plies)
 
 
 def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> GameState:

@@ -72,9 +72,8 @@ class PlateauXState(_x.XCore, GameState):
             raise ValueError(
                 f"unknown variant {variant!r} of 'plateau-x'; known variants: {', '.join(VARIANTS)}"
             )
-        # the type here, the range for this variant in the core
-        first = check_int(first_player, "first_player", -(2**63), 2**63)
-        self._core_init(VARIANTS[variant].index, first)
+        v = VARIANTS[variant]
+        self._core_init(v.index, check_int(first_player, "first_player", 0, v.players))
 
     # -- identity ----------------------------------------------------------------------------
 
@@ -352,9 +351,15 @@ _LAYOUTS = {v.index: dict(_x.layout(v.index)) for v in VARIANTS.values()}
 
 
 def _playouts(
-    variant: str, n: int, seed: int, max_plies: int, first_player: int = 0
+    variant: str, n: int, seed: int, ply_cap: int, first_player: int = 0
 ) -> dict[str, Any]:
-    return dict(_x.random_playouts(VARIANTS[variant].index, n, seed, max_plies, first_player))
+    return dict(_x.random_playouts(VARIANTS[variant].index, n, seed, ply_cap, first_player))
+
+
+def _batch(variant: str, n: int, seed: int, ply_cap: int, first_player: int = 0) -> Any:
+    v = VARIANTS[variant]
+    first = check_int(first_player, "first_player", 0, v.players)
+    return _x_batch.XBatch(v.index, n, seed, ply_cap, first)
 
 
 register(
@@ -366,6 +371,6 @@ register(
         factory=PlateauXState,
         playouts=_playouts,
         options={"first_player": 0},
-        batch=lambda variant, *args: _x_batch.XBatch(VARIANTS[variant].index, *args),
+        batch=_batch,
     )
 )
