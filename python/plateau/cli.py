@@ -203,6 +203,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_engine(args: argparse.Namespace) -> int:
+    from plateau.engine import serve
+
+    return serve(args.bot, seed=args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="plateau",
@@ -293,6 +299,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the bots")
     p.add_argument("--load", help="continue a saved game record")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "engine", help="serve a bot over the engine protocol on stdin/stdout (for the arena)"
+    )
+    p.add_argument("--bot", default="random", help="the bot spec to serve, e.g. mcts:iters=500")
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the bot")
+    p.set_defaults(func=cmd_engine)
 
     p = sub.add_parser("bench", help="speed figures and ratios against yardsticks")
     p.add_argument("--yardstick", help="path of the native plateau-x-yardstick program")

@@ -504,6 +504,7 @@ class EngineProcess:
 
     def new_game(self, state: GameState) -> None:
         """Tell the engine a new game starts and wait until it is ready."""
+        self.last_info = None
         self.send(game_command(state))
         self.send("isready")
         deadline = time.monotonic() + self.spec.init_timeout
