@@ -431,6 +431,8 @@ class EngineProcess:
                 self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
         except (OSError, ValueError):
             pass
+        finally:
+            pipe.close()
         self._lines.put(None)
 
     def _read_stderr(self, pipe: IO[bytes]) -> None:
@@ -439,6 +441,8 @@ class EngineProcess:
                 self.stderr_tail.append(raw.decode("utf-8", "replace").rstrip("\r\n")[:500])
         except (OSError, ValueError):
             pass
+        finally:
+            pipe.close()
 
     def send(self, line: str) -> None:
         """Write one command line to the engine; a dead engine is a ``crash``."""
@@ -568,11 +572,14 @@ class EngineProcess:
             except (EngineError, subprocess.TimeoutExpired):
                 pass
         self._kill_group()
+        if self.proc.poll() is None:
+            self.proc.kill()
         self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
+        # stdout and stderr are closed by their reader threads at end of file: closing them
+        # here would wait for a read that a stray grandchild holding the pipe can block
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
 
     def _kill_group(self) -> None:
         # the engine leads its own process group: kill what it started too (a shell script's

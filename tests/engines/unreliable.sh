@@ -9,7 +9,8 @@
 #   on stderr), hang (sleeps in a child process), garbage, unparseable, illegal; past the end
 #   of the plan: good.
 # UNRELIABLE_DIR: a directory for the game counter (`count`) and the ids of every process it
-#   starts (`pids`: itself and its `sleep`), so a test can check that none is left.
+#   starts (`pids`: itself and its `sleep`; `sleeps`: the `sleep`s alone), so a test can
+#   wait for the hang and check that no process is left.
 set -f  # actions are words, never file patterns
 dir=${UNRELIABLE_DIR:?}
 echo $$ >> "$dir/pids"
@@ -55,6 +56,7 @@ while IFS= read -r line; do
             echo "unreliable: hanging on purpose" >&2
             sleep 1000 &
             echo $! >> "$dir/pids"
+            echo $! >> "$dir/sleeps"
             wait
             ;;
         garbage)
