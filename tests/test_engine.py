@@ -167,6 +167,24 @@ def test_position_command_tells_a_seat_only_its_view(game: str) -> None:
             assert view["world"] == world.position_dict()  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_actions_are_single_words_in_every_game(game: str) -> None:
+    # `position start A1 A2 ...` and `bestaction A` need notation without spaces
+    import random
+
+    rng = random.Random(1)
+    for variant in plateau.variants(game):
+        state = plateau.new_game(game, variant)
+        while not state.is_terminal() and state.ply < 60:
+            for text in state.legal_action_strings():
+                assert text.split() == [text], (game, variant, text)
+            legal = state.legal_actions()
+            state.apply(int(legal[rng.randrange(len(legal))]))
+        for seat in range(state.num_players):
+            for text in state.history_strings(viewer=seat):
+                assert text.split() == [text], (game, variant, seat, text)
+
+
 def test_go_command_fields() -> None:
     assert go_command(3, movetime_ms=250, times_ms=[1, 2, 3], inc_ms=7) == (
         "go movetime 250 inc 7 time0 1 time1 2 time2 3"
