@@ -239,6 +239,15 @@ def test_plateau_engine_ends_at_end_of_input() -> None:
     assert done.stdout.splitlines()[-1].startswith("bestaction ")
 
 
+def test_an_engine_spec_is_not_a_bot() -> None:
+    from plateau.bots import make_bot
+
+    with pytest.raises(ValueError, match="external engine"):
+        make_bot('engine:cmd="plateau engine"')
+    with pytest.raises(ValueError, match="external engine"):
+        arena.build_bot('engine:cmd="plateau engine"', 0)
+
+
 def test_bot_engine_refuses_a_game_its_bot_cannot_play() -> None:
     engine = BotEngine("alphabeta")
     assert engine.handle("game plateau-x standard")[0].startswith("info string error: ")

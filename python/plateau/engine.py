@@ -546,7 +546,8 @@ class EngineProcess:
                 )
             text = words[1] if len(words) == 2 else ""
             if text == "(none)":
-                raise EngineError("no-action", "the engine answered 'bestaction (none)'")
+                said = f" after {self.last_info!r}" if self.last_info else ""
+                raise EngineError("no-action", f"the engine answered 'bestaction (none)'{said}")
             try:
                 action = state.parse_action(text)
             except (IllegalActionError, ValueError) as e:
