@@ -333,7 +333,7 @@ def test_the_arena_survives_an_unreliable_engine(
     plan = "good,good,crash,hang,garbage,unparseable,illegal,good"
     spec = _unreliable(tmp_path, plan, monkeypatch)
     result = arena.run(
-        "plateau-x", "mini", [spec, "random"], games=7, ply_cap=6, move_timeout=2.0, seed=2
+        "plateau-x", "mini", [spec, "random"], games=7, ply_cap=6, move_timeout=3.0, seed=2
     )
     reasons = [r.forfeit and r.forfeit["reason"] for r in result.results]
     assert reasons == [None, "crash", "timeout", "garbage", "unparseable", "illegal", None]
