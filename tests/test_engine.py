@@ -14,7 +14,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -357,6 +359,33 @@ def test_the_arena_survives_an_unreliable_engine(
     pids = _pids(tmp_path)
     assert len(pids) == 8  # the check, 6 restarts after the failures, and one `sleep`
     assert _wait_gone(pids, 0.5) == []
+
+
+@needs_sh
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_error_in_the_arena_leaves_no_engine_process(
+    jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = _unreliable(tmp_path, "", monkeypatch)
+
+    def broken_progress(stream: Iterable[arena.GameResult], total: int) -> Iterator[Any]:
+        for i, result in enumerate(stream):
+            if i == 1:
+                raise RuntimeError("the consumer broke")
+            yield result
+
+    with pytest.raises(RuntimeError, match="the consumer broke"):
+        arena.run(
+            "plateau-x",
+            "mini",
+            [spec, "random"],
+            games=6,
+            jobs=jobs,
+            ply_cap=4,
+            progress=broken_progress,
+        )
+    assert len(_pids(tmp_path)) >= 2  # the check and at least one playing engine
+    assert _wait_gone(_pids(tmp_path)) == []
 
 
 _ARENA_CHILD = """
