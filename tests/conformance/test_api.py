@@ -62,8 +62,15 @@ def test_registry_lists() -> None:
 
 
 def test_error_classes() -> None:
-    assert issubclass(plateau.IllegalActionError, ValueError)
-    assert issubclass(plateau.InvalidRecordError, ValueError)
+    """Two kinds of refused action, as python-chess has InvalidMoveError and IllegalMoveError:
+    neither is the other, both are ActionError and so ValueError (``except ValueError`` keeps
+    catching bad input)."""
+    invalid, illegal = plateau.InvalidActionError, plateau.IllegalActionError
+    assert not issubclass(invalid, illegal) and not issubclass(illegal, invalid)
+    for cls in (invalid, illegal, plateau.InvalidRecordError):
+        assert issubclass(cls, ValueError)
+    assert issubclass(invalid, plateau.ActionError) and issubclass(illegal, plateau.ActionError)
+    assert not issubclass(plateau.InvalidRecordError, plateau.ActionError)
 
 
 def test_registry_entry(game_variant: tuple[str, str]) -> None:

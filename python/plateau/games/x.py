@@ -15,7 +15,7 @@ from plateau_core import x as _x
 from plateau_core import x_batch as _x_batch
 
 from plateau.checks import check_int
-from plateau.errors import IllegalActionError
+from plateau.errors import InvalidActionError
 from plateau.notation import square_index, square_name
 from plateau.registry import GameInfo, register
 from plateau.state import GameState, rank_by_keys
@@ -121,9 +121,10 @@ class PlateauXState(_x.XCore, GameState):
 
     def parse_action(self, text: str) -> int:
         """The id of the action written ``text`` (legal or not); the covered spaces of a build
-        may come in any order, and letters in either case."""
+        may come in any order, and letters in either case. InvalidActionError if ``text`` is
+        not the notation of an action of this variant."""
         if not isinstance(text, str):
-            raise IllegalActionError(f"action notation must be a string, got {text!r}")
+            raise InvalidActionError(f"action notation must be a string, got {text!r}")
         t = text.strip().lower()
         n = self.board_size
         try:
@@ -133,7 +134,7 @@ class PlateauXState(_x.XCore, GameState):
             if m:
                 f, to = square_index(m.group(1), n), square_index(m.group(2), n)
                 if f == to:
-                    raise IllegalActionError(f"{text!r}: a move must end on another space")
+                    raise InvalidActionError(f"{text!r}: a move must end on another space")
                 return int(_x.encode(self._variant_index, "M", (f, to)))
             m = _ENTER.match(t)
             if m:
@@ -144,17 +145,17 @@ class PlateauXState(_x.XCore, GameState):
                 sqs = tuple(square_index(q, n) for q in _SQUARES.findall(m.group(2)))
                 a = int(_x.encode(self._variant_index, kind, sqs))
                 if a < 0:
-                    raise IllegalActionError(
+                    raise InvalidActionError(
                         f"{text!r}: {', '.join(self._name(q) for q in sqs)} is not the shape of a "
                         f"{_KIND_NAME[kind]} tile"
                         + (" (triples are L-shaped)" if kind == "T" else "")
                     )
                 return a
-        except IllegalActionError:
+        except InvalidActionError:
             raise
         except ValueError as e:
-            raise IllegalActionError(f"{text!r}: {e}") from None
-        raise IllegalActionError(
+            raise InvalidActionError(f"{text!r}: {e}") from None
+        raise InvalidActionError(
             f"{text!r} is not Plateau X notation (S@c3, D@c3d3, T@c3d3c4, P@c3, c3-e5 or end)"
         )
 
@@ -282,12 +283,12 @@ class PlateauXState(_x.XCore, GameState):
 
     def stock(self, player: int) -> dict[str, int]:
         """A player's own stock of tiles."""
-        singles, doubles = self._stock(self._player(player))
+        singles, doubles = self._stock(self._check_player(player))
         return {"single": int(singles), "double": int(doubles)}
 
     def standing(self, player: int) -> tuple[bool, int, int]:
         """``(in play, level, plateau size)`` of ``player``'s best piece (ranking keys 1-3)."""
-        key = int(self._player_keys()[self._player(player)])
+        key = int(self._player_keys()[self._check_player(player)])
         return bool(key >> 60), (key >> 52) & 0xFF, (key >> 44) & 0xFF
 
     def heuristic(self, player: int) -> float:
@@ -302,11 +303,8 @@ class PlateauXState(_x.XCore, GameState):
             in_play, level, size = self.standing(p)
             v = 10.0 * level + size if in_play else -5.0
             values.append(v + 0.25 * min(self.mobility(p), 40))
-        me = self._player(player)
+        me = self._check_player(player)
         return values[me] - max(v for i, v in enumerate(values) if i != me)
-
-    def _player(self, player: int) -> int:
-        return self._check_player(player)
 
     def ranking(self) -> list[list[int]]:
         """Players best first, equal standings grouped; valid at any ply ("if it ended now").
