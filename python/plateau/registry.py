@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from plateau.checks import check_int
+from plateau.checks import check_int, check_seed
 
 if TYPE_CHECKING:
     from plateau.state import GameState
@@ -25,6 +25,7 @@ class GameInfo:
     #: ``factory(variant, **options)`` returns a new game in its start position
     factory: Callable[..., GameState]
     #: ``playouts(variant, n, seed, max_plies, **options)`` plays random games in the core
+    #: and returns the dict :func:`random_playouts` documents
     playouts: Callable[..., dict[str, Any]]
     #: option name -> default value, as accepted by ``factory``
     options: dict[str, Any]
@@ -121,15 +122,27 @@ def random_playouts(
 ) -> dict[str, Any]:
     """Play ``n`` uniformly random games entirely inside the compiled core (GIL released).
 
-    Returns a dict with ``games``, ``plies`` (total), ``ended`` (games that reached their end
-    before ``max_plies``) and ``wins`` (first places per player; shared first places count for
-    each player).
+    Returns a dict with the same keys for every game:
+
+    - ``games``: ``n``;
+    - ``plies``: the plies played, in all;
+    - ``ended``: the games that reached their end; the other ``games - ended`` were cut short
+      at ``max_plies`` plies and count in neither ``wins`` nor ``draws``;
+    - ``wins``: per player, the ended games in which that player finished first, alone or
+      sharing first place (a shared first place counts for each of its players, so
+      ``sum(wins)`` may exceed ``ended``);
+    - ``draws``: the ended games in which two or more players shared first place (with two
+      players, drawn games), so ``ended - draws`` games had a sole winner.
+
+    >>> r = random_playouts("plateau-x", "mini", n=100, seed=1)
+    >>> sorted(r), r["games"], r["ended"] - r["draws"] <= sum(r["wins"])
+    (['draws', 'ended', 'games', 'plies', 'wins'], 100, True)
     """
     info = game_info(game)
     variant = info.default_variant if variant is None else variant
     check_variant(game, variant)
     _check_options(game, info, options)
     n = check_int(n, "n", 0, 2**62)
-    seed = check_int(seed, "seed", 0, 2**64)
+    seed = check_seed(seed, "seed")
     max_plies = check_int(max_plies, "max_plies", 0, 2**31)
     return info.playouts(variant, n, seed, max_plies, **options)

@@ -713,7 +713,11 @@ class Determinizer(_Determinizer):
 
 def _playouts(variant: str, n: int, seed: int, max_plies: int, **options: Any) -> dict[str, Any]:
     # the game option max_plies (a draw after that many plies) is passed to the core too
-    return dict(_a.random_playouts(n, seed, max_plies, int(options.get("max_plies", 0))))
+    out = dict(_a.random_playouts(n, seed, max_plies, int(options.get("max_plies", 0))))
+    # the core also counts the games cut short by the cap as draws; the registry's draws are
+    # finished games only, as for every game (the cut ones are games - ended)
+    out["draws"] -= out["games"] - out["ended"]
+    return out
 
 
 def _batch(variant: str, n: int, seed: int, max_plies: int, first_player: int = 0) -> Any:
