@@ -16,10 +16,11 @@ import numpy as np
 from plateau_core import albea as _a
 from plateau_core import albea_batch as _ab
 
+from plateau import yardsticks
 from plateau.checks import check_int
 from plateau.errors import InvalidActionError
 from plateau.notation import square_index, square_name
-from plateau.registry import GameInfo, register
+from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
 from plateau.state import Determinizer as _Determinizer
 from plateau.state import GameState, RandomSource
 
@@ -734,6 +735,35 @@ def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> G
     return AlbeaPlateauState.from_position_dict(data)
 
 
+def _random_position(seed: int, plies: int) -> AlbeaPlateauState:
+    """The position after ``plies`` plies of uniformly random play seeded with ``seed`` (as the
+    positions of tests/data/albea_perft.json were made)."""
+    rng = random.Random(seed)
+    state = AlbeaPlateauState()
+    while state.ply < plies:
+        state.apply(rng.choice(state.legal_action_strings()))
+    return state
+
+
+#: what ``plateau bench`` times: positions and counts of tests/data/albea_perft.json (a test
+#: keeps them equal); the targets are those of docs/albea-plateau-design.md
+BENCH = BenchSpec(
+    positions=(
+        BenchPosition("start", AlbeaPlateauState, 3, 232_225_980, 1_455_300),
+        BenchPosition("ply 30", lambda: _random_position(11, 30), 3, 3_829_112, 22_736),
+    ),
+    midgame="ply 30",
+    playout_plies=(60, 95),  # the design's 3,000 reference games: a mean of 76 plies
+    batch_masks=False,  # 41,188 ids a game: a learner here steps with legal_lists
+    yardsticks=(yardsticks.OPENSPIEL_BREAKTHROUGH,),
+    targets={
+        "perft start": ">= 46 M/s (perft(3) of the start in <= 5 s)",
+        "playouts": ">= 300,000 plies/s",
+        "python-loop": ">= 300,000 steps/s",
+    },
+)
+
+
 register(
     GameInfo(
         name="albea-plateau",
@@ -749,5 +779,6 @@ register(
         # uniformly random playouts say little here: against greedy, mcts:iters=1000 scored
         # 31.5% with mixed leaf values and 47.5% with the heuristic alone (200 games each)
         mcts_eval="heuristic",
+        bench=BENCH,
     )
 )
