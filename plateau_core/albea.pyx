@@ -975,8 +975,11 @@ def layout():
 
 def move_fields(action):
     """``(origin, flip, k, path, code)`` of a move id: its mixed-radix fields (design 1.3)."""
-    cdef int o, flip, k, p, code
-    cdef int a = check_int(action, ALBEA_BASE_MOVE, ALBEA_BASE_STOMP, "move id")
+    cdef int o, flip, k, p, code, a
+    if type(action) is int and ALBEA_BASE_MOVE <= action < ALBEA_BASE_STOMP:
+        a = action
+    else:
+        a = check_int(action, ALBEA_BASE_MOVE, ALBEA_BASE_STOMP, "move id")
     _move_decode(a, &o, &flip, &k, &p, &code)
     return o, flip, k, p, code
 
@@ -1021,7 +1024,7 @@ def decode(action):
     - ``offer``, ``give``: the 7 counts per type (``TYPES`` order)
     - ``refuse``, ``pass``: ``()``
     """
-    cdef int a = check_int(action, 0, ALBEA_NUM_ACTIONS, "action id")
+    cdef int a = _small_int(action, ALBEA_NUM_ACTIONS, "action id")
     cdef int i
     if a < ALBEA_BASE_ONBOARD:
         i = a // 12
@@ -1045,34 +1048,52 @@ cdef bint _in(object v, long lo, long hi):
     return isinstance(v, int) and not isinstance(v, bool) and lo <= v < hi
 
 
+cdef tuple _move_path(int o, list sqs):
+    """The path from ``o`` through the stops ``sqs``: ``(path, distances)`` on a ray with the
+    stops at increasing distances, ``(path, None)`` on the Twister path, ``(-1, None)`` if
+    there is none."""
+    cdef int p, d, last
+    cdef list dists
+    for p in range(16):
+        ps = PY_PATHS[o][p]
+        if not ps:
+            continue
+        if p >= 8:
+            if sqs == [ps[1]] or sqs == ps:
+                return p, None
+            continue
+        dists = []
+        last = 0
+        for st in sqs:
+            if st not in ps:
+                break
+            d = ps.index(st) + 1
+            if d <= last:
+                break
+            dists.append(d)
+            last = d
+        else:
+            return p, dists
+    return -1, None
+
+
 cdef long _encode_move(tuple f):
     if len(f) != 5:
         return ENCODE_INVALID
     o, flip, k, squares, carries = f
     if not (_in(o, 0, 16) and _in(flip, 0, 2) and _in(k, 1, 6)
             and isinstance(squares, tuple) and isinstance(carries, tuple)
-            and len(squares) >= 1 and len(carries) == len(squares) - 1
-            and all(_in(x, 0, 16) for x in squares) and all(_in(x, 0, 1 << 62) for x in carries)):
+            and len(squares) >= 1 and len(carries) == len(squares) - 1):
         return ENCODE_INVALID
-    paths = PY_PATHS[o]
-    sqs = list(squares)
-    found = None
-    for p in range(16):
-        ps = paths[p]
-        if not ps:
-            continue
-        if p < 8:
-            if all(st in ps for st in sqs):
-                dists = [ps.index(st) + 1 for st in sqs]
-                if all(a < b for a, b in zip(dists, dists[1:])):
-                    found = (p, dists)
-                    break
-        elif sqs == [ps[1]] or sqs == ps:
-            found = (p, None)
-            break
-    if found is None:
+    for x in squares:
+        if not _in(x, 0, 16):
+            return ENCODE_INVALID
+    for x in carries:
+        if not _in(x, 0, 1 << 62):
+            return ENCODE_INVALID
+    p, dists = _move_path(o, list(squares))
+    if p < 0:
         return ENCODE_OFF_PATH
-    p, dists = found
     base = (ALBEA_BASE_MOVE + PY_MOVE_OFF[o] + (flip * 5 + k - 1) * PY_BLOCK[o]
             + PY_PATH_OFF[o][p])
     g = k
@@ -1087,7 +1108,7 @@ cdef long _encode_move(tuple f):
         qs.append(q)
         g = j
     if p < 8:
-        return base + _ray_encode(len(paths[p]), dists, qs)
+        return base + _ray_encode(len(PY_PATHS[o][p]), dists, qs)
     return base if not qs else base + 1 + qs[0]
 
 
@@ -1441,10 +1462,10 @@ cdef class AlbeaCore(GameCore):
         for item in pieces:
             if len(item) != 4:
                 raise ValueError("a retyped piece is (square, level, type, up)")
-            sq = check_int(item[0], 0, 16, "square")
-            lv = check_int(item[1], 0, other.s.ht[sq], "level")
-            t = check_int(item[2], 0, 7, "type")
-            up = check_int(item[3], 0, 2 if TWOFACED[make_piece(0, t, 0)] else 1, "up")
+            sq = _small_int(item[0], 16, "square")
+            lv = _small_int(item[1], other.s.ht[sq], "level")
+            t = _small_int(item[2], 7, "type")
+            up = _small_int(item[3], 2 if TWOFACED[make_piece(0, t, 0)] else 1, "up")
             b = other.s.pc[sq][lv]
             if piece_owner(b) != opp:
                 raise ValueError("a determinization may retype only the opponent's pieces")
@@ -1490,9 +1511,9 @@ cdef class AlbeaCore(GameCore):
                 pce = st[i]
                 if len(pce) != 5:
                     raise ValueError("a piece is (owner, type, up, shown0, shown1)")
-                ty = check_int(pce[1], 0, 7, "type")
-                up = check_int(pce[2], 0, 2 if TWOFACED[make_piece(0, ty, 0)] else 1, "up")
-                b = make_piece(check_int(pce[0], 0, 2, "owner"), ty, up)
+                ty = _small_int(pce[1], 7, "type")
+                up = _small_int(pce[2], 2 if TWOFACED[make_piece(0, ty, 0)] else 1, "up")
+                b = make_piece(_small_int(pce[0], 2, "owner"), ty, up)
                 if pce[3]:
                     b |= <uint8_t>(1 << PIECE_SHOWN_SHIFT)
                 if pce[4]:
@@ -1538,13 +1559,20 @@ cdef class AlbeaCore(GameCore):
         self._setup = True
 
 
+cdef inline int _small_int(object v, int hi, str what) except -1:
+    """``check_int(v, 0, hi, what)``, with a fast path for a plain int (the usual case)."""
+    if type(v) is int and 0 <= v < hi:  # compared as Python ints: a huge one is no error
+        return <int>v
+    return <int>check_int(v, 0, hi, what)
+
+
 cdef int _set_counts(object counts, uint8_t* out, str what) except -1:
     """``out[0..6]`` = 7 per-type counts (each within the material), ``out[7]`` their sum."""
     cdef int ty, total = 0
     if len(counts) != 7:
         raise ValueError(f"{what} holds 7 counts, one per type")
     for ty in range(7):
-        out[ty] = check_int(counts[ty], 0, C_COUNT[ty] + 1, what)
+        out[ty] = _small_int(counts[ty], C_COUNT[ty] + 1, what)
         total += out[ty]
     out[7] = total
     return 0

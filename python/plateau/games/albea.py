@@ -644,7 +644,7 @@ def _checked_position(d: Any) -> dict[str, Any]:
             if up == 1 and TYPES[ty][0] == TYPES[ty][1]:
                 raise ValueError(f"a {TYPES[ty]} has no second orientation (up must be 0)")
             sh = pce.get("shown")
-            if not (isinstance(sh, list) and len(sh) == 2 and all(isinstance(x, bool) for x in sh)):
+            if not (isinstance(sh, list) and len(sh) == 2 and type(sh[0]) is type(sh[1]) is bool):
                 raise ValueError("shown must be a list of two booleans")
             pieces.append((p, ty, up, sh[0], sh[1]))
             used[p][ty] += 1
@@ -768,12 +768,17 @@ def _pair(d: dict[str, Any], key: str, kind: type) -> list[Any]:
 
 
 def _small(v: Any, top: int, name: str) -> int:
+    """``v`` if it is an int (not a bool; numpy's are not ints here) in ``[0, top)``."""
+    if type(v) is int and 0 <= v < top:  # the usual case, first
+        return v
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < top:
         raise ValueError(f"{name} must be an int in [0, {top}), got {v!r}")
     return v
 
 
 def _type_index(name: Any) -> int:
+    if type(name) is str and name in _TIX:  # the usual case, first
+        return _TIX[name]
     if name not in TYPES:
         raise ValueError(f"unknown piece type {name!r} (types: {', '.join(TYPES)})")
     return TYPES.index(name)

@@ -24,8 +24,9 @@ TYPES: tuple[str, ...] = tuple(_a.TYPES)
 OT_CODES: tuple[str, ...] = tuple(_a.OT_CODES)
 _COUNT = tuple(_a.COUNT)
 _PERIMETER = tuple(_a.PERIMETER)
-_COLUMNS = "abcd"
-_NAMES = tuple(f"{_COLUMNS[sq % 4]}{sq // 4 + 1}" for sq in range(16))
+_NAMES = tuple(f"{'abcd'[sq % 4]}{sq // 4 + 1}" for sq in range(16))
+_SQUARES = {name: sq for sq, name in enumerate(_NAMES)}
+_ORIENTED = {code: i for i, code in enumerate(OT_CODES)}
 
 _SQ = r"([a-z][0-9]+)"
 # counts and gaps: ASCII digits without leading zeros
@@ -105,15 +106,17 @@ def _encode(kind: str, fields: tuple[Any, ...]) -> int:
 
 
 def _square(name: str) -> int:
-    if len(name) != 2 or name[0] not in _COLUMNS or name[1] not in "1234":
+    sq = _SQUARES.get(name)
+    if sq is None:
         raise ValueError(f"square {name!r} is off the 4x4 board (a1..d4)")
-    return (int(name[1]) - 1) * 4 + _COLUMNS.index(name[0])
+    return sq
 
 
 def _oriented(code: str) -> int:
-    if code not in OT_CODES:
+    i = _ORIENTED.get(code)
+    if i is None:
         raise ValueError(f"unknown piece {code!r} (pieces: {', '.join(OT_CODES)}, up face first)")
-    return OT_CODES.index(code)
+    return i
 
 
 def _counts(text: str) -> tuple[int, ...]:
