@@ -108,7 +108,7 @@ def bench_clone_apply(benchmark: Any) -> None:
 
 def bench_determinizer_sample(benchmark: Any) -> None:
     state, _ = _position(30)
-    det = state.determinizer(state.current_player)  # type: ignore[attr-defined]
+    det = state.determinizer(state.current_player)
     legal = state.legal_actions().tolist()
     assert det.sample(1).legal_actions().tolist() == legal
     benchmark(det.sample, 1)

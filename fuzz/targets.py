@@ -6,8 +6,9 @@ inputs (a game, a position reached by random legal play, a notation string, a mu
 ...), the target drives the library with them and checks its contract:
 
 * bad input raises only the documented errors: ``ValueError`` and its subclasses
-  ``plateau.IllegalActionError`` (actions) and ``plateau.InvalidRecordError`` (records);
-  never ``TypeError``, ``AttributeError``, ``KeyError``, ``OverflowError``, ...;
+  ``plateau.InvalidActionError`` (input that names no action), ``plateau.IllegalActionError``
+  (an action not legal here) and ``plateau.InvalidRecordError`` (records); never
+  ``TypeError``, ``AttributeError``, ``KeyError``, ``OverflowError``, ...;
 * a refused call changes nothing (hash, ply, player to act, history, legal actions; for a
   batch every game's hash and ply, and its random generator);
 * good input works: legal actions apply and undo, records of played games round-trip, a
@@ -537,8 +538,9 @@ def _same_letters(text: str, canonical: str) -> bool:
 
 def check_action_input(s: GameState, x: Any, what: str) -> None:
     """Every notation entry point on ``x``: they agree with each other and with the legal
-    actions, refuse only with IllegalActionError, and a refusal changes nothing."""
-    illegal = plateau.IllegalActionError
+    actions, refuse what names no action with InvalidActionError and what is not legal here
+    with IllegalActionError, and a refusal changes nothing."""
+    invalid, refused = plateau.InvalidActionError, plateau.ActionError
     before = snapshot(s)
     legal = set(before[-1])
     over = before[3]
@@ -547,7 +549,7 @@ def check_action_input(s: GameState, x: Any, what: str) -> None:
     is_str = isinstance(x, str)
     integral = isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
-    a, err = attempt("action_id", functools.partial(s.action_id, x), illegal)
+    a, err = attempt("action_id", functools.partial(s.action_id, x), invalid)
     if a is not None and not (type(a) is int and 0 <= a < n):
         fail("action_id-range", f"{shown}: action_id gave {a!r}")
     if integral:
@@ -558,7 +560,7 @@ def check_action_input(s: GameState, x: Any, what: str) -> None:
         fail("action_id", f"{shown}: action_id accepted it as {a!r}")
 
     if is_str:
-        parsed, _ = attempt("parse_action", functools.partial(s.parse_action, x), illegal)
+        parsed, _ = attempt("parse_action", functools.partial(s.parse_action, x), invalid)
         if parsed != a:
             fail("parse-vs-action_id", f"{shown}: parse_action gave {parsed!r}, action_id {a!r}")
         if parsed is not None:
@@ -573,19 +575,24 @@ def check_action_input(s: GameState, x: Any, what: str) -> None:
                 )
     else:
         for via in (s.parse_action, s.string_to_action):
-            got, _ = attempt(via.__name__, functools.partial(via, x), illegal)
+            got, _ = attempt(via.__name__, functools.partial(via, x), invalid)
             if got is not None:
                 fail(via.__name__ + "-type", f"{shown}: {via.__name__} accepted it as {got!r}")
-        text, _ = attempt("action_to_string", functools.partial(s.action_to_string, x), illegal)
+        text, _ = attempt("action_to_string", functools.partial(s.action_to_string, x), invalid)
         if a is not None and text != s.action_to_string(a):
             fail("action_to_string", f"{shown}: action_to_string gave {text!r}")
     check_unchanged(s, before, f"{shown}: parsing")
 
     is_legal = a is not None and not over and a in legal
+    # what a refusal of x must be: it names no action, or one that is not legal here
+    expected = invalid if a is None else plateau.IllegalActionError
+    expected_name = expected.__name__
     if is_str:
-        got, _ = attempt("string_to_action", functools.partial(s.string_to_action, x), illegal)
+        got, err = attempt("string_to_action", functools.partial(s.string_to_action, x), refused)
         if got != (a if is_legal else None):
             fail("string_to_action", f"{shown}: string_to_action gave {got!r}; id {a!r}")
+        if err is not None and not isinstance(err, expected):
+            fail("error-class", f"{shown}: string_to_action raised {err!r}, not {expected_name}")
     answer = must("is_legal", functools.partial(s.is_legal, x))
     if type(answer) is not bool:
         fail("is_legal-bool", f"{shown}: is_legal gave {answer!r}")
@@ -601,13 +608,17 @@ def check_action_input(s: GameState, x: Any, what: str) -> None:
             )
         if not is_legal and not (isinstance(reason, str) and reason):
             fail("why_illegal-reason", f"{what}: why_illegal({a}) ({name!r}) gave {reason!r}")
-    attempt("why_illegal", functools.partial(s.why_illegal, x))
+    _, err = attempt("why_illegal", functools.partial(s.why_illegal, x), invalid)
+    if (err is None) != (a is not None):
+        fail("why_illegal-invalid", f"{shown}: why_illegal raised {err!r} for id {a!r}")
     check_unchanged(s, before, f"{shown}: queries")
 
-    _, err = attempt("apply", functools.partial(s.apply, x), illegal)
+    _, err = attempt("apply", functools.partial(s.apply, x), refused)
     if err is not None:
         if is_legal:
             fail("apply-refused", f"{shown}: the legal id {a} was refused: {err}")
+        if not isinstance(err, expected):
+            fail("error-class", f"{shown}: apply raised {err!r}, not {expected_name}")
         check_unchanged(s, before, f"{shown}: a refused apply")
         return
     if not is_legal or a is None:
@@ -643,8 +654,7 @@ def check_apply_all(p: Provider, s: GameState) -> None:
         probe.apply(a)
     if p.chance(60):
         actions.insert(p.below(len(actions) + 1), action_input(p, s))
-    illegal = plateau.IllegalActionError
-    _, err = attempt("apply_all", functools.partial(s.apply_all, actions), illegal)
+    _, err = attempt("apply_all", functools.partial(s.apply_all, actions), plateau.ActionError)
     if err is not None:
         check_unchanged(s, before, f"apply_all({actions!r}) refused")
     elif s.ply != before[1] + len(actions):

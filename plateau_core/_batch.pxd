@@ -21,7 +21,8 @@ cdef class BatchCore:
     cdef int _setup(self, int n, unsigned long long seed, int ply_cap) except -1
     cdef int _enter(self) except -1
     cdef int _check_len(self, Py_ssize_t length, str what) except -1
-    cdef int32_t* _copy_actions(self, const int64_t[::1] actions) except NULL
+    cdef int32_t* _acts          # the batch's private copy of the actions being applied
+    cdef void _copy_actions(self, const int64_t[::1] actions) noexcept
     cdef int _first_bad(self, const int32_t* acts) noexcept nogil
 
     # -- per-game hooks (game i of the batch; called without the GIL) --------------------------

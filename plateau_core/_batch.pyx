@@ -17,9 +17,18 @@ from plateau_core._common cimport rng_seed
 cdef class BatchCore:
     """``n`` games of one game and variant, stepped as one."""
 
+    def __cinit__(self, *args, **kwargs):
+        self._acts = NULL
+
+    def __dealloc__(self):
+        free(self._acts)
+
     cdef int _setup(self, int n, unsigned long long seed, int ply_cap) except -1:
         # called by the game's __cinit__ once n_actions, n_players, list_cap and obs_shape
         # are set and its arrays are allocated
+        self._acts = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
+        if self._acts == NULL:
+            raise MemoryError(f"no memory for a batch of {n:,} games (actions)")
         self.num_envs = n
         self.ply_cap = ply_cap
         self.games_finished = 0
@@ -143,32 +152,26 @@ cdef class BatchCore:
     def first_illegal(self, const int64_t[::1] actions) -> int:
         """The index of the first game whose action is not legal, or -1 if all are."""
         self._check_len(actions.shape[0], "action array")
-        cdef int32_t* acts = self._copy_actions(actions)
         cdef int bad
+        self._enter()
         try:
-            self._enter()
-            try:
-                with nogil:
-                    bad = self._first_bad(acts)
-            finally:
-                self._busy = False
+            self._copy_actions(actions)
+            with nogil:
+                bad = self._first_bad(self._acts)
         finally:
-            free(acts)
+            self._busy = False
         return bad
 
-    cdef int32_t* _copy_actions(self, const int64_t[::1] actions) except NULL:
-        # a private copy of the caller's actions, each id checked for range (out of range
-        # becomes -1): the caller's array may be written by another thread, or overlap an
-        # output array of the same call, while the kernels run on the copy
-        cdef int32_t* acts = <int32_t*>malloc(max(self.num_envs, 1) * sizeof(int32_t))
+    cdef void _copy_actions(self, const int64_t[::1] actions) noexcept:
+        # (under the guard) a private copy of the caller's actions in the batch's own buffer,
+        # each id checked for range (out of range becomes -1): the caller's array may be
+        # written by another thread, or overlap an output array of the same call, while the
+        # kernels run on the copy
         cdef int i
         cdef int64_t a
-        if acts == NULL:
-            raise MemoryError("no memory for a copy of the actions")
         for i in range(self.num_envs):
             a = actions[i]
-            acts[i] = <int32_t>a if 0 <= a < self.n_actions else -1
-        return acts
+            self._acts[i] = <int32_t>a if 0 <= a < self.n_actions else -1
 
     cdef int _first_bad(self, const int32_t* acts) noexcept nogil:
         cdef int i
@@ -191,31 +194,29 @@ cdef class BatchCore:
             raise ValueError(f"returns array must have shape ({self.num_envs}, "
                              f"{self.n_players}), got ({returns.shape[0]}, {returns.shape[1]})")
         cdef int i, p, bad, finished = 0
-        cdef int32_t* acts = self._copy_actions(actions)
+        cdef int32_t* acts = self._acts
+        self._enter()
         try:
-            self._enter()
-            try:
-                with nogil:
-                    bad = self._first_bad(acts)
-                    if bad < 0:
-                        for i in range(self.num_envs):
-                            self._make(i, acts[i])
-                            if self._ended(i):
-                                done[i] = 1
-                                self._returns(i, &returns[i, 0])
-                            elif self._ply(i) >= self.ply_cap:
-                                done[i] = 2
-                                for p in range(self.n_players):
-                                    returns[i, p] = 0
-                            else:
-                                done[i] = 0
-                                continue
-                            finished += 1
-                            self._init_game(i)
-            finally:
-                self._busy = False
+            self._copy_actions(actions)
+            with nogil:
+                bad = self._first_bad(acts)
+                if bad < 0:
+                    for i in range(self.num_envs):
+                        self._make(i, acts[i])
+                        if self._ended(i):
+                            done[i] = 1
+                            self._returns(i, &returns[i, 0])
+                        elif self._ply(i) >= self.ply_cap:
+                            done[i] = 2
+                            for p in range(self.n_players):
+                                returns[i, p] = 0
+                        else:
+                            done[i] = 0
+                            continue
+                        finished += 1
+                        self._init_game(i)
         finally:
-            free(acts)
+            self._busy = False
         if bad >= 0:
             return -1 - bad
         self.games_finished += finished

@@ -793,15 +793,16 @@ cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept no
 
 
 cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int ply_cap,
-                     long* plies, long* ended, long* wins, Work* w) noexcept nogil:
-    """Play ``n`` uniformly random games; count plies, finished games and first places. Stops
-    early if ``w`` says so (Ctrl-C)."""
+                     long* plies, long* ended, long* wins, long* shared, Work* w) noexcept nogil:
+    """Play ``n`` uniformly random games; count plies, finished games, first places (each
+    player of a shared first place counts) and finished games with a shared first place.
+    Stops early if ``w`` says so (Ctrl-C)."""
     cdef Rng rng
     cdef XState st
     cdef uint64_t keys[4]
     cdef uint64_t best
     cdef long g
-    cdef int p
+    cdef int p, firsts
     rng_seed(&rng, seed)
     for g in range(n):
         x_init(&st, sp, first_player)
@@ -816,9 +817,13 @@ cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, i
             for p in range(sp.players):
                 if keys[p] > best:
                     best = keys[p]
+            firsts = 0
             for p in range(sp.players):
                 if keys[p] == best:
                     wins[p] += 1
+                    firsts += 1
+            if firsts > 1:
+                shared[0] += 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -904,22 +909,24 @@ def encode(variant, str kind, tuple squares):
 
 
 def random_playouts(variant, n, seed=0, ply_cap=400, first_player=0):
-    """Play ``n`` uniformly random games inside the core (GIL released)."""
+    """Play ``n`` uniformly random games inside the core (GIL released). Returns ``games``,
+    ``plies``, ``ended``, ``wins`` (first places per player, shared ones counted for each) and
+    ``draws`` (finished games with a shared first place)."""
     cdef const XSpec* sp = _checked_spec(variant)
     cdef long games = check_int(n, 0, 2**62, "number of games")
     cdef uint64_t seed64 = check_seed(seed, "seed")
     cdef int plies_cap = check_int(ply_cap, 0, 2**31, "ply_cap")
     cdef int first = check_int(first_player, 0, sp.players, "first_player")
-    cdef long plies = 0, ended = 0
+    cdef long plies = 0, ended = 0, shared = 0
     cdef long wins[4]
     cdef Work w = Work(0, False)
     wins[:] = [0, 0, 0, 0]
     with nogil:
-        x_playouts(sp, first, games, seed64, plies_cap, &plies, &ended, wins, &w)
+        x_playouts(sp, first, games, seed64, plies_cap, &plies, &ended, wins, &shared, &w)
     if w.stop:
         raise_pending()
     return {"games": games, "plies": plies, "ended": ended,
-            "wins": [wins[i] for i in range(sp.players)]}
+            "wins": [wins[i] for i in range(sp.players)], "draws": shared}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Bad input to the Plateau (Albea) API: every kind gets a clear exception naming the input or
-the reason (IllegalActionError for actions, ValueError for other arguments), and the state is
-left exactly as it was."""
+the reason (InvalidActionError for input that names no action, IllegalActionError for an action
+not legal here, ValueError for other arguments), and the state is left exactly as it was."""
 
 from __future__ import annotations
 
@@ -84,11 +84,21 @@ def snapshot(s: Any) -> tuple[Any, ...]:
     )
 
 
-def assert_refused(s: Any, action: Any, *patterns: str, via: str = "apply") -> str:
-    """``action`` raises IllegalActionError whose message matches every pattern, and the state
-    is unchanged (also after a second attempt)."""
+INVALID = plateau.InvalidActionError
+
+
+def assert_refused(
+    s: Any,
+    action: Any,
+    *patterns: str,
+    via: str = "apply",
+    error: type[plateau.ActionError] = plateau.IllegalActionError,
+) -> str:
+    """``action`` raises ``error`` (IllegalActionError by default; InvalidActionError for input
+    that names no action) whose message matches every pattern, and the state is unchanged
+    (also after a second attempt)."""
     before = snapshot(s)
-    with pytest.raises(plateau.IllegalActionError) as info:
+    with pytest.raises(error) as info:
         getattr(s, via)(action)
     message = str(info.value)
     for pattern in patterns:
@@ -412,7 +422,7 @@ def test_unparseable_string(text: str) -> None:
         patterns.append(reason)
     for s in (new(), new(OPENED), exchange_pending()):
         for via in ("apply", "string_to_action", "parse_action", "why_illegal"):
-            assert_refused(s, text, *patterns, via=via)
+            assert_refused(s, text, *patterns, via=via, error=INVALID)
         assert not s.is_legal(text)
 
 
@@ -421,7 +431,7 @@ def test_unparseable_string(text: str) -> None:
 )
 def test_numbers_in_notation_are_plain_ascii_digits(text: str) -> None:
     s = new(OPENED)
-    with pytest.raises(plateau.IllegalActionError, match="cannot read"):
+    with pytest.raises(INVALID, match="cannot read"):
         s.parse_action(text)
 
 
@@ -432,13 +442,13 @@ def test_out_of_range_ids_while_an_exchange_is_pending() -> None:
     # the positions of tests/conformance/test_bad_input.py have no exchange pending
     s = exchange_pending()
     for bad in (-1, N, N + 1, -N, 2**31, 2**63, 2**64, 2**70, -(2**63), 10**30):
-        assert_refused(s, bad, re.escape(str(bad)), "out of range", rf"\[0, {N}\)")
-        assert_refused(s, bad, "out of range", via="action_to_string")
-        assert_refused(s, bad, "out of range", via="why_illegal")
+        assert_refused(s, bad, re.escape(str(bad)), "out of range", rf"\[0, {N}\)", error=INVALID)
+        assert_refused(s, bad, "out of range", via="action_to_string", error=INVALID)
+        assert_refused(s, bad, "out of range", via="why_illegal", error=INVALID)
         assert s.is_legal(bad) is False
     for bad in (np.int64(N), np.int64(-1), np.int32(-1), np.uint64(2**64 - 1)):
-        assert_refused(s, bad, "out of range", rf"\[0, {N}\)")
-        assert_refused(s, bad, "out of range", via="action_to_string")
+        assert_refused(s, bad, "out of range", rf"\[0, {N}\)", error=INVALID)
+        assert_refused(s, bad, "out of range", via="action_to_string", error=INVALID)
         assert s.is_legal(bad) is False
 
 
@@ -446,7 +456,8 @@ def test_out_of_range_ids_while_an_exchange_is_pending() -> None:
 def test_wrong_types_for_parsing(bad: Any) -> None:
     s = new(OPENED)
     for via in ("parse_action", "string_to_action"):
-        assert_refused(s, bad, "notation must be a str", re.escape(type(bad).__name__), via=via)
+        pattern = re.escape(type(bad).__name__)
+        assert_refused(s, bad, "notation must be a str", pattern, via=via, error=INVALID)
 
 
 @pytest.mark.parametrize(
@@ -500,9 +511,9 @@ def test_any_action_after_the_game_is_over() -> None:
         assert s.why_illegal(a) == "the game is over"
         assert not s.is_legal(a)
     # bad input after the end still gets its own reason
-    assert_refused(s, "a1:0-b2", r"lift 0 out of range")
-    assert_refused(s, 1.5, "int id or a notation string")
-    assert_refused(s, -1, "out of range")
+    assert_refused(s, "a1:0-b2", r"lift 0 out of range", error=INVALID)
+    assert_refused(s, 1.5, "int id or a notation string", error=INVALID)
+    assert_refused(s, -1, "out of range", error=INVALID)
     assert s.perft(1) == 0 and s.perft(2) == 0 and s.perft(0) == 1
 
 
@@ -554,50 +565,20 @@ def test_undo_of_a_determinization() -> None:
     assert snapshot(d) == before
 
 
-# -- player arguments ---------------------------------------------------------------------------
-
-PLAYER_METHODS = {
-    "observation": lambda s, p: s.observation(p),
-    "observation_string": lambda s, p: s.observation_string(p),
-    "observation_tensor": lambda s, p: s.observation_tensor(p),
-    "reserve": lambda s, p: s.reserve(p),
-    "prisoners": lambda s, p: s.prisoners(p),
-    "heuristic": lambda s, p: s.heuristic(p),
-    "resample_hidden": lambda s, p: s.resample_hidden(p, 0),
-    "view_for": lambda s, p: s.view_for(p, 0),
-    "determinizer": lambda s, p: s.determinizer(p),
-    "history_strings": lambda s, p: s.history_strings(viewer=p),
-    "to_json": lambda s, p: s.to_json(viewer=p),
-}
+# -- player arguments (of the methods of every game: tests/conformance/test_bad_input.py) ----
 
 
-@pytest.mark.parametrize("method", sorted(PLAYER_METHODS))
-@pytest.mark.parametrize("player", [2, -1, 3, 2**40, True, False, "0", "1", 0.0, 1.0, [0]])
+@pytest.mark.parametrize("method", ["reserve", "prisoners"])
+@pytest.mark.parametrize("player", [2, -1, 2**40, True, False, "0", 0.0, 1.0, [0], None])
 def test_bad_player_arguments(method: str, player: Any) -> None:
+    """This game's own methods word a bad player as every game does."""
     s = new((*OPENED, "xx@b2/0"))
     before = snapshot(s)
-    with pytest.raises(ValueError, match=r"player must be an int in \[0, 2\)") as info:
-        PLAYER_METHODS[method](s, player)
-    assert repr(player) in str(info.value)
+    with pytest.raises(ValueError) as info:
+        getattr(s, method)(player)
+    assert str(info.value) == f"player must be an int in [0, 2), got {player!r}"
     assert snapshot(s) == before
-
-
-@pytest.mark.parametrize("method", ["reserve", "prisoners", "heuristic"])
-def test_none_is_not_a_player(method: str) -> None:
-    s = new(OPENED)
-    with pytest.raises(ValueError, match=r"player must be an int in \[0, 2\), got None"):
-        PLAYER_METHODS[method](s, None)
-
-
-@pytest.mark.parametrize("rng", [1.5, "seed", True, [1], object()])
-def test_bad_rng_for_resample_hidden(rng: Any) -> None:
-    s = new(OPENED)
-    before = snapshot(s)
-    with pytest.raises(ValueError, match=r"rng must be an int seed, random.Random or numpy"):
-        s.resample_hidden(1, rng)
-    with pytest.raises(ValueError, match=r"rng must be"):
-        s.view_for(0, rng)
-    assert snapshot(s) == before
+    assert getattr(s, method)(np.int64(1)) == getattr(s, method)(1)
 
 
 @pytest.mark.parametrize(
@@ -834,8 +815,6 @@ def test_apply_all_rolls_back_on_an_illegal_action() -> None:
     with pytest.raises(plateau.IllegalActionError, match=r"action 2 of the sequence: 'xx@b2/0'"):
         s.apply_all(["rr,bx@d4", "xx@b2/0", "xx@b2/0", "xx@c3/0"])
     assert snapshot(s) == before
-    with pytest.raises(
-        plateau.IllegalActionError, match=r"action 1 of the sequence.*not a pick-up or drop-off"
-    ):
+    with pytest.raises(INVALID, match=r"action 1 of the sequence.*not a pick-up or drop-off"):
         s.apply_all(["rr,bx@d4", "a1:1-b2:1-c3"])
     assert snapshot(s) == before

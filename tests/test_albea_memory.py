@@ -16,7 +16,7 @@ def test_memory_flat_over_apply_undo_clone_cycles() -> None:
     while s.ply < 30:
         s.apply(int(rng.choice(s.legal_actions().tolist())))
     action = int(s.legal_actions()[0])
-    det = s.determinizer(s.current_player)  # type: ignore[attr-defined]
+    det = s.determinizer(s.current_player)
     for i in range(20_000):  # warm up allocator pools
         s.clone().apply(action)
         s.legal_actions()

@@ -362,23 +362,15 @@ def test_tournament_refuses_unfinished_or_foreign_games() -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_random_playouts(variant: str) -> None:
+def test_random_playouts_with_another_first_player(variant: str) -> None:
+    # the result's keys and counts in every game: tests/conformance/test_api.py
     players = TABLE[variant][0]
     r = plateau.random_playouts("plateau-x", variant, n=50, seed=3)
-    assert set(r) == {"games", "plies", "ended", "wins"}
-    assert r["games"] == 50
-    assert 0 <= r["ended"] <= 50
-    assert len(r["wins"]) == players
-    # every ended game has at least one winner; shared first places count for each
-    assert r["ended"] <= sum(r["wins"]) <= r["ended"] * players
-    # an ended game has at least its End ply, and at most ply_cap
-    assert r["ended"] <= r["plies"] <= 50 * 400
-    assert plateau.random_playouts("plateau-x", variant, n=50, seed=3) == r
-    others = [plateau.random_playouts("plateau-x", variant, n=50, seed=k) for k in (4, 5)]
-    assert any(o != r for o in others)
-    # first_player option and default variant
-    r1 = plateau.random_playouts("plateau-x", variant, n=10, seed=3, first_player=players - 1)
-    assert r1["games"] == 10 and len(r1["wins"]) == players
+    r1 = plateau.random_playouts("plateau-x", variant, n=50, seed=3, first_player=players - 1)
+    assert r1["games"] == 50 and len(r1["wins"]) == players and r1 != r
+    # first place is shared only when nobody has a piece in play at the end (the rules, section
+    # 6), which none of these random games reaches
+    assert r["draws"] == r1["draws"] == 0 and sum(r["wins"]) == r["ended"]
 
 
 def test_random_playouts_edges() -> None:
@@ -387,9 +379,10 @@ def test_random_playouts_edges() -> None:
         "plies": 0,
         "ended": 0,
         "wins": [0, 0],
+        "draws": 0,
     }
     r = plateau.random_playouts("plateau-x", "mini", n=7, ply_cap=0)
-    assert r == {"games": 7, "plies": 0, "ended": 0, "wins": [0, 0]}
+    assert r == {"games": 7, "plies": 0, "ended": 0, "wins": [0, 0], "draws": 0}
     r = plateau.random_playouts("plateau-x", "mini", n=7, ply_cap=3)
     assert r["plies"] == 21 and r["ended"] == 0  # nobody can end within three plies
     r = plateau.random_playouts("plateau-x", n=3)
@@ -404,7 +397,7 @@ def test_random_playouts_edges() -> None:
         ({"n": 1.5}, "n must be an int in"),
         ({"n": True}, "n must be an int in"),
         ({"n": "10"}, "n must be an int in"),
-        ({"seed": -1}, r"seed must be an int in \[0, 18446744073709551616\), got -1"),
+        ({"seed": -1}, r"seed must be an int in \[0, 2\*\*64\), got -1"),
         ({"seed": 2**64}, "seed must be an int in"),
         ({"seed": None}, "seed must be"),
         ({"ply_cap": -1}, "ply_cap must be an int in"),

@@ -164,7 +164,7 @@ def test_a_crashing_bot_forfeits_without_stopping_the_arena() -> None:
 
 def test_illegal_and_slow_bots_forfeit() -> None:
     res = arena.run("plateau-x", "mini", ["test-illegal", "random"], games=1)
-    assert "IllegalActionError" in (res.results[0].forfeit or {})["error"]
+    assert "InvalidActionError" in (res.results[0].forfeit or {})["error"]  # out of range
     res = arena.run("plateau-x", "mini", ["test-slow", "random"], games=1, move_timeout=0.01)
     assert "TimeoutError" in (res.results[0].forfeit or {})["error"]
 

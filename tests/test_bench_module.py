@@ -1,53 +1,210 @@
-"""The `plateau bench` machinery: its positions match the perft data, and a quick run
-produces a complete report (timings are never asserted here)."""
+"""The `plateau bench` machinery, for every registered game: its positions and counts are the
+test data's, a quick run through the command line reports every workload and fills the
+yardstick column from the yardsticks a game declares, and a wrong count stops it. Timings are
+never asserted here."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import stat
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import plateau
 import plateau.bench as bench
+from plateau import registry
 from plateau.cli import main
+from plateau.registry import BenchPosition, BenchSpec, GameInfo, Yardstick
 
-DATA = json.loads((Path(__file__).parent / "data" / "x_perft.json").read_text())
+GAMES = plateau.games()
+DATA = Path(__file__).parent / "data"
 
 
-@pytest.mark.parametrize("entry", bench.PERFT_POSITIONS, ids=lambda e: e[0])
-def test_bench_positions_are_the_tests_positions(
-    entry: tuple[str, str, list[str], int, int, int],
+def spec_of(game: str) -> BenchSpec:
+    spec = plateau.game_info(game).bench
+    assert spec is not None, f"{game} registers no benchmark"
+    return spec
+
+
+def with_spec(monkeypatch: pytest.MonkeyPatch, game: str, **changes: Any) -> GameInfo:
+    """Register ``game`` with its bench spec changed, for this test only."""
+    info = plateau.game_info(game)
+    changed = dataclasses.replace(info, bench=dataclasses.replace(spec_of(game), **changes))
+    monkeypatch.setitem(registry._GAMES, game, changed)
+    return changed
+
+
+def small_position(game: str) -> BenchPosition:
+    """The start of ``game`` at depth 2, with its true counts."""
+    start = plateau.new_game(game)
+    nodes, quick_nodes = start.perft(2), start.perft(1)
+    return BenchPosition("tiny start", lambda: plateau.new_game(game), 2, nodes, quick_nodes)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_registers_a_benchmark(game: str) -> None:
+    spec = spec_of(game)
+    plies = {p.label: p.build().ply for p in spec.positions}
+    assert 0 in plies.values(), "perft at the start"
+    assert plies[spec.midgame] > 0, "a midgame position"
+    assert all(p.depth >= 1 and p.nodes >= p.quick_nodes >= 0 for p in spec.positions)
+    assert all(y.name for y in spec.yardsticks)
+
+
+def perft_data() -> list[dict[str, Any]]:
+    out = []
+    for path in sorted(DATA.glob("*_perft.json")):
+        out += json.loads(path.read_text())["positions"]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("game", "label"), [(g, p.label) for g in GAMES for p in spec_of(g).positions]
+)
+def test_bench_positions_are_the_tests_positions(game: str, label: str) -> None:
+    pos = spec_of(game).position(label)
+    state = pos.build()
+    actions = state.history_strings()
+    matches = [
+        p
+        for p in perft_data()
+        if p["actions"] == actions
+        and p.get("variant", state.variant) == state.variant
+        and p["depth"].get(str(pos.depth)) == pos.nodes
+        and p["depth"].get(str(pos.depth - 1)) == pos.quick_nodes
+    ]
+    assert matches, f"{game} {label}: no perft data with these actions and counts"
+
+
+def fake_yardstick() -> Yardstick:
+    def perft(path: str | None, state: plateau.GameState, depth: int) -> tuple[int, float]:
+        return state.perft(depth), 0.5
+
+    return Yardstick(
+        name="fake yardstick",
+        available=lambda _path: True,
+        perft=perft,
+        playouts=lambda _path, _variant, _n, _seed: 1000.0,
+        python_loop=lambda _seconds: 2000.0,
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_quick_run_reports_every_workload(
+    game: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _label, variant, actions, depth, before, count = entry
-    matches = [p for p in DATA["positions"] if p["variant"] == variant and p["actions"] == actions]
-    assert len(matches) == 1
-    assert matches[0]["depth"][str(depth - 1)] == before
-    assert matches[0]["depth"][str(depth)] == count
-
-
-def test_quick_run_reports_every_measure() -> None:
-    rows = bench.run(quick=True)
-    names = [r.measure for r in rows]
-    assert sum("perft" in n for n in names) == len(bench.PERFT_POSITIONS)
-    assert any("playouts" in n for n in names)
-    assert any("Python loop" in n for n in names)
-    assert sum("StateBatch" in n for n in names) == 2
-    assert any("clone()" in n for n in names)
-    assert any("memory" in n for n in names)
-    assert all(r.ours > 0 for r in rows if "memory" not in r.measure)
-    table = bench.format_table(rows)
-    assert table.count("\n") == len(rows) + 1
-
-
-def test_a_wrong_count_stops_the_benchmark(monkeypatch: pytest.MonkeyPatch) -> None:
-    bad = [("mini start", "mini", [], 2, 232, 48_409)]
-    monkeypatch.setattr(bench, "PERFT_POSITIONS", bad)
-    with pytest.raises(bench.BenchError, match="expected 48409"):
-        bench.bench_perft(None, quick=False)
-
-
-def test_cli_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--quick"]) == 0
-    out = capsys.readouterr().out
+    """Through the command line, with the game's yardsticks replaced by one that measures
+    everything a yardstick may (and --yardstick given, which no yardstick of it runs)."""
+    info = with_spec(monkeypatch, game, yardsticks=(fake_yardstick(),))
+    spec = spec_of(game)
+    rows: list[bench.Row] = []
+    real_run = bench.run
+    monkeypatch.setattr(bench, "run", lambda **kw: rows.extend(real_run(**kw)) or rows)
+    assert main(["bench", "--game", game, "--quick", "--yardstick", "/no/such/program"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(f"plateau bench --game {game} --quick on ")
     assert "| measure | plateau | yardstick | ratio | target |" in out
-    assert "perft" in out and "StateBatch" in out
+    assert out.count("\n| ") == 1 + len(rows)  # the header line and the rows
+    assert f"plateau: warning: {game} has no yardstick program: --yardstick /no/such/program" in err
+    by_workload: dict[str, list[bench.Row]] = {}
+    for r in rows:
+        by_workload.setdefault(r.workload.split(" ")[0], []).append(r)
+    expected = {"perft", "apply-undo", "legal", "clone", "playouts", "python-loop", "memory"}
+    expected |= {"batch-1", "batch-2"} if info.batch is not None else set()
+    expected |= {"determinizer"} if not info.perfect_information else set()
+    assert set(by_workload) == expected
+    assert len(by_workload["perft"]) == len(spec.positions)
+    assert all(r.ours > 0 for r in rows if r.workload != "memory")
+    # the yardstick column: the fake one where it measures, the engine's own figures elsewhere
+    for r in by_workload["perft"] + by_workload["playouts"] + by_workload["python-loop"]:
+        assert r.yardstick == "fake yardstick" and r.theirs and r.ratio
+    assert by_workload["clone"][0].yardstick == "apply() + undo()"
+    if info.batch is not None:
+        assert by_workload["batch-1"][0].theirs == 1000.0
+        assert by_workload["batch-1"][0].yardstick == "fake yardstick playouts"
+        assert by_workload["batch-2"][0].yardstick == "the 1-thread figure"
+    # targets: the game's, then those every game shares
+    for r in rows:
+        general = r.workload.split(" ")[0]
+        wanted = spec.targets.get(r.workload, spec.targets.get(general))
+        assert r.target == (wanted or bench.DEFAULT_TARGETS.get(general, ""))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_yardsticks_that_cannot_run_leave_a_note(game: str) -> None:
+    missing = Yardstick(
+        name="absent",
+        available=lambda _path: False,
+        missing_note="absent: install it",
+        python_loop=lambda _seconds: 1.0,
+    )
+    info = plateau.game_info(game)
+    sticks = bench._Yardsticks.of(dataclasses.replace(spec_of(game), yardsticks=(missing,)), None)
+    row = bench.bench_python_loop(info, quick=True, sticks=sticks)
+    assert row.theirs is None and row.notes == ["absent: install it"]
+    assert "(absent: install it)" in bench.format_table([row])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_wrong_count_stops_the_benchmark(game: str) -> None:
+    good = small_position(game)
+    for bad, pattern in (
+        (dataclasses.replace(good, nodes=good.nodes + 1), f"expected {good.nodes + 1}"),
+        (dataclasses.replace(good, quick_nodes=good.quick_nodes - 1), "expected"),
+    ):
+        spec = dataclasses.replace(spec_of(game), positions=(bad,), midgame=bad.label)
+        with pytest.raises(bench.BenchError, match=pattern):
+            bench.bench_perft(spec, quick=False)
+    # a yardstick that counts otherwise stops it too
+    liar = dataclasses.replace(fake_yardstick(), perft=lambda _p, _s, _d: (good.nodes - 1, 1.0))
+    spec = dataclasses.replace(spec_of(game), positions=(good,), midgame=good.label)
+    sticks = bench._Yardsticks.of(dataclasses.replace(spec, yardsticks=(liar,)), None)
+    with pytest.raises(bench.BenchError, match="fake yardstick"):
+        bench.bench_perft(spec, quick=False, sticks=sticks)
+
+
+def test_a_bench_spec_needs_its_midgame_position() -> None:
+    pos = small_position(GAMES[0])
+    with pytest.raises(ValueError, match="midgame"):
+        BenchSpec(positions=(pos,), midgame="no such position")
+    with pytest.raises(ValueError, match="distinct labels"):
+        BenchSpec(positions=(pos, pos), midgame=pos.label)
+
+
+PROGRAM = """#!{python}
+# a stand-in for a native yardstick program: the yardstick protocol, answered by the engine
+import sys
+import plateau
+
+command, variant, *rest = sys.argv[1:]
+if command == "perft":
+    s = plateau.new_game({game!r}, variant)
+    s.apply_all(rest[1:])
+    print(f"nodes={{s.perft(int(rest[0]))}} seconds=0.25")
+else:
+    print("plies_per_s=5000")
+"""
+
+
+@pytest.mark.parametrize(
+    "game", [g for g in GAMES if any(y.uses_path for y in spec_of(g).yardsticks)]
+)
+def test_a_yardstick_program_speaks_the_protocol(game: str, tmp_path: Path) -> None:
+    program = tmp_path / "yardstick"
+    program.write_text(PROGRAM.format(python=sys.executable, game=game))
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    native = next(y for y in spec_of(game).yardsticks if y.uses_path)
+    spec = dataclasses.replace(spec_of(game), yardsticks=(native,))
+    assert not bench._Yardsticks.of(spec, None).ready  # no path: no figures
+    sticks = bench._Yardsticks.of(spec, str(program))
+    mid = spec.position(spec.midgame)
+    small = dataclasses.replace(mid, depth=2, nodes=mid.build().perft(2))
+    small = dataclasses.replace(small, quick_nodes=small.build().perft(1))
+    (row,) = bench.bench_perft(dataclasses.replace(spec, positions=(small,)), False, sticks)
+    assert row.yardstick == native.name and row.theirs == small.nodes / 0.25
+    info = dataclasses.replace(plateau.game_info(game), bench=spec)
+    assert bench.bench_playouts(info, quick=True, sticks=sticks).theirs == 5000.0

@@ -48,7 +48,7 @@ def test_scripted_session(tmp_path: Path) -> None:
     final = play(state, [0], {1: make_bot("random", seed=1)}, read=read, write=written.append)
     text = "\n".join(written)
     assert "P@a1" in text and "S@a1" in text  # the legal list was printed
-    assert "illegal: 'S@z9'" in text
+    assert "not an action: 'S@z9'" in text  # no such square
     assert "illegal: 'T@a1b1a2'" in text  # a piece stands on a1
     assert f"saved to {save}" in text and f"loaded {save}" in text
     assert "load needs a file name" in text

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import plateau
-from plateau import AlbeaPlateauState, IllegalActionError, InvalidRecordError
+from plateau import AlbeaPlateauState, IllegalActionError, InvalidActionError, InvalidRecordError
 
 GAMES = [(g, v) for g in plateau.games() for v in plateau.variants(g)]
 
@@ -165,7 +165,7 @@ def test_why_illegal_of_a_legal_action_is_none(game: str, variant: str) -> None:
     illegal = next(a for a in range(s.num_distinct_actions) if not s.is_legal(a))
     reason = s.why_illegal(illegal)
     assert isinstance(reason, str) and reason
-    with pytest.raises(IllegalActionError, match="out of range"):
+    with pytest.raises(InvalidActionError, match="out of range"):
         s.why_illegal(s.num_distinct_actions)
 
 
@@ -252,7 +252,7 @@ def test_max_plies_option_beyond_the_counter_is_refused(max_plies: int) -> None:
 @pytest.mark.parametrize("text", ["xx@a3/00", "rr@a1/01", "rb@b2/007", "a1:01-a2", "a1:2-b1:01-c1"])
 def test_plateau_notation_refuses_leading_zeros(text: str) -> None:
     s = plateau.new_game("albea-plateau")
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(InvalidActionError):
         s.parse_action(text)
 
 

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from plateau import games as _games  # registers every game
 from plateau.batch import StateBatch
-from plateau.errors import IllegalActionError, InvalidRecordError
+from plateau.errors import (
+    ActionError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidRecordError,
+)
 from plateau.games.albea import AlbeaPlateauState
 from plateau.games.x import PlateauXState
 from plateau.notation import square_index, square_name
@@ -22,9 +27,11 @@ from plateau.tournament import Tournament
 __version__ = "0.1.0"
 
 __all__ = [
+    "ActionError",
     "AlbeaPlateauState",
     "GameState",
     "IllegalActionError",
+    "InvalidActionError",
     "InvalidRecordError",
     "PlateauXState",
     "StateBatch",

@@ -6,6 +6,12 @@ that file alone, and an interrupted arena resumes without replaying finished gam
 A bot that raises, returns an illegal action or overruns ``move_timeout`` forfeits: it is placed
 last, the others keep their order of the moment, and the error is recorded. A game still
 running after ``ply_cap`` is scored by its ranking at that moment (``truncated``).
+
+A seat may also be an external engine process speaking the engine protocol
+(``engine:name=my,cmd="./my-engine"``; :mod:`plateau.engine`, ``docs/engine-protocol.md``):
+each worker keeps one process per engine and seat slot, restarted after a failure. An engine
+that crashes, hangs past ``move_timeout``, prints garbage or answers an unparseable or illegal
+action forfeits that game, with the reason and the tail of its stderr in the result.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import copy
 import json
 import math
 import os
+import re
 import signal
 import time
 import traceback
@@ -27,6 +34,8 @@ from typing import Any, Union
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
 from plateau.checks import check_int
+from plateau.engine import EngineError, EnginePool, check_engine, is_engine_spec
+from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.record import to_record
 from plateau.registry import check_variant, new_game
 from plateau.tournament import Tournament
@@ -48,8 +57,12 @@ class GameResult:
     plies: int
     seconds: float
     truncated: bool = False
-    forfeit: dict[str, Any] | None = None  # {"seat", "bot", "ply", "error"}
+    # {"seat", "bot", "ply", "error", "traceback"}; an engine's: "reason" and "stderr" (its
+    # last lines) instead of "traceback"
+    forfeit: dict[str, Any] | None = None
     record: dict[str, Any] = field(default_factory=dict)  # the engine's game record
+    #: external engines by seat (str): {"name": its id name, "info": its last info line}
+    engines: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_line(self) -> str:
         return json.dumps({"format": FORMAT, **asdict(self)})
@@ -62,33 +75,42 @@ class GameResult:
         return cls(**data)
 
 
+_KEY_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*=")
+
+
 def split_bot_list(text: str) -> list[str]:
-    """Split ``"mcts:iters=2000,c=1.4,greedy,random"`` into bot specs: a comma starts a new
-    bot unless what follows is another ``key=value`` of the current one.
+    """Split ``"mcts:iters=2000,c=1.4,greedy,random"`` into bot specs: a comma (outside
+    quotes) starts a new bot unless what follows is another ``key=value`` of the current one.
 
     >>> split_bot_list("mcts:iters=2000,c=1.4,greedy,random")
     ['mcts:iters=2000,c=1.4', 'greedy', 'random']
+    >>> split_bot_list('engine:name=my,cmd="./my-engine --x a,b",random')
+    ['engine:name=my,cmd="./my-engine --x a,b"', 'random']
     """
     specs: list[str] = []
-    for token in (t.strip() for t in text.split(",")):
+    for token in (t.strip() for t in _split_outside_quotes(text)):
         if not token:
             raise ValueError(f"empty bot in {text!r}")
-        if "=" in token and ":" not in token and specs:
+        if _KEY_VALUE.match(token) and specs:
             specs[-1] += "," + token
         else:
             specs.append(token)
     return specs
 
 
-#: what the arena accepts for a seat: a spec string (``"mcts:iters=500"``, or
-#: ``"mypkg.bots:MyBot"``), a Bot subclass or factory called with ``seed=``, or a Bot object
+#: what the arena accepts for a seat: a spec string (``"mcts:iters=500"``,
+#: ``"mypkg.bots:MyBot"``, or an external engine ``'engine:name=my,cmd="./my-engine"'``), a
+#: Bot subclass or factory called with ``seed=``, or a Bot object
 #: (copied for each game). Classes, factories and objects must be picklable to cross processes
 #: (defined at module level).
 BotSource = Union[str, Bot, Callable[..., Bot]]
 
 
 def build_bot(source: BotSource, seed: int) -> Bot:
-    """A fresh bot for one game from a seat's :data:`BotSource`."""
+    """A fresh bot for one game from a seat's :data:`BotSource` (not an engine spec: engines
+    are processes the arena talks to, not bots)."""
+    if is_engine_spec(source):
+        raise ValueError(f"{source!r} is an external engine: the arena plays it, not as a Bot")
     if isinstance(source, str):
         return make_bot(source, seed=seed)
     if isinstance(source, Bot):
@@ -124,6 +146,11 @@ def _seed_for(seed: int, index: int, seat: int) -> int:
     return (seed * 1_000_003 + index * 101 + seat) % 2**63
 
 
+#: the engine processes of this process while an arena runs here (set by ``run`` and in its
+#: workers); a game played outside them starts and stops its own
+_POOL: EnginePool | None = None
+
+
 def play_game(
     game: str,
     variant: str,
@@ -135,16 +162,75 @@ def play_game(
 ) -> GameResult:
     """Play arena game ``index`` with ``specs[seat]`` in each seat (never raises for a bot's
     fault: that is a forfeit)."""
+    pool = _POOL if _POOL is not None else EnginePool()
+    try:
+        return _play_game(game, variant, specs, index, seed, move_timeout, ply_cap, pool)
+    finally:
+        if pool is not _POOL:
+            pool.close()
+
+
+def _engine_forfeit(
+    seat: int, label: str, ply: int, error: EngineError, stderr: Iterable[str]
+) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "bot": label,
+        "ply": ply,
+        "error": str(error),
+        "reason": error.reason,
+        "stderr": list(stderr),
+    }
+
+
+def _play_game(
+    game: str,
+    variant: str,
+    specs: Sequence[BotSource],
+    index: int,
+    seed: int,
+    move_timeout: float | None,
+    ply_cap: int,
+    pool: EnginePool,
+) -> GameResult:
     state = new_game(game, variant)
-    bots = [build_bot(spec, _seed_for(seed, index, seat)) for seat, spec in enumerate(specs)]
     labels = [bot_label(spec) for spec in specs]
-    for bot in bots:
-        bot.reset()
+    bots: dict[int, Bot] = {}
+    engines: dict[int, Any] = {}  # seat -> EngineProcess
     forfeit: dict[str, Any] | None = None
+    for seat, spec in enumerate(specs):
+        if not is_engine_spec(spec):
+            bots[seat] = build_bot(spec, _seed_for(seed, index, seat))
+            bots[seat].reset()
+    for seat, spec in enumerate(specs):
+        if not isinstance(spec, str) or not is_engine_spec(spec):
+            continue
+        slot = sum(s == spec for s in specs[:seat])  # the k-th seat of this engine in the game
+        engine = None
+        try:
+            engine = pool.get(spec, slot)
+            engines[seat] = engine
+            engine.new_game(state)
+        except EngineError as e:  # it cannot start this game: a forfeit before the first move
+            tail = list(engine.stderr_tail) if engine is not None else []
+            forfeit = _engine_forfeit(seat, labels[seat], state.ply, e, tail)
+            if engine is not None:
+                pool.discard(engine)
+            break
     t0 = time.perf_counter()
-    while not state.is_terminal() and state.ply < ply_cap:
+    while forfeit is None and not state.is_terminal() and state.ply < ply_cap:
         seat = state.current_player
-        probe = state.view_for(seat, seed=_seed_for(seed, index, seat) ^ state.ply)
+        view_seed = _seed_for(seed, index, seat) ^ state.ply
+        if seat in engines:
+            engine = engines[seat]
+            try:
+                # the engine is told only what this seat may know (engine.position_command)
+                state.apply(engine.select_action(state, seat, view_seed, move_timeout))
+            except EngineError as e:
+                forfeit = _engine_forfeit(seat, labels[seat], state.ply, e, engine.stderr_tail)
+                pool.discard(engine)  # its state is unknown: the next game starts a fresh one
+            continue
+        probe = state.view_for(seat, seed=view_seed)
         started = time.perf_counter()
         try:
             action = bots[seat].select_action(probe)
@@ -183,6 +269,10 @@ def play_game(
         truncated=forfeit is None and not state.is_terminal(),
         forfeit=forfeit,
         record=to_record(state),
+        engines={
+            str(seat): {"name": engine.id_name, "info": engine.last_info}
+            for seat, engine in engines.items()
+        },
     )
 
 
@@ -360,16 +450,22 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
 
 
 def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[GameResult]:
+    global _POOL
     if jobs <= 1:
-        for task in tasks:
-            yield play_game(*task)
+        _POOL = EnginePool()
+        try:
+            for task in tasks:
+                yield play_game(*task)
+        finally:  # the end, an error, Ctrl-C or the consumer stopping: engines stop
+            engines, _POOL = _POOL, None
+            engines.close()
         return
     # fork where the platform has it: workers start at once and scripts need no __main__ guard
     method = "fork" if "fork" in get_all_start_methods() else "spawn"
     # workers ignore Ctrl-C: the parent alone handles it, stops them, and the games written so
     # far stay in the output file for --resume
     pool = ProcessPoolExecutor(
-        max_workers=jobs, mp_context=get_context(method), initializer=_ignore_sigint
+        max_workers=jobs, mp_context=get_context(method), initializer=_init_worker
     )
     try:
         pending: set[Future[GameResult]] = set()
@@ -390,8 +486,21 @@ def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[GameResult]:
     pool.shutdown()
 
 
-def _ignore_sigint() -> None:
+def _init_worker() -> None:
+    global _POOL
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _POOL = pool = EnginePool()
+    # a worker that ends normally stops its engines on the way out (multiprocessing runs its
+    # finalizers, not atexit); one stopped by the parent (SIGTERM: Ctrl-C, an error) kills them
+    from multiprocessing.util import Finalize
+
+    Finalize(None, pool.close, exitpriority=10)
+
+    def on_sigterm(signum: int, frame: object) -> None:
+        pool.close(grace=0)
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
 
 
 def _run_ray(tasks: list[tuple[Any, ...]], address: str | None) -> Iterator[GameResult]:
@@ -442,8 +551,12 @@ def run(
         )
     for spec in bots:
         # every bot is built and asked before any game starts: a bad spec, or a bot that
-        # cannot play this game (alphabeta with four players), is an error, not forfeits
-        build_bot(spec, 0).check_game(probe)
+        # cannot play this game (alphabeta with four players), is an error, not forfeits; an
+        # engine is started, told the game and stopped
+        if isinstance(spec, str) and is_engine_spec(spec):
+            check_engine(spec, probe)
+        else:
+            build_bot(spec, 0).check_game(probe)
     games = check_int(games, "games", 0)
     jobs = check_int(jobs, "jobs", 1)
     seed = check_int(seed, "seed", 0)

@@ -1,70 +1,42 @@
-"""``plateau bench``: speed figures of the engines, as ratios against yardsticks measured in
-the same run (the native Plateau X yardstick program, OpenSpiel if installed, and the
-engine's own apply/undo), since machines are shared and noisy. ``--game albea-plateau`` measures
-the Plateau (Albea) engine instead, which has no native yardstick: its rows compare with
-OpenSpiel and apply/undo, or state their absolute target.
+"""``plateau bench``: speed figures of a game's engine, measured the same way for every game in
+the registry, from what its entry declares (``GameInfo.bench``, a :class:`~plateau.registry.
+BenchSpec`).
 
-Every timed workload first checks its node or ply counts against known-good numbers.
+The workloads: perft at the game's positions, legal-action generation, apply + undo and clone +
+apply at its midgame position, random playouts in the compiled core, ``StateBatch`` stepping on
+one and two threads (for games with a batch engine), the Python loop (legal actions, random
+pick, apply), memory growth over many apply/undo/clone calls, and for games with hidden
+information the determinizer. Machines are shared and noisy, so figures are compared with
+yardsticks timed in the same run: the engine's own figures (apply + undo for clones, in-core
+playouts for batches, one thread for two) and the yardsticks the game declares (another
+implementation of the same rules, OpenSpiel's Python loop, ...), which fill the yardstick
+column where they can run.
+
+Every timed workload first checks its node or ply counts against known-good numbers: a wrong
+count raises :class:`BenchError` instead of timing it.
 """
 
 from __future__ import annotations
 
 import functools
 import random
-import re
 import resource
-import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from plateau.batch import StateBatch
-from plateau.registry import new_game, random_playouts
+from plateau.registry import BenchSpec, GameInfo, Yardstick, game_info, new_game, random_playouts
 from plateau.state import GameState
 
-
-def _moves(text: str) -> list[str]:
-    return text.split()
-
-
-#: (label, variant, actions from the start, depth, leaves at depth - 1, leaves at depth);
-#: the same positions and counts as tests/data/x_perft.json (a test keeps them equal)
-PERFT_POSITIONS: list[tuple[str, str, list[str], int, int, int]] = [
-    ("mini start", "mini", [], 4, 8_244_664, 1_266_430_336),
-    ("standard start", "standard", [], 4, 27_464_460, 7_123_071_092),
-    (
-        "standard ply 10",
-        "standard",
-        _moves("P@e6 T@d1d2e2 D@d3d4 P@g4 T@a5a6b6 P@d5 P@c5 D@a4b4 T@f5g5f6 T@b1c1c2"),
-        4,
-        816_060,
-        97_823_101,
-    ),
-    (
-        "standard ply 24",
-        "standard",
-        _moves(
-            "P@e6 P@e5 P@b4 P@d7 D@b5c5 T@g2f3g3 S@e3 T@f1g1f2 S@a1 S@b6 S@f2 D@f5g5 "
-            "T@a2a3b3 e5-g2 b4-a5 S@g1 T@c3c4d4 D@a6a7 a5-a2 T@b3c3c4 T@c6d6c7 S@b7 D@c3c4 S@b5"
-        ),
-        5,
-        2_303_845,
-        104_068_448,
-    ),
-    (
-        "double ply 10",
-        "double",
-        _moves("T@a6b6b7 P@d4 P@d7 P@e2 P@d1 D@c6c7 d7-c7 T@f2e3f3 T@a1b1a2 S@e5"),
-        4,
-        1_843_021,
-        169_890_651,
-    ),
-]
+#: targets every game shares (a game's BenchSpec.targets adds and overrides)
+DEFAULT_TARGETS = {"batch-2": ">= 1.7x", "clone": "<= 3x", "memory": "flat"}
 
 
 @dataclass
@@ -78,6 +50,8 @@ class Row:
     yardstick: str = ""
     target: str = ""
     notes: list[str] = field(default_factory=list)
+    #: the workload, for targets: ``perft``, ``legal``, ``apply-undo``, ``clone``, ...
+    workload: str = ""
 
     @property
     def ratio(self) -> float | None:
@@ -88,155 +62,218 @@ class BenchError(RuntimeError):
     """A workload computed a wrong count: nothing it timed can be trusted."""
 
 
+@dataclass
+class _Yardsticks:
+    """The game's yardsticks, split by whether they can run here."""
+
+    path: str | None
+    ready: list[Yardstick]
+    missing: list[Yardstick]
+
+    @classmethod
+    def of(cls, spec: BenchSpec, path: str | None) -> _Yardsticks:
+        ready = [y for y in spec.yardsticks if y.available(path)]
+        return cls(path, ready, [y for y in spec.yardsticks if y not in ready])
+
+    def first(self, workload: str) -> Yardstick | None:
+        """The first yardstick that can run and measures ``workload``."""
+        return next((y for y in self.ready if getattr(y, workload) is not None), None)
+
+    def note(self, row: Row, workload: str) -> None:
+        """Say on ``row`` which yardsticks of its workload could not run (and why)."""
+        for y in self.missing:
+            if getattr(y, workload) is not None and y.missing_note:
+                row.notes.append(y.missing_note)
+
+
 def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     t0 = time.perf_counter()
     out = fn()
     return out, max(time.perf_counter() - t0, 1e-9)
 
 
-def _yardstick(path: str, *args: str) -> dict[str, float]:
-    out = subprocess.run(
-        [path, *args], capture_output=True, text=True, check=True, timeout=600
-    ).stdout
-    return {k: float(v) for k, v in re.findall(r"(\w+)=([0-9.eE+-]+)", out)}
+def _spec(info: GameInfo) -> BenchSpec:
+    if info.bench is None:
+        raise ValueError(f"{info.name!r} registers no benchmark (GameInfo.bench)")
+    return info.bench
 
 
-def bench_perft(yardstick: str | None, quick: bool) -> list[Row]:
+# -- perft --------------------------------------------------------------------------------------
+
+
+def bench_perft(spec: BenchSpec, quick: bool, sticks: _Yardsticks | None = None) -> list[Row]:
+    """Perft at each position: its depth (``quick``: one less), after checking the count one
+    ply shallower; a yardstick that measures perft must count the same leaves."""
+    sticks = sticks or _Yardsticks(None, [], [])
     rows = []
-    for label, variant, actions, depth, before, count in PERFT_POSITIONS:
-        state = new_game("plateau-x", variant)
-        state.apply_all(actions)
-        if state.perft(depth - 1) != before:
-            raise BenchError(f"perft({depth - 1}) of {label} is wrong")
-        if quick:
-            depth, count = depth - 1, before
+    for pos in spec.positions:
+        state = pos.build()
+        if not quick and (got := state.perft(pos.depth - 1)) != pos.quick_nodes:
+            raise BenchError(
+                f"perft({pos.depth - 1}) of {pos.label}: {got}, expected {pos.quick_nodes}"
+            )
+        depth, count = (pos.depth - 1, pos.quick_nodes) if quick else (pos.depth, pos.nodes)
         nodes, secs = _timed(functools.partial(state.perft, depth))
         if nodes != count:
-            raise BenchError(f"perft({depth}) of {label}: {nodes}, expected {count}")
-        row = Row(f"perft({depth}) {label}, leaves/s", nodes / secs, "leaves/s", target=">= 0.3x")
-        if yardstick:
-            y = _yardstick(yardstick, "perft", variant, str(depth), *actions)
-            if int(y["nodes"]) != count:
-                raise BenchError(f"yardstick perft({depth}) of {label}: {y['nodes']}")
-            row.theirs, row.yardstick = y["nodes"] / y["seconds"], "native yardstick"
+            raise BenchError(f"perft({depth}) of {pos.label}: {nodes}, expected {count}")
+        row = Row(f"perft({depth}) {pos.label}, leaves/s", nodes / secs, "leaves/s")
+        row.workload = f"perft {pos.label}"
+        y = sticks.first("perft")
+        if y is not None and y.perft is not None:
+            theirs, their_secs = y.perft(sticks.path, state, depth)
+            if theirs != count:
+                raise BenchError(f"{y.name}: perft({depth}) of {pos.label}: {theirs}, not {count}")
+            row.theirs, row.yardstick = theirs / max(their_secs, 1e-9), y.name
+        sticks.note(row, "perft")
         rows.append(row)
     return rows
 
 
-def bench_playouts(yardstick: str | None, quick: bool) -> list[Row]:
-    n = 20_000 if quick else 200_000
-    first = random_playouts("plateau-x", "standard", 200, seed=1)
-    if first != random_playouts("plateau-x", "standard", 200, seed=1) or first["ended"] != 200:
+# -- moves at the midgame position -------------------------------------------------------------
+
+
+def bench_moves(spec: BenchSpec, quick: bool, state: GameState | None = None) -> list[Row]:
+    """At the midgame position: apply + undo of one action; the same with ``legal_actions()``
+    in between (the undo clears the cached list, so each call generates it afresh); clone +
+    apply."""
+    pos = spec.position(spec.midgame)
+    state = pos.build() if state is None else state
+    action = int(state.legal_actions()[0])
+    count = state.num_legal_actions()
+    n = 50_000 if quick else 500_000
+    before = state.hash
+
+    def apply_undo() -> None:
+        for _ in range(n):
+            state.apply(action)
+            state.undo()
+
+    def apply_generate_undo() -> int:
+        total = 0
+        for _ in range(n):
+            state.apply(action)
+            state.undo()
+            total += len(state.legal_actions())
+        return total
+
+    def clone_apply() -> None:
+        for _ in range(n):
+            state.clone().apply(action)
+
+    _, t_undo = _timed(apply_undo)
+    generated, t_gen = _timed(apply_generate_undo)
+    _, t_clone = _timed(clone_apply)
+    if state.hash != before or generated != n * count:
+        raise BenchError(f"apply/undo changed the position {pos.label} or its legal actions")
+    at = f"at {pos.label} ({count} legal actions)"
+    undo_ns = t_undo / n * 1e9
+    return [
+        Row(f"apply() + undo() {at}, ns", undo_ns, "ns", workload="apply-undo"),
+        Row(
+            f"apply() + undo() + legal_actions() {at}, ns",
+            t_gen / n * 1e9,
+            "ns",
+            theirs=undo_ns,
+            yardstick="apply() + undo()",
+            workload="legal",
+        ),
+        Row(
+            f"clone() + apply() {at}, ns",
+            t_clone / n * 1e9,
+            "ns",
+            theirs=undo_ns,
+            yardstick="apply() + undo()",
+            workload="clone",
+        ),
+    ]
+
+
+# -- random playouts in the core ----------------------------------------------------------------
+
+
+def bench_playouts(info: GameInfo, quick: bool, sticks: _Yardsticks | None = None) -> Row:
+    """Random games of the default variant in the core: reproducible per seed, of a plausible
+    length, then timed for about a second (``quick``: a tenth)."""
+    sticks = sticks or _Yardsticks(None, [], [])
+    spec, variant = _spec(info), info.default_variant
+    first, secs = _timed(lambda: random_playouts(info.name, variant, 200, seed=1))
+    if first != random_playouts(info.name, variant, 200, seed=1) or first["games"] != 200:
         raise BenchError("random playouts are not reproducible")
-    result, secs = _timed(lambda: random_playouts("plateau-x", "standard", n, seed=2))
-    avg = result["plies"] / n
-    if not 40 <= avg <= 60:  # the rules page: a random standard game lasts about 50 plies
-        raise BenchError(f"random standard games average {avg:.1f} plies, expected about 50")
-    row = Row(
-        "random playouts in the core, plies/s", result["plies"] / secs, "plies/s", target=">= 0.5x"
-    )
-    if yardstick:
-        y = _yardstick(yardstick, "playouts", "standard", str(n), "2")
-        row.theirs, row.yardstick = y["plies_per_s"], "native yardstick"
-    return [row]
+    n = int(min(max(200 * (0.1 if quick else 1.0) / secs, 200), 10_000_000))
+    result, secs = _timed(lambda: random_playouts(info.name, variant, n, seed=2))
+    for r, games in ((first, 200), (result, n)):
+        mean = r["plies"] / games
+        low, high = spec.playout_plies or (0, float("inf"))
+        if r["games"] != games or not low <= mean <= high:
+            raise BenchError(
+                f"{r['games']} random games average {mean:.1f} plies, expected {games} games "
+                f"of {low}..{high} plies"
+            )
+    plies_per_s = result["plies"] / secs
+    row = Row("random playouts in the core, plies/s", plies_per_s, "plies/s", workload="playouts")
+    y = sticks.first("playouts")
+    if y is not None and y.playouts is not None:
+        row.theirs, row.yardstick = y.playouts(sticks.path, variant, n, 2), y.name
+    sticks.note(row, "playouts")
+    return row
 
 
-def _python_loop(seconds: float, game: str = "plateau-x") -> float:
-    rng = random.Random(3)
-    steps = 0
-    state = new_game(game)
-    t0 = time.perf_counter()
-    while True:
-        for _ in range(1000):
-            if state.is_terminal():
-                state = new_game(game)
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-        steps += 1000
-        dt = time.perf_counter() - t0
-        if dt >= seconds:
-            return steps / dt
+# -- StateBatch ------------------------------------------------------------------------------------
 
 
-def _openspiel_loop(seconds: float) -> float | None:
-    try:
-        import pyspiel  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    game = pyspiel.load_game("breakthrough")
-    rng = random.Random(3)
-    steps = 0
-    state = game.new_initial_state()
-    t0 = time.perf_counter()
-    while True:
-        for _ in range(1000):
-            if state.is_terminal():
-                state = game.new_initial_state()
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-        steps += 1000
-        dt = time.perf_counter() - t0
-        if dt >= seconds:
-            return float(steps / dt)
-
-
-def bench_python_driven(quick: bool) -> list[Row]:
-    seconds = 0.5 if quick else 3.0
-    # correctness first: a Python-driven game is a legal game the reference counts agree with
-    state = new_game("plateau-x", "standard")
-    if state.perft(2) != 98_308:
-        raise BenchError("perft(2) of the standard start is wrong")
-    ours = _python_loop(seconds)
-    theirs = _openspiel_loop(seconds)
-    row = Row(
-        "Python loop: legal_actions + random pick + apply, steps/s",
-        ours,
-        "steps/s",
-        target=">= 1.0x",
-    )
-    if theirs is not None:
-        row.theirs, row.yardstick = theirs, "OpenSpiel breakthrough, same loop"
-    else:
-        row.notes.append("OpenSpiel not installed (pip install 'plateau[bench]')")
-    return [row]
-
-
-def _batch_worker(batch: StateBatch, iterations: int, out: list[int]) -> None:
+def _batch_worker(batch: StateBatch, iterations: int, masks: bool, out: list[int]) -> None:
     n = batch.num_envs
-    masks = np.zeros((n, batch.num_distinct_actions), dtype=np.uint8)
+    mask = np.zeros((n, batch.num_distinct_actions), dtype=np.uint8) if masks else None
     actions = np.zeros(n, dtype=np.int64)
     done = np.zeros(n, dtype=np.uint8)
     returns = np.zeros((n, batch.num_players), dtype=np.float32)
     for _ in range(iterations):
-        batch.legal_masks(masks)
+        if mask is not None:
+            batch.legal_masks(mask)
         batch.sample_random(actions)
         batch.step(actions, done, returns)
     out.append(n * iterations)
 
 
-def bench_batch(yardstick_playouts: float | None, quick: bool) -> list[Row]:
-    n, iterations = 1024, (50 if quick else 1000)
-    check = StateBatch("plateau-x", "standard", n=4, seed=1)
-    if int(check.legal_masks().sum()) != 4 * 326:
-        raise BenchError("batch masks of the start position are wrong")
-    rows = []
-    one = StateBatch("plateau-x", "standard", n=n, seed=1)
+def bench_batch(info: GameInfo, quick: bool, playouts: Row) -> list[Row]:
+    """1,024 games of the default variant stepped at random (with legal masks each step if the
+    game says a learner would fill them) on one thread, compared with the playouts (the
+    yardstick's if it ran, else the core's), then two batches on two threads, compared with
+    one."""
+    spec, variant, n = _spec(info), info.default_variant, 1024
+    start = new_game(info.name, variant).num_legal_actions()
+    check = StateBatch(info.name, variant, n=4, seed=1)
+    if int(check.legal_masks().sum()) != 4 * start:
+        raise BenchError(f"batch masks of the start position are not {start} legal actions")
+    calibrate: list[int] = []
+    _, secs = _timed(lambda: _batch_worker(check, 20, spec.batch_masks, calibrate))
+    per_step = secs / 20 * n / 4  # seconds per step of n games, roughly
+    iterations = int(min(max((0.1 if quick else 1.0) / per_step, 5), 100_000))
+    what = "StateBatch step with masks" if spec.batch_masks else "StateBatch random steps"
+    one = StateBatch(info.name, variant, n=n, seed=1)
     done: list[int] = []
-    _, secs = _timed(lambda: _batch_worker(one, iterations, done))
+    _, secs = _timed(lambda: _batch_worker(one, iterations, spec.batch_masks, done))
     single = done[0] / secs
-    rows.append(
+    if playouts.theirs:
+        theirs, yardstick = playouts.theirs, f"{playouts.yardstick} playouts"
+    else:
+        theirs, yardstick = playouts.ours, "in-core random playouts"
+    rows = [
         Row(
-            "StateBatch step with masks, 1 thread, plies/s",
+            f"{what} ({n:,} games), 1 thread, plies/s",
             single,
             "plies/s",
-            theirs=yardstick_playouts,
-            target=">= 0.3x",
-            yardstick="native yardstick playouts" if yardstick_playouts else "",
+            theirs=theirs,
+            yardstick=yardstick,
+            workload="batch-1",
         )
-    )
-    batches = [StateBatch("plateau-x", "standard", n=n, seed=s) for s in (1, 2)]
+    ]
+    batches = [StateBatch(info.name, variant, n=n, seed=s) for s in (1, 2)]
     done = []
-    threads = [threading.Thread(target=_batch_worker, args=(b, iterations, done)) for b in batches]
+    threads = [
+        threading.Thread(target=_batch_worker, args=(b, iterations, spec.batch_masks, done))
+        for b in batches
+    ]
 
     def run_two() -> None:
         for t in threads:
@@ -247,58 +284,68 @@ def bench_batch(yardstick_playouts: float | None, quick: bool) -> list[Row]:
     _, secs = _timed(run_two)
     rows.append(
         Row(
-            "StateBatch step with masks, 2 threads, plies/s",
+            f"{what} ({n:,} games each), 2 threads, plies/s",
             sum(done) / secs,
             "plies/s",
             theirs=single,
             yardstick="the 1-thread figure",
-            target=">= 1.7x",
+            workload="batch-2",
         )
     )
     return rows
 
 
-def _midgame() -> GameState:
-    _label, variant, actions, *_ = PERFT_POSITIONS[3]
-    state = new_game("plateau-x", variant)
-    state.apply_all(actions)
-    return state
+# -- the Python loop -------------------------------------------------------------------------------
 
 
-def bench_clone(quick: bool, state: GameState | None = None) -> list[Row]:
-    state = _midgame() if state is None else state
-    action = int(state.legal_actions()[0])
-    n = 50_000 if quick else 500_000
-    before = state.hash
+def python_loop(seconds: float, game: str, variant: str | None = None) -> tuple[float, GameState]:
+    """Steps per second of the loop every Python program driving the engine runs: legal
+    actions, a random pick, apply (a new game when one ends); and the last game's state."""
+    rng = random.Random(3)
+    steps = 0
+    state = new_game(game, variant)
+    t0 = time.perf_counter()
+    while True:
+        for _ in range(1000):
+            if state.is_terminal():
+                state = new_game(game, variant)
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        steps += 1000
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return steps / dt, state
 
-    def apply_undo() -> None:
-        for _ in range(n):
-            state.apply(action)
-            state.undo()
 
-    def clone_apply() -> None:
-        for _ in range(n):
-            state.clone().apply(action)
-
-    _, t_undo = _timed(apply_undo)
-    _, t_clone = _timed(clone_apply)
-    if state.hash != before:
-        raise BenchError("apply/undo changed the position")
+def bench_python_loop(info: GameInfo, quick: bool, sticks: _Yardsticks | None = None) -> Row:
+    """The Python loop on the default variant; its last game must replay to the same
+    position (every step applied a legal action)."""
+    sticks = sticks or _Yardsticks(None, [], [])
+    seconds = 0.5 if quick else 3.0
+    ours, state = python_loop(seconds, info.name)
+    replay = new_game(info.name)
+    replay.apply_all(state.history)
+    if replay.hash != state.hash:
+        raise BenchError("the Python loop's game does not replay to the same position")
     row = Row(
-        f"clone() + apply() at ply {state.ply}, ns",
-        t_clone / n * 1e9,
-        "ns",
-        theirs=t_undo / n * 1e9,
-        yardstick="apply() + undo()",
-        target="<= 3x",
+        "Python loop: legal_actions + random pick + apply, steps/s",
+        ours,
+        "steps/s",
+        workload="python-loop",
     )
-    return [row]
+    y = sticks.first("python_loop")
+    if y is not None and y.python_loop is not None:
+        row.theirs, row.yardstick = y.python_loop(seconds), y.name
+    sticks.note(row, "python_loop")
+    return row
 
 
-def bench_memory(quick: bool) -> list[Row]:
-    from plateau_core import x as _x
+# -- memory and determinization ---------------------------------------------------------------
 
-    state = _midgame()
+
+def bench_memory(spec: BenchSpec, quick: bool) -> Row:
+    """Peak memory growth over many apply/undo/clone calls at the midgame position."""
+    state = spec.position(spec.midgame).build()
     action = int(state.legal_actions()[0])
     cycles = 1_000_000 if quick else 10_000_000
     for _ in range(10_000):  # warm up allocator pools
@@ -310,100 +357,36 @@ def bench_memory(quick: bool) -> list[Row]:
         state.clone().apply(action)
     rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss is KiB on Linux
-    grown = (rss1 - rss0) * scale / 1024
     row = Row(
         f"peak memory growth over {cycles:,} apply/undo/clone calls, KiB",
-        grown,
+        (rss1 - rss0) * scale / 1024,
         "KiB",
-        target="flat",
+        workload="memory",
     )
-    row.notes.append(
-        f"a state is {_x.STATE_NBYTES} bytes without its history "
-        f"(+{_x.HISTORY_NBYTES_PER_PLY} bytes per ply of history)"
-    )
-    return [row]
-
-
-def _albea_midgame() -> GameState:
-    # seed 11, 30 plies of uniformly random play (tests/data/albea_perft.json)
-    rng = random.Random(11)
-    state = new_game("albea-plateau")
-    while state.ply < 30:
-        state.apply(rng.choice(state.legal_action_strings()))
-    return state
-
-
-def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: None) -> list[Row]:
-    """The Plateau (Albea) engine's rows."""
-    rows: list[Row] = []
-    say("plateau perft")
-    start, mid = new_game("albea-plateau"), _albea_midgame()
-    for label, state, depth, nodes in (
-        ("start", start, 2 if quick else 3, 1_455_300 if quick else 232_225_980),
-        ("ply 30", mid, 2 if quick else 3, 22_736 if quick else 3_829_112),
-    ):
-        got, dt = _timed(functools.partial(state.perft, depth))
-        if got != nodes:
-            raise BenchError(f"plateau perft({depth}) of the {label} position: {got} != {nodes}")
-        target = ">= 46 M/s (perft(3) of the start in <= 5 s)" if label == "start" else ""
-        rows.append(
-            Row(f"plateau perft({depth}) {label}, leaves/s", nodes / dt, "leaves/s", target=target)
+    if spec.state_size is not None:
+        state_bytes, per_ply = spec.state_size
+        row.notes.append(
+            f"a state is {state_bytes} bytes without its history (+{per_ply} bytes per ply)"
         )
-    say("plateau random playouts")
-    n = 1000 if quick else 20_000
-    first = random_playouts("albea-plateau", n=200, seed=9)
-    if first != random_playouts("albea-plateau", n=200, seed=9) or first["games"] != 200:
-        raise BenchError("plateau playouts are not reproducible")
-    res, dt = _timed(lambda: random_playouts("albea-plateau", n=n, seed=1))
-    rows.append(
-        Row(
-            "plateau in-core random playouts, plies/s",
-            res["plies"] / dt,
-            "plies/s",
-            target=">= 300,000 plies/s",
-        )
-    )
-    say("plateau batched stepping")
-    batch = StateBatch("albea-plateau", n=1024, seed=1)
-    acts = batch.sample_random()
-    steps = 20 if quick else 200
+    return row
 
-    def stepping() -> None:
-        for _ in range(steps):
-            batch.sample_random(acts)
-            batch.step(acts)
 
-    _, dt = _timed(stepping)
-    rows.append(
-        Row(
-            "plateau StateBatch random steps, 1 thread, plies/s",
-            1024 * steps / dt,
-            "plies/s",
-            theirs=rows[-1].ours,
-            yardstick="in-core random playouts",
-        )
-    )
-    say("plateau Python-driven loop")
-    seconds = 0.5 if quick else 3.0
-    row = Row(
-        "plateau Python loop: legal_actions + random pick + apply, steps/s",
-        _python_loop(seconds, "albea-plateau"),
-        "steps/s",
-        target=">= 300,000 steps/s",
-    )
-    theirs = _openspiel_loop(seconds)
-    if theirs is not None:
-        row.theirs, row.yardstick = theirs, "OpenSpiel breakthrough, same loop"
-    rows.append(row)
-    say("plateau clone")
-    rows += bench_clone(quick, _albea_midgame())
-    rows[-1].measure = "plateau " + rows[-1].measure
-    say("plateau determinization")
-    det = mid.determinizer(mid.current_player)
+def bench_determinizer(spec: BenchSpec, quick: bool) -> Row:
+    """Sampling a world consistent with the mover's view at the midgame position (games with
+    hidden information); the mover's legal actions must be those of the real position."""
+    pos = spec.position(spec.midgame)
+    state = pos.build()
+    det = state.determinizer(state.current_player)
+    if det.sample(1).legal_actions().tolist() != state.legal_actions().tolist():
+        raise BenchError(f"a determinization at {pos.label} has other legal actions")
     k = 200 if quick else 5000
-    _, dt = _timed(lambda: [det.sample(i) for i in range(k)])
-    rows.append(Row(f"plateau determinizer sample at ply {mid.ply}, us", dt / k * 1e6, "us"))
-    return rows
+    _, secs = _timed(lambda: [det.sample(i) for i in range(k)])
+    return Row(
+        f"determinizer sample at {pos.label}, us", secs / k * 1e6, "us", workload="determinizer"
+    )
+
+
+# -- the report -----------------------------------------------------------------------------------
 
 
 def run(
@@ -412,27 +395,44 @@ def run(
     progress: Callable[[str], None] | None = None,
     game: str = "plateau-x",
 ) -> list[Row]:
-    """Run every benchmark of ``game`` and return the report's rows."""
+    """Run every benchmark of ``game`` and return the report's rows; ``progress`` is told each
+    workload as it starts. ``yardstick``: the path of the program the game's program yardstick
+    runs (its rows have no yardstick figure without it; a warning if the game has none)."""
     say = progress or (lambda _msg: None)
-    if game == "albea-plateau":
-        return run_albea(quick, say)
-    if game != "plateau-x":
-        raise ValueError(f"no benchmarks for game {game!r}")
+    info = game_info(game)
+    spec = _spec(info)
+    sticks = _Yardsticks.of(spec, yardstick)
+    if yardstick is not None and not any(y.uses_path for y in spec.yardsticks):
+        warnings.warn(
+            f"{game} has no yardstick program: --yardstick {yardstick} is not used",
+            stacklevel=2,
+        )
     rows: list[Row] = []
     say("perft")
-    rows += bench_perft(yardstick, quick)
+    rows += bench_perft(spec, quick, sticks)
+    say("apply, undo, legal actions, clone")
+    rows += bench_moves(spec, quick)
     say("random playouts")
-    playouts = bench_playouts(yardstick, quick)
-    rows += playouts
+    playouts = bench_playouts(info, quick, sticks)
+    rows.append(playouts)
+    if info.batch is not None:
+        say("batched stepping")
+        rows += bench_batch(info, quick, playouts)
     say("Python-driven loop")
-    rows += bench_python_driven(quick)
-    say("batched stepping")
-    rows += bench_batch(playouts[0].theirs, quick)
-    say("clone")
-    rows += bench_clone(quick)
+    rows.append(bench_python_loop(info, quick, sticks))
     say("memory")
-    rows += bench_memory(quick)
+    rows.append(bench_memory(spec, quick))
+    if not info.perfect_information:
+        say("determinization")
+        rows.append(bench_determinizer(spec, quick))
+    _set_targets(rows, {**DEFAULT_TARGETS, **spec.targets})
     return rows
+
+
+def _set_targets(rows: Sequence[Row], targets: dict[str, str]) -> None:
+    for r in rows:
+        general = r.workload.split(" ")[0]  # "perft start" -> "perft"
+        r.target = targets.get(r.workload, targets.get(general, ""))
 
 
 def format_table(rows: list[Row]) -> str:

@@ -1,6 +1,7 @@
-"""The one argument checker of the Python layer (the compiled wrappers use its twin,
-``plateau_core._common.check_int``, with the same rule and message): an integer argument may be
-any integral type (``int``, numpy integers) but not ``bool``; floats and strings are refused.
+"""The one argument checker of the Python layer (the compiled wrappers use its twins,
+``plateau_core._common.check_int`` and ``check_seed``, with the same rules and messages): an
+integer argument may be any integral type (``int``, numpy integers) but not ``bool``; floats and
+strings are refused.
 
 >>> import numpy as np
 >>> check_int(np.int64(3), "depth", 0, 64)
@@ -16,9 +17,9 @@ import numbers
 import operator
 
 
-def check_int(value: object, name: str, lo: int, hi: int | None = None) -> int:
-    """``value`` as an ``int`` after checking that it is an integer (not a bool) in
-    ``[lo, hi)`` (``hi`` None: no upper bound); ValueError naming ``name`` otherwise."""
+def _integer_in(value: object, lo: int, hi: int | None, name: str, shown_hi: str) -> int:
+    # the rule of both checkers below (and of the compiled twin): any integral type but bool,
+    # range-checked on the Python value
     if not isinstance(value, bool):
         try:
             i = operator.index(value)  # type: ignore[arg-type]
@@ -27,8 +28,25 @@ def check_int(value: object, name: str, lo: int, hi: int | None = None) -> int:
         else:
             if lo <= i and (hi is None or i < hi):
                 return int(i)
-    bounds = f">= {lo}" if hi is None else f"in [{lo}, {hi})"
+    bounds = f">= {lo}" if hi is None else f"in [{lo}, {shown_hi})"
     raise ValueError(f"{name} must be an int {bounds}, got {value!r}")
+
+
+def check_int(value: object, name: str, lo: int, hi: int | None = None) -> int:
+    """``value`` as an ``int`` after checking that it is an integer (not a bool) in
+    ``[lo, hi)`` (``hi`` None: no upper bound); ValueError naming ``name`` otherwise."""
+    return _integer_in(value, lo, hi, name, str(hi))
+
+
+def check_seed(value: object, name: str = "seed") -> int:
+    """``value`` as an ``int`` after checking that it is a seed: an integer (not a bool) in
+    ``[0, 2**64)``; ValueError naming ``name`` otherwise, in the compiled twin's words.
+
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ValueError: seed must be an int in [0, 2**64), got -1
+    """
+    return _integer_in(value, 0, 2**64, name, "2**64")
 
 
 def check_number(value: object, name: str, lo: float = 0.0) -> float:

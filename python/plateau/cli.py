@@ -128,18 +128,23 @@ def cmd_playouts(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     import platform
+    import warnings
 
     from plateau.bench import format_table, run
 
-    rows = run(
-        yardstick=args.yardstick,
-        quick=args.quick,
-        game=args.game,
-        progress=lambda what: print(f"  running: {what}", file=sys.stderr, flush=True),
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rows = run(
+            yardstick=args.yardstick,
+            quick=args.quick,
+            game=args.game,
+            progress=lambda what: print(f"  running: {what}", file=sys.stderr, flush=True),
+        )
+    for w in caught:
+        print(f"plateau: warning: {w.message}", file=sys.stderr)
     cpu = platform.processor() or platform.machine()
     print(
-        f"plateau bench{' --quick' if args.quick else ''} on {cpu}, "
+        f"plateau bench --game {args.game}{' --quick' if args.quick else ''} on {cpu}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}"
     )
     print(format_table(rows))
@@ -201,6 +206,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(HELP)
     play(state, humans, bots)
     return 0
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    from plateau.engine import serve
+
+    return serve(args.bot, seed=args.seed)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -294,8 +305,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--load", help="continue a saved game record")
     p.set_defaults(func=cmd_play)
 
+    p = sub.add_parser(
+        "engine", help="serve a bot over the engine protocol on stdin/stdout (for the arena)"
+    )
+    p.add_argument("--bot", default="random", help="the bot spec to serve, e.g. mcts:iters=500")
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the bot")
+    p.set_defaults(func=cmd_engine)
+
     p = sub.add_parser("bench", help="speed figures and ratios against yardsticks")
-    p.add_argument("--yardstick", help="path of the native plateau-x-yardstick program")
+    p.add_argument(
+        "--yardstick",
+        metavar="PATH",
+        help="the native yardstick program the game's benchmark times against, if it has one "
+        "(Plateau X: plateau-x-yardstick)",
+    )
     p.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     p.add_argument("--game", default="plateau-x", choices=games(), help="the game to measure")
     p.set_defaults(func=cmd_bench)

@@ -1,10 +1,39 @@
-"""The library's exceptions. Each is a ``ValueError`` so callers can catch bad input broadly."""
+"""The library's exceptions. Each is a ``ValueError`` so callers can catch bad input broadly.
+
+Actions are refused in two ways, as python-chess refuses moves (``InvalidMoveError`` and
+``IllegalMoveError``): :class:`InvalidActionError` when the input names no action of the game at
+all, :class:`IllegalActionError` when it names one that may not be played here. Both are
+:class:`ActionError`, so ``except ActionError`` (or ``except ValueError``) catches either.
+
+>>> import plateau
+>>> s = plateau.new_game("plateau-x", "mini")
+>>> try:
+...     s.apply("a1-b1")          # notation of an action, but nobody stands on a1
+... except plateau.IllegalActionError as e:
+...     print("illegal:", e)
+illegal: 'a1-b1' is illegal: player 0 (black) has no piece on a1
+>>> try:
+...     s.apply("z9")             # not notation of any action of this game
+... except plateau.InvalidActionError as e:
+...     print("invalid:", e)
+invalid: 'z9' is not Plateau X notation (S@c3, D@c3d3, T@c3d3c4, P@c3, c3-e5 or end)
+"""
 
 from __future__ import annotations
 
 
-class IllegalActionError(ValueError):
-    """An action that is unparseable, out of range, of the wrong type, or not legal here."""
+class ActionError(ValueError):
+    """An action that was refused: :class:`InvalidActionError` or :class:`IllegalActionError`."""
+
+
+class InvalidActionError(ActionError):
+    """Input that names no action of this game: text that is not its notation, a value of the
+    wrong type (a float, a bool, None, ...), an id out of range."""
+
+
+class IllegalActionError(ActionError):
+    """A well-formed action of this game that may not be played in this position (including
+    any action once the game is over)."""
 
 
 class InvalidRecordError(ValueError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from plateau.bots import Bot
-from plateau.errors import IllegalActionError
+from plateau.errors import IllegalActionError, InvalidActionError
 from plateau.record import from_json
 from plateau.registry import game_info
 from plateau.state import GameState
@@ -103,6 +103,9 @@ def play(
         else:
             try:
                 state.apply(line)
+            except InvalidActionError as e:
+                write(f"not an action: {e}")
+                continue
             except IllegalActionError as e:
                 write(f"illegal: {e}")
                 continue

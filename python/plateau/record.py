@@ -6,10 +6,9 @@ an illegal, unparseable or corrupt action is refused with an error naming the pl
 from __future__ import annotations
 
 import json
-import numbers
 from typing import TYPE_CHECKING, Any
 
-from plateau.errors import IllegalActionError, InvalidRecordError
+from plateau.errors import ActionError, InvalidRecordError
 from plateau.registry import check_variant, game_info, new_game
 
 if TYPE_CHECKING:  # for types only: state.py imports this module (lazily) for its records
@@ -25,8 +24,8 @@ def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
     A game that started from a set-up position carries it as ``"setup"``. With ``viewer``,
     the actions are written as that player saw them and a ``"viewer"`` field marks the record
     as a per-player export, which cannot be replayed."""
-    if isinstance(viewer, numbers.Integral) and not isinstance(viewer, bool):
-        viewer = int(viewer)  # a numpy integer; the game's own methods check the range
+    if viewer is not None:
+        viewer = state._check_player(viewer, "viewer")  # a plain int from here (JSON)
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -107,7 +106,7 @@ def from_record(record: object) -> GameState:
             raise InvalidRecordError(f"ply {ply}: actions are notation strings, got {action!r}")
         try:
             state.apply(action)
-        except IllegalActionError as e:
+        except ActionError as e:  # unreadable or illegal: either way a corrupt record
             raise InvalidRecordError(f"ply {ply}: {e}") from None
     result = record.get("result")
     if result is not None:

@@ -5,13 +5,93 @@ Adding a game is adding one module under ``plateau.games`` and one :func:`regist
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from plateau.checks import check_int
+from plateau.checks import check_int, check_seed
 
 if TYPE_CHECKING:
     from plateau.state import GameState
+
+
+@dataclass(frozen=True)
+class BenchPosition:
+    """A position ``plateau bench`` times perft at, with its known leaf counts (checked before
+    and after timing: a wrong count stops the benchmark)."""
+
+    #: shown in the report, e.g. ``"standard ply 10"``
+    label: str
+    #: builds the position (a new state each call)
+    build: Callable[[], GameState]
+    #: the perft depth timed here
+    depth: int
+    #: perft(depth) of the position
+    nodes: int
+    #: perft(depth - 1): checked before timing, and the depth ``--quick`` times
+    quick_nodes: int
+
+
+@dataclass(frozen=True)
+class Yardstick:
+    """Another implementation ``plateau bench`` times in the same run, so that the report can
+    give ratios on shared, noisy machines. It may measure any of the workloads below (None:
+    not that one); its figures fill the yardstick column of the rows of the same workload."""
+
+    #: shown in the yardstick column, e.g. ``"native yardstick"``
+    name: str
+    #: ``available(path)``: whether it can run here (``path``: ``--yardstick PATH`` or None)
+    available: Callable[[str | None], bool]
+    #: a note for its rows when it cannot run ("" for none)
+    missing_note: str = ""
+    #: True if it runs the program named by ``--yardstick PATH``
+    uses_path: bool = False
+    #: ``perft(path, state, depth) -> (leaves, seconds)`` at the position of ``state``
+    perft: Callable[[str | None, GameState, int], tuple[int, float]] | None = None
+    #: ``playouts(path, variant, n, seed) -> plies per second`` of uniformly random games
+    playouts: Callable[[str | None, str, int, int], float] | None = None
+    #: ``python_loop(seconds) -> steps per second`` of the bench's Python loop (legal actions,
+    #: random pick, apply) on its own game
+    python_loop: Callable[[float], float] | None = None
+
+
+@dataclass(frozen=True)
+class BenchSpec:
+    """What ``plateau bench`` needs of a game besides the state API: positions with known
+    perft counts, checks of the random games, and optional yardsticks and targets."""
+
+    #: perft positions: the start and at least one midgame position
+    positions: tuple[BenchPosition, ...]
+    #: the label of the position where generation, apply/undo and clones are timed
+    midgame: str
+    #: bounds of the mean length of a random game of the default variant (plies), a check of
+    #: the playouts before timing them (None: no check)
+    playout_plies: tuple[float, float] | None = None
+    #: whether the StateBatch rows fill the legal masks every step, as a learner with a masked
+    #: policy does (False where the masks are too wide for that: such a learner uses
+    #: ``legal_lists``)
+    batch_masks: bool = True
+    #: ``(bytes of a state without history, bytes per ply of history)``, noted in the report
+    state_size: tuple[int, int] | None = None
+    #: other implementations timed for ratios
+    yardsticks: tuple[Yardstick, ...] = ()
+    #: the targets shown in the report, by workload: ``perft`` (every position) or
+    #: ``perft <label>``, ``legal``, ``apply-undo``, ``clone``, ``playouts``, ``batch-1``,
+    #: ``batch-2``, ``python-loop``, ``memory``, ``determinizer`` (``plateau.bench`` sets
+    #: those every game shares)
+    targets: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        labels = [p.label for p in self.positions]
+        if len(set(labels)) != len(labels) or self.midgame not in labels:
+            raise ValueError(
+                f"bench positions need distinct labels and must include the midgame "
+                f"{self.midgame!r}, got {labels}"
+            )
+
+    def position(self, label: str) -> BenchPosition:
+        """The position labelled ``label``."""
+        return next(p for p in self.positions if p.label == label)
 
 
 @dataclass(frozen=True)
@@ -25,6 +105,7 @@ class GameInfo:
     #: ``factory(variant, **options)`` returns a new game in its start position
     factory: Callable[..., GameState]
     #: ``playouts(variant, n, seed, ply_cap, **options)`` plays random games in the core
+    #: and returns the dict :func:`random_playouts` documents
     playouts: Callable[..., dict[str, Any]]
     #: option name -> default value, as accepted by ``factory``
     options: dict[str, Any]
@@ -37,6 +118,8 @@ class GameInfo:
     from_setup: Callable[..., GameState] | None = None
     #: the leaf evaluation ``mcts`` uses by default here (``mixed``, ``heuristic``, ``playout``)
     mcts_eval: str = "mixed"
+    #: what ``plateau bench`` needs to measure the game (None: it cannot be benchmarked)
+    bench: BenchSpec | None = None
 
 
 _GAMES: dict[str, GameInfo] = {}
@@ -139,15 +222,27 @@ def random_playouts(
     each from the start position of ``variant`` with the game's ``options``, for at most
     ``ply_cap`` plies (None: no cap).
 
-    Returns a dict with ``games``, ``plies`` (total), ``ended`` (games that reached their end
-    before ``ply_cap``) and ``wins`` (first places per player; shared first places count for
-    each player).
+    Returns a dict with the same keys for every game:
+
+    - ``games``: ``n``;
+    - ``plies``: the plies played, in all;
+    - ``ended``: the games that reached their end; the other ``games - ended`` were cut short
+      at ``ply_cap`` plies and count in neither ``wins`` nor ``draws``;
+    - ``wins``: per player, the ended games in which that player finished first, alone or
+      sharing first place (a shared first place counts for each of its players, so
+      ``sum(wins)`` may exceed ``ended``);
+    - ``draws``: the ended games in which two or more players shared first place (with two
+      players, drawn games), so ``ended - draws`` games had a sole winner.
+
+    >>> r = random_playouts("plateau-x", "mini", n=100, seed=1)
+    >>> sorted(r), r["games"], r["ended"] - r["draws"] <= sum(r["wins"])
+    (['draws', 'ended', 'games', 'plies', 'wins'], 100, True)
     """
     info = game_info(game)
     variant = info.default_variant if variant is None else variant
     check_variant(game, variant)
     _check_options(game, info, options)
     n = check_int(n, "n", 0, 2**62)
-    seed = check_int(seed, "seed", 0, 2**64)
+    seed = check_seed(seed, "seed")
     cap = check_ply_cap(ply_cap)
     return info.playouts(variant, n, seed, cap, **options)

@@ -14,8 +14,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Union
 
-from plateau.checks import check_int
-from plateau.errors import IllegalActionError
+from plateau.checks import check_int, check_seed
+from plateau.errors import ActionError, IllegalActionError, InvalidActionError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,17 +26,47 @@ if TYPE_CHECKING:
 RandomSource = Union[int, random.Random, "np.random.Generator", None]
 
 
+def check_rng(rng: object, name: str = "rng") -> RandomSource:
+    """``rng`` after checking that it is a source of randomness: None, a ``random.Random``, a
+    numpy ``Generator`` or a seed (any integral type but bool, in ``[0, 2**64)``; returned as an
+    ``int``); ValueError naming ``name`` otherwise. Every game checks its samplers' sources
+    with this, whether it draws from them or not.
+
+    >>> check_rng(-1)
+    Traceback (most recent call last):
+    ValueError: rng must be an int in [0, 2**64), a random.Random or a numpy Generator, got -1
+    """
+    if rng is None or isinstance(rng, random.Random):
+        return rng
+    import numpy as np
+
+    if isinstance(rng, np.random.Generator):
+        return rng
+    try:
+        return check_seed(rng, name)
+    except ValueError:
+        raise ValueError(
+            f"{name} must be an int in [0, 2**64), a random.Random or a numpy Generator, "
+            f"got {rng!r}"
+        ) from None
+
+
 class Determinizer:
     """Draws states consistent with one player's knowledge of a position. This base serves
     perfect-information games, where that is the position itself; a game with hidden
-    information subclasses it and draws the hidden rest."""
+    information subclasses it and overrides :meth:`_sample` to draw the hidden rest."""
 
     def __init__(self, state: GameState, player: int) -> None:
         self.state = state
-        self.player = player
+        self.player = state._check_player(player)
 
     def sample(self, rng: RandomSource = None) -> GameState:
-        """One consistent state (``rng``: a seed, ``random.Random`` or numpy Generator)."""
+        """One consistent state (``rng``: a seed, ``random.Random`` or numpy Generator,
+        checked by :func:`check_rng` in every game)."""
+        return self._sample(check_rng(rng))
+
+    def _sample(self, rng: RandomSource) -> GameState:
+        """One consistent state, ``rng`` already checked (per game; here: the position)."""
         return self.state.clone()
 
 
@@ -99,13 +129,14 @@ class GameState:
         def is_legal(self, action: object) -> bool: ...
         def is_terminal(self) -> bool: ...
         def legal_actions_mask(self) -> npt.NDArray[np.bool_]: ...
+        def num_legal_actions(self) -> int: ...
         def apply(self, action: int | str) -> None: ...
         def _apply_checked(self, action: int) -> bool: ...
         def undo(self) -> int: ...
         def clone(self) -> GameState: ...
         def perft(self, depth: int, bulk: bool = True) -> int: ...
         def random_playout(
-            self, seed: int = 0, ply_cap: int = 400, sensible_end: bool = False
+            self, seed: int = 0, ply_cap: int | None = 400, sensible_end: bool = False
         ) -> list[float]: ...
         @property
         def observation_shape(self) -> tuple[int, ...]: ...
@@ -143,8 +174,8 @@ class GameState:
 
     def why_illegal(self, action: int | str) -> str | None:
         """Why ``action`` (an id, a numpy integer or notation) is not legal here, in a short
-        phrase, or None if it is legal. IllegalActionError if it cannot be parsed or its id is
-        out of range (as ``apply`` would raise).
+        phrase, or None if it is legal. InvalidActionError if it names no action of the game
+        (as ``apply`` would raise).
 
         >>> import plateau
         >>> s = plateau.new_game("plateau-x", "mini")
@@ -166,23 +197,24 @@ class GameState:
 
     def action_id(self, action: object) -> int:
         """The id of ``action`` (an int id, a numpy integer or a notation string), range-checked
-        but not checked for legality."""
+        but not checked for legality; InvalidActionError if it names no action of the game."""
         if isinstance(action, str):
             return self.parse_action(action)
         if isinstance(action, bool) or not isinstance(action, numbers.Integral):
-            raise IllegalActionError(
+            raise InvalidActionError(
                 f"an action is an int id or a notation string, got {action!r} "
                 f"({type(action).__name__})"
             )
         a = int(action)
         if not 0 <= a < self.num_distinct_actions:
-            raise IllegalActionError(
+            raise InvalidActionError(
                 f"action id {a!r} out of range [0, {self.num_distinct_actions})"
             )
         return a
 
     def string_to_action(self, text: str) -> int:
-        """The id of the legal action written ``text``; IllegalActionError otherwise."""
+        """The id of the legal action written ``text``: InvalidActionError if ``text`` is not
+        notation of this game, IllegalActionError if its action is not legal here."""
         a = self.parse_action(text)
         self._check_legal(a, text)
         return a
@@ -203,9 +235,11 @@ class GameState:
             raise IllegalActionError(f"{action!r} is illegal")
 
     def apply_all(self, actions: Iterable[int | str]) -> None:
-        """Apply several actions in order; on an illegal one, the state is left as it was."""
+        """Apply several actions in order; on a refused one, the state is left as it was and
+        the error (InvalidActionError or IllegalActionError, as ``apply`` raised it) names its
+        place in the sequence."""
         if isinstance(actions, (str, bytes)):
-            raise IllegalActionError(
+            raise InvalidActionError(
                 f"apply_all takes a sequence of actions, got the string {actions!r} "
                 "(use apply for one action)"
             )
@@ -214,10 +248,10 @@ class GameState:
             for a in actions:
                 self.apply(a)
                 done += 1
-        except IllegalActionError as e:
+        except ActionError as e:
             for _ in range(done):
                 self.undo()
-            raise IllegalActionError(f"action {done} of the sequence: {e}") from None
+            raise type(e)(f"action {done} of the sequence: {e}") from None
 
     def legal_action_strings(self) -> list[str]:
         """The legal actions in canonical notation, in action-id order."""
@@ -261,7 +295,10 @@ class GameState:
 
     def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
         """The set-up position the history starts from, for games that have set-ups; None
-        for a game from its start position (always, by default)."""
+        for a game from its start position (always, by default; ``viewer`` is checked all the
+        same)."""
+        if viewer is not None:
+            self._check_player(viewer, "viewer")
         return None
 
     def winning_actions(self) -> npt.NDArray[np.int64]:
@@ -297,12 +334,15 @@ class GameState:
     def determinizer(self, player: int) -> Determinizer:
         """A sampler of states consistent with what ``player`` knows; ``.sample(rng)`` draws
         one. With perfect information there is only the position itself: a clone."""
-        return Determinizer(self, self._check_player(player))
+        return Determinizer(self, player)
 
     def resample_hidden(self, player: int, rng: RandomSource = None) -> GameState:
-        """One state consistent with what ``player`` knows (with perfect information, a
-        clone)."""
-        return self.determinizer(player).sample(rng)
+        """One state consistent with what ``player`` knows, drawn with ``rng`` (a seed,
+        ``random.Random`` or numpy Generator; None: fresh randomness): with perfect information
+        a clone, with hidden information a determinization (``is_determinization`` set, no
+        history). Every game checks ``player`` and ``rng``, whether it uses them or not."""
+        p = self._check_player(player)
+        return self.determinizer(p).sample(check_rng(rng))
 
     def _viewer(self, player: int | None) -> int:
         """``player`` checked, or by default the player to move (0 once the game is over)."""
@@ -311,16 +351,18 @@ class GameState:
         return self._check_player(player)
 
     def view_for(self, player: int, seed: int = 0) -> GameState:
-        """The position as a bot playing ``player`` may be given it. With perfect information
-        that is simply a clone; a game with hidden information returns a state consistent with
-        what ``player`` has seen (a determinization drawn with ``seed``)."""
-        self._check_player(player)
-        return self.clone()
+        """The position as a bot playing ``player`` may be given it: :meth:`resample_hidden`
+        with an int ``seed`` (in ``[0, 2**64)``, checked in every game). With perfect
+        information that is simply a clone; a game with hidden information returns a state
+        consistent with what ``player`` has seen (a determinization drawn with ``seed``)."""
+        p = self._check_player(player)
+        return self.determinizer(p).sample(check_seed(seed, "seed"))
 
-    def _check_player(self, player: object) -> int:
+    def _check_player(self, player: object, name: str = "player") -> int:
         """``player`` as an int after checking it is a player of this game (any integral type
-        but bool); ValueError otherwise."""
-        return check_int(player, "player", 0, self.num_players)
+        but bool); ValueError otherwise, worded the same in every game and method
+        (``player must be an int in [0, 2), got 5``; ``name`` is the argument's name)."""
+        return check_int(player, name, 0, self.num_players)
 
     def winners(self) -> list[int]:
         """The players in first place (the game need not be over: "if it ended now")."""
@@ -339,7 +381,7 @@ class GameState:
         hides information; with perfect information every action is public, so ``viewer``
         changes nothing)."""
         if viewer is not None:
-            check_int(viewer, "viewer", 0, self.num_players)
+            self._check_player(viewer, "viewer")
         probe = self._replay_probe()
         out = []
         for a in self.history:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -62,8 +63,15 @@ def test_registry_lists() -> None:
 
 
 def test_error_classes() -> None:
-    assert issubclass(plateau.IllegalActionError, ValueError)
-    assert issubclass(plateau.InvalidRecordError, ValueError)
+    """Two kinds of refused action, as python-chess has InvalidMoveError and IllegalMoveError:
+    neither is the other, both are ActionError and so ValueError (``except ValueError`` keeps
+    catching bad input)."""
+    invalid, illegal = plateau.InvalidActionError, plateau.IllegalActionError
+    assert not issubclass(invalid, illegal) and not issubclass(illegal, invalid)
+    for cls in (invalid, illegal, plateau.InvalidRecordError):
+        assert issubclass(cls, ValueError)
+    assert issubclass(invalid, plateau.ActionError) and issubclass(illegal, plateau.ActionError)
+    assert not issubclass(plateau.InvalidRecordError, plateau.ActionError)
 
 
 def test_registry_entry(game_variant: tuple[str, str]) -> None:
@@ -385,15 +393,29 @@ def test_invariants_at_every_ply(game_variant: tuple[str, str]) -> None:
 # -- random playouts in the core -------------------------------------------------------------------
 
 
+PLAYOUT_FIELDS = ("games", "plies", "ended", "draws", "wins")
+PLAYOUT_KEYS = sorted(PLAYOUT_FIELDS)
+
+
+def assert_playout_counts(out: dict[str, Any], players: int, n: int, cap: int) -> None:
+    """The documented result of ``random_playouts``: the same keys in every game, and counts
+    that add up (wins and draws are about the games that ended; a shared first place counts
+    in ``wins`` for each of its 2..players players and once in ``draws``)."""
+    assert sorted(out) == PLAYOUT_KEYS
+    games, plies, ended, draws, wins = (out[k] for k in PLAYOUT_FIELDS)
+    assert all(type(x) is int for x in (games, plies, ended, draws))
+    assert isinstance(wins, list) and len(wins) == players
+    assert all(type(w) is int and 0 <= w <= ended for w in wins)
+    assert games == n and 0 <= draws <= ended <= n
+    assert ended <= plies <= n * cap
+    assert ended + draws <= sum(wins) <= ended + (players - 1) * draws
+
+
 def test_module_random_playouts(game_variant: tuple[str, str]) -> None:
     game, variant = game_variant
     players = plateau.new_game(game, variant).num_players
     out = plateau.random_playouts(game, variant, n=20, seed=5)
-    assert {"games", "plies", "ended", "wins"} <= set(out)
-    assert out["games"] == 20
-    assert 0 <= out["ended"] <= 20 and out["ended"] <= out["plies"] <= 20 * 400
-    assert len(out["wins"]) == players and all(w >= 0 for w in out["wins"])
-    assert sum(out["wins"]) <= out["ended"] * players
+    assert_playout_counts(out, players, 20, 400)
     assert plateau.random_playouts(game, variant, n=20, seed=5) == out
     others = [plateau.random_playouts(game, variant, n=20, seed=k) for k in (6, 7)]
     assert any(o != out for o in others)
@@ -402,6 +424,18 @@ def test_module_random_playouts(game_variant: tuple[str, str]) -> None:
     info = plateau.game_info(game)
     assert plateau.random_playouts(game, variant, n=20, seed=5, **info.options) == out
     assert plateau.random_playouts(game, variant, n=1, seed=2**64 - 1, ply_cap=2**31 - 1)
+
+
+def test_random_playouts_cut_short(game_variant: tuple[str, str]) -> None:
+    """Games cut short at ``ply_cap`` count in neither ``wins`` nor ``draws``: with a cap of
+    a few plies, few or none end, and the counts still add up."""
+    game, variant = game_variant
+    players = plateau.new_game(game, variant).num_players
+    whole = plateau.random_playouts(game, variant, n=50, seed=3)
+    for cap in (1, 2, 5):
+        out = plateau.random_playouts(game, variant, n=50, seed=3, ply_cap=cap)
+        assert_playout_counts(out, players, 50, cap)
+        assert out["ended"] <= whole["ended"] and out["draws"] <= out["ended"]
 
 
 def test_every_variant_is_covered() -> None:

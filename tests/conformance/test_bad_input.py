@@ -1,5 +1,7 @@
-"""Bad input of every kind is refused with a ValueError subclass (IllegalActionError for actions;
-IndexError for undo with nothing to undo) and leaves the state exactly as it was."""
+"""Bad input of every kind is refused with a ValueError subclass (for actions:
+InvalidActionError when the input names no action of the game, IllegalActionError when it names
+one that is not legal here; IndexError for undo with nothing to undo) and leaves the state
+exactly as it was. Bad players and seeds are refused in the same words by every game."""
 
 from __future__ import annotations
 
@@ -79,17 +81,21 @@ def bad_actions(n: int) -> list[Any]:
 # -- actions ---------------------------------------------------------------------------------------
 
 
-def test_bad_actions_are_refused(case: Case) -> None:
+def test_bad_actions_are_invalid(case: Case) -> None:
+    """Values that name no action (garbage text, out-of-range ids, wrong types) raise
+    InvalidActionError from every entry point, in a running game and after its end."""
     s = case.state()
     before = snapshot(s)
+    invalid = plateau.InvalidActionError
     for bad in bad_actions(s.num_distinct_actions):
-        refused(s, lambda bad=bad: s.apply(bad), plateau.IllegalActionError)
-        refused(s, lambda bad=bad: s.apply_all([bad]), plateau.IllegalActionError)
-        refused(s, lambda bad=bad: s.string_to_action(bad), plateau.IllegalActionError)
-        refused(s, lambda bad=bad: s.parse_action(bad), plateau.IllegalActionError)
+        refused(s, lambda bad=bad: s.apply(bad), invalid)
+        refused(s, lambda bad=bad: s.apply_all([bad]), invalid)
+        refused(s, lambda bad=bad: s.string_to_action(bad), invalid)
+        refused(s, lambda bad=bad: s.parse_action(bad), invalid)
+        refused(s, lambda bad=bad: s.why_illegal(bad), invalid)
         if not isinstance(bad, str):
-            refused(s, lambda bad=bad: s.action_to_string(bad), plateau.IllegalActionError)
-            refused(s, lambda bad=bad: s.action_id(bad), plateau.IllegalActionError)
+            refused(s, lambda bad=bad: s.action_to_string(bad), invalid)
+            refused(s, lambda bad=bad: s.action_id(bad), invalid)
         assert s.is_legal(bad) is False
     assert snapshot(s) == before
 
@@ -101,39 +107,43 @@ def test_out_of_range_and_wrong_type_messages(case: Case) -> None:
     for bad in (-1, n, n + 1, -n, 2**31, 2**63, 2**64, -(2**63), 10**30):
         pattern = rf"{bad} out of range {span}"
         for call in (s.apply, s.action_to_string):
-            refused(s, lambda c=call, b=bad: c(b), plateau.IllegalActionError, pattern)
+            refused(s, lambda c=call, b=bad: c(b), plateau.InvalidActionError, pattern)
     for bad in (np.int64(n), np.int64(-1), np.int32(-1), np.uint64(2**64 - 1)):
         for call in (s.apply, s.action_to_string):
-            refused(s, lambda c=call, b=bad: c(b), plateau.IllegalActionError, "out of range")
+            refused(s, lambda c=call, b=bad: c(b), plateau.InvalidActionError, "out of range")
     for bad in bad_actions(n):
         if isinstance(bad, (str, np.integer)) or type(bad) is int:
             continue
         pattern = rf"int id or a notation string.*{re.escape(type(bad).__name__)}"
         for call in (s.apply, s.action_to_string):
-            refused(s, lambda c=call, b=bad: c(b), plateau.IllegalActionError, pattern)
-        refused(s, lambda b=bad: s.why_illegal(b), plateau.IllegalActionError, pattern)
+            refused(s, lambda c=call, b=bad: c(b), plateau.InvalidActionError, pattern)
+        refused(s, lambda b=bad: s.why_illegal(b), plateau.InvalidActionError, pattern)
         if not s.is_terminal():
             first = int(s.legal_actions()[0])
             refused(
                 s,
                 lambda b=bad, f=first: s.apply_all([f, b]),
-                plateau.IllegalActionError,
+                plateau.InvalidActionError,
                 "action 1 of the sequence",
             )
 
 
 def test_illegal_in_range_ids_are_refused(live_case: Case) -> None:
+    """An in-range id or well-formed notation that is not legal here raises IllegalActionError
+    (not InvalidActionError): it names an action, only not one that may be played now."""
     s = live_case.state()
     before = snapshot(s)
     mask = s.legal_actions_mask()
     illegal = np.flatnonzero(~mask).tolist()
     rng = random.Random(live_case.seed)
+    error = plateau.IllegalActionError
     for a in [first_illegal_id(s), illegal[-1], *rng.sample(illegal, min(20, len(illegal)))]:
         text = s.action_to_string(a)
-        refused(s, lambda a=a: s.apply(a), plateau.IllegalActionError, "illegal")
-        refused(s, lambda a=a: s.apply(np.int64(a)), plateau.IllegalActionError, "illegal")
-        refused(s, lambda text=text: s.apply(text), plateau.IllegalActionError, "illegal")
-        refused(s, lambda text=text: s.string_to_action(text), plateau.IllegalActionError)
+        refused(s, lambda a=a: s.apply(a), error, "illegal")
+        refused(s, lambda a=a: s.apply(np.int64(a)), error, "illegal")
+        refused(s, lambda text=text: s.apply(text), error, "illegal")
+        refused(s, lambda text=text: s.string_to_action(text), error)
+        refused(s, lambda a=a: s.apply_all([a]), error, "action 0 of the sequence")
         assert s.parse_action(text) == a  # well-formed, only not legal here
         assert not s.is_legal(a)
         reason = s.why_illegal(a)
@@ -175,10 +185,11 @@ def test_nothing_is_legal_after_the_end(finished_case: Case) -> None:
         refused(s, lambda text=text: s.apply(text), plateau.IllegalActionError, "over")
         refused(s, lambda text=text: s.string_to_action(text), plateau.IllegalActionError, "over")
         assert not s.is_legal(a)
-    # bad input after the end still gets its own reason
-    refused(s, lambda: s.apply(-1), plateau.IllegalActionError, "out of range")
-    refused(s, lambda: s.apply(1.5), plateau.IllegalActionError, "int id or a notation string")
-    refused(s, lambda: s.apply("#garbage#"), plateau.IllegalActionError, "garbage")
+    # bad input after the end still gets its own reason (and class)
+    invalid = plateau.InvalidActionError
+    refused(s, lambda: s.apply(-1), invalid, "out of range")
+    refused(s, lambda: s.apply(1.5), invalid, "int id or a notation string")
+    refused(s, lambda: s.apply("#garbage#"), invalid, "garbage")
     assert (s.perft(0), s.perft(1), s.perft(2), s.perft(3), s.perft(63)) == (1, 0, 0, 0, 0)
     assert snapshot(s) == before
 
@@ -190,11 +201,13 @@ def test_apply_all_rolls_back(live_case: Case) -> None:
     after = s.clone()
     after.apply(a)
     bad = first_illegal_id(after) if not after.is_terminal() else 0
-    for seq in ([a, bad], [a, None], [a, "#garbage#"]):
-        with pytest.raises(plateau.IllegalActionError, match="action 1 of the sequence"):
+    invalid, illegal = plateau.InvalidActionError, plateau.IllegalActionError
+    # the error keeps its class: an illegal action, or input that names none
+    for seq, error in (([a, bad], illegal), ([a, None], invalid), ([a, "#garbage#"], invalid)):
+        with pytest.raises(error, match="action 1 of the sequence"):
             s.apply_all(seq)
         assert snapshot(s) == before
-    with pytest.raises(plateau.IllegalActionError, match="action 0 of the sequence"):
+    with pytest.raises(invalid, match="action 0 of the sequence"):
         s.apply_all([None, a])
     assert snapshot(s) == before
 
@@ -220,7 +233,9 @@ def test_undo_with_nothing_to_undo(game_variant: tuple[str, str]) -> None:
 # -- other arguments -------------------------------------------------------------------------------
 
 BAD_DEPTHS = [-1, -(2**40), 64, 1500, 10**6, 2**31, 2**64, 1.5, 1.0, True, False, None, "1", [1]]
-BAD_SEEDS = [-1, 2**64, 2**70, 1.5, 1.0, True, False, None, "1", [1], np.float64(1.0)]
+#: not a seed: a seed is any integral type but bool, in [0, 2**64), in every game and method
+BAD_SEEDS: list[Any] = [-1, 2**64, 2**70, -(2**63), 1.5, 1.0, True, False, None, "1", [1]]
+BAD_SEEDS += [np.float64(1.0), np.int64(-1), np.bool_(True)]
 BAD_PLY_CAPS = [-1, -(2**40), 2**31, 2**70, 1.5, True, False, "1", [1]]  # None: no cap
 
 
@@ -245,18 +260,25 @@ def bad_players(n: int) -> list[Any]:
     ]
 
 
-#: the methods of every state that take a player; None is refused by those that need one
-PLAYER_METHODS: dict[str, tuple[Callable[[GameState, Any], object], bool]] = {
-    "heuristic": (lambda s, p: s.heuristic(p), False),
-    "observation": (lambda s, p: s.observation(p), True),
-    "observation_string": (lambda s, p: s.observation_string(p), True),
-    "observation_tensor": (lambda s, p: s.observation_tensor(p), True),
-    "view_for": (lambda s, p: s.view_for(p, 0), False),
-    "determinizer": (lambda s, p: s.determinizer(p), False),
-    "resample_hidden": (lambda s, p: s.resample_hidden(p, 0), False),
-    "history_strings": (lambda s, p: s.history_strings(viewer=p), True),
-    "to_json": (lambda s, p: s.to_json(viewer=p), True),
+#: the methods of every state that take a player: name -> (call, the argument's name, whether
+#: None is taken, for the default)
+PLAYER_METHODS: dict[str, tuple[Callable[[GameState, Any], object], str, bool]] = {
+    "heuristic": (lambda s, p: s.heuristic(p), "player", False),
+    "observation": (lambda s, p: s.observation(p), "player", True),
+    "observation_string": (lambda s, p: s.observation_string(p), "player", True),
+    "observation_tensor": (lambda s, p: s.observation_tensor(p), "player", True),
+    "view_for": (lambda s, p: s.view_for(p, 0), "player", False),
+    "determinizer": (lambda s, p: s.determinizer(p), "player", False),
+    "resample_hidden": (lambda s, p: s.resample_hidden(p, 0), "player", False),
+    "history_strings": (lambda s, p: s.history_strings(viewer=p), "viewer", True),
+    "to_json": (lambda s, p: s.to_json(viewer=p), "viewer", True),
+    "setup_position": (lambda s, p: s.setup_position(viewer=p), "viewer", True),
 }
+
+
+def player_error(name: str, n: int, value: Any) -> str:
+    """The one wording of a bad player, in every game and method."""
+    return f"{name} must be an int in [0, {n}), got {value!r}"
 
 
 def test_bad_perft_depths(case: Case) -> None:
@@ -272,7 +294,8 @@ def test_bad_random_playout_arguments(case: Case) -> None:
     s = case.state()
     before = snapshot(s)
     for seed in BAD_SEEDS:
-        refused(s, lambda seed=seed: s.random_playout(seed), ValueError, "seed")
+        wording = re.escape(seed_error(seed))
+        refused(s, lambda seed=seed: s.random_playout(seed), ValueError, f"^{wording}$")
     for cap in BAD_PLY_CAPS:
         refused(s, lambda cap=cap: s.random_playout(0, cap), ValueError, "ply_cap")
     assert snapshot(s) == before
@@ -280,15 +303,93 @@ def test_bad_random_playout_arguments(case: Case) -> None:
 
 @pytest.mark.parametrize("method", sorted(PLAYER_METHODS))
 def test_bad_players(case: Case, method: str) -> None:
+    """Every method that takes a player refuses a bad one with a plain ValueError in the same
+    words in every game (``player must be an int in [0, 2), got 5``), and takes any integral
+    type but bool."""
     s = case.state()
     before = snapshot(s)
-    call, none_is_default = PLAYER_METHODS[method]
-    for p in bad_players(s.num_players):
-        refused(s, lambda p=p: call(s, p), ValueError, "player|viewer")
+    call, name, none_is_default = PLAYER_METHODS[method]
+    n = s.num_players
+    for p in [-1, n, True, 1.5, "0", *bad_players(n)]:
+        with pytest.raises(ValueError) as info:
+            call(s, p)
+        assert type(info.value) is ValueError
+        assert str(info.value) == player_error(name, n, p)
+        assert snapshot(s) == before
     if none_is_default:
         call(s, None)
     else:
-        refused(s, lambda: call(s, None), ValueError, "player")
+        with pytest.raises(ValueError) as info:
+            call(s, None)
+        assert str(info.value) == player_error(name, n, None)
+    for p in range(n):
+        assert same_result(call(s, np.int64(p)), call(s, p))
+    assert snapshot(s) == before
+
+
+def same_result(a: object, b: object) -> bool:
+    """Equal results of two calls (states by snapshot, arrays by content, samplers by what
+    they draw)."""
+    if isinstance(a, GameState) and isinstance(b, GameState):
+        return snapshot(a) == snapshot(b)
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return np.array_equal(a, b)
+    if hasattr(a, "sample") and hasattr(b, "sample"):
+        return same_result(a.sample(3), b.sample(3))
+    return a == b
+
+
+#: not an ``rng`` of ``resample_hidden`` and ``Determinizer.sample``, which takes a seed,
+#: None, a ``random.Random`` or a numpy ``Generator``
+BAD_RNGS: list[Any] = [x for x in BAD_SEEDS if x is not None]
+BAD_RNGS += [random, np.random.RandomState(1), object()]
+
+
+def seed_error(value: Any) -> str:
+    return f"seed must be an int in [0, 2**64), got {value!r}"
+
+
+def test_bad_seeds_for_views(case: Case) -> None:
+    """Every game checks the seed of a view and the source of a sample the same way, whether it
+    draws from them (hidden information) or not (a view is then a clone)."""
+    s = case.state()
+    before = snapshot(s)
+    for seed in [*BAD_SEEDS, random.Random(1)]:  # a view's seed is a seed, nothing else
+        for call in (lambda x: s.view_for(0, x), lambda x: s.view_for(player=0, seed=x)):
+            with pytest.raises(ValueError) as info:
+                call(seed)
+            assert type(info.value) is ValueError and str(info.value) == seed_error(seed)
+    sampler = s.determinizer(0)
+    for rng in BAD_RNGS:
+        wording = (
+            f"rng must be an int in [0, 2**64), a random.Random or a numpy Generator, got {rng!r}"
+        )
+        for call in (lambda x: s.resample_hidden(0, x), sampler.sample):
+            with pytest.raises(ValueError) as info:
+                call(rng)
+            assert type(info.value) is ValueError and str(info.value) == wording
+    # a bad player is named before a bad seed
+    with pytest.raises(ValueError, match="player"):
+        s.view_for(s.num_players, -1)
+    with pytest.raises(ValueError, match="player"):
+        s.resample_hidden(-1, 1.5)
+    assert snapshot(s) == before
+
+
+def test_good_seeds_for_views(case: Case) -> None:
+    """Seeds at both ends of the range and of any integral type draw the same worlds as the
+    same int; ``random.Random``, numpy Generators and None are taken as sources."""
+    s = case.state()
+    before = snapshot(s)
+    for seed in (0, 7, 2**64 - 1):
+        view = snapshot(s.view_for(0, seed))
+        for kind in (np.uint64, np.int64) if seed < 2**63 else (np.uint64,):
+            assert snapshot(s.view_for(0, kind(seed))) == view
+        assert snapshot(s.resample_hidden(0, seed)) == view
+        assert snapshot(s.determinizer(0).sample(seed)) == view
+    for rng in (None, random.Random(3), np.random.default_rng(3)):
+        world = s.resample_hidden(0, rng)
+        assert world.current_player == s.current_player and world.ply == s.ply
     assert snapshot(s) == before
 
 
@@ -333,7 +434,7 @@ def test_why_illegal(case: Case) -> None:
         assert isinstance(reason, str) and reason
         assert s.why_illegal(s.action_to_string(a)) == reason
     for bad in (-1, s.num_distinct_actions, 1.5, None, True, "#garbage#", [0]):
-        refused(s, lambda b=bad: s.why_illegal(b), plateau.IllegalActionError)
+        refused(s, lambda b=bad: s.why_illegal(b), plateau.InvalidActionError)
     assert snapshot(s) == before
 
 
@@ -342,7 +443,7 @@ def test_apply_all_refuses_a_single_string(live_case: Case) -> None:
     before = snapshot(s)
     text = s.legal_action_strings()[0]
     for single in (text, text.encode()):
-        refused(s, lambda x=single: s.apply_all(x), plateau.IllegalActionError, "sequence")
+        refused(s, lambda x=single: s.apply_all(x), plateau.InvalidActionError, "sequence")
     assert snapshot(s) == before
     s.apply_all([text])
     assert s.ply == live_case.state().ply + 1

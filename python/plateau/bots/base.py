@@ -119,6 +119,11 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         attr = rest.partition(":")[0]
         if head not in BOTS and attr and "=" not in attr:
             return _import_bot(spec, seed)
+    if isinstance(spec, str) and spec.strip().startswith("engine:"):
+        raise ValueError(
+            f"{spec!r} is an external engine process, which the arena plays "
+            "(plateau arena --bots ...), not a bot"
+        )
     name, params = parse_spec(spec)
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")

@@ -17,13 +17,14 @@ import numpy as np
 from plateau_core import albea as _a
 from plateau_core import albea_batch as _ab
 
+from plateau import yardsticks
 from plateau.checks import check_int
-from plateau.errors import IllegalActionError
+from plateau.errors import InvalidActionError
 from plateau.games import albea_notation as _notation
 from plateau.notation import square_index, square_name
-from plateau.registry import GameInfo, register
+from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
 from plateau.state import Determinizer as _Determinizer
-from plateau.state import GameState
+from plateau.state import GameState, RandomSource
 
 BLACK, WHITE = 0, 1
 OWNER_LETTER = "BW"
@@ -145,13 +146,13 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
 
     def parse_action(self, text: str) -> int:
         """The id of notation ``text`` (either letter case, multisets in any order); not
-        checked for legality. IllegalActionError names what is wrong."""
+        checked for legality. InvalidActionError names what is wrong."""
         if not isinstance(text, str):
-            raise IllegalActionError(f"notation must be a str, got {type(text).__name__}")
+            raise InvalidActionError(f"notation must be a str, got {type(text).__name__}")
         try:
             return _notation.parse_action(text)
         except (ValueError, IndexError, KeyError) as e:
-            raise IllegalActionError(f"cannot read {text!r} as a Plateau action: {e}") from None
+            raise InvalidActionError(f"cannot read {text!r} as a Plateau action: {e}") from None
 
     def decode_fields(self, action: int) -> dict[str, Any]:
         """The fields of an action id: ``category`` plus that category's fields (for
@@ -464,7 +465,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         as seen (up face first, ``?`` unseen) and its type only when both faces were seen or a
         face is orange; the opponent's reserve as a count; prisoners, a pending tender and the
         history (opponent's openings and onboards redacted to the placed up face)."""
-        p = self._check_player(max(self.current_player, 0) if player is None else player)
+        p = self._viewer(player)
         board = []
         for st in self._board():
             pieces = []
@@ -532,21 +533,17 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         return f"{('Black', 'White')[self.current_player]} to act"
 
     def determinizer(self, player: int) -> Determinizer:
-        """A sampler of states consistent with ``player``'s view (see :class:`Determinizer`);
-        build it once and call ``.sample(rng)`` for many determinizations."""
-        return Determinizer(self, self._check_player(player))
+        """A sampler of states consistent with ``player``'s view (see :class:`Determinizer`):
+        the hidden rest (opponent pieces not identified, the opponent's reserve) is drawn
+        uniformly from the consistent worlds. Build it once and call ``.sample(rng)`` for many
+        determinizations; ``resample_hidden`` and ``view_for`` draw one."""
+        return Determinizer(self, player)
 
-    def resample_hidden(
-        self, player: int, rng: int | random.Random | np.random.Generator | None = None
-    ) -> AlbeaPlateauState:
-        """A state consistent with everything ``player`` knows, the hidden rest (opponent
-        pieces not identified, the opponent's reserve) drawn uniformly from the consistent
-        worlds. The result has ``is_determinization`` set and no history."""
-        return self.determinizer(player).sample(rng)
-
-    def view_for(self, player: int, seed: int = 0) -> GameState:
-        """What a bot playing ``player`` is handed: a determinization drawn with ``seed``."""
-        return self.resample_hidden(player, seed)
+    def _player(self, player: object) -> int:
+        # the compiled core checks the player of reserve(), prisoners() and
+        # observation_tensor() through this (a Python-level lookup): route it through the
+        # shared checker, so that every game and method words a bad player alike
+        return self._check_player(player)
 
     # -- records ------------------------------------------------------------------------------
 
@@ -556,19 +553,21 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         texts = [_notation.format_action(a) for a in self.history]
         if viewer is None:
             return texts
-        v = self._check_player(viewer)
+        v = self._check_player(viewer, "viewer")
         return [t if who == v else _public_text(t) for t, who in zip(texts, self._actors())]
 
     def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
         """The set-up position the history starts from (``position_dict`` form), or None for
         a game from the opening. With ``viewer``: that player's observation of it instead
         (hidden faces redacted)."""
+        if viewer is not None:
+            viewer = self._check_player(viewer, "viewer")
         root: AlbeaPlateauState | None = self._root()
         if root is None:
             return None
         if viewer is None:
             return root.position_dict()
-        view = root.observation(self._check_player(viewer))
+        view = root.observation(viewer)
         del view["history"]
         return view
 
@@ -798,15 +797,14 @@ def _candidates(up: str, down: str) -> list[tuple[int, int]]:
     return out
 
 
-def _as_random(rng: int | random.Random | np.random.Generator | None) -> random.Random:
+def _as_random(rng: RandomSource) -> random.Random:
+    """A ``random.Random`` drawing from ``rng`` (already checked by ``check_rng``)."""
     if rng is None:
         return random.Random()
     if isinstance(rng, random.Random):
         return rng
     if isinstance(rng, np.random.Generator):
         return random.Random(int(rng.integers(0, 2**63)))
-    if isinstance(rng, bool) or not isinstance(rng, int):
-        raise ValueError(f"rng must be an int seed, random.Random or numpy Generator, got {rng!r}")
     return random.Random(rng)
 
 
@@ -827,9 +825,9 @@ class Determinizer(_Determinizer):
     def __init__(self, state: AlbeaPlateauState, player: int) -> None:
         self._state = state.clone()
         super().__init__(self._state, player)
-        opp = 1 - player
+        opp = 1 - self.player
         pool = dict(COUNT)
-        for t, n in state.prisoners(player).items():
+        for t, n in state.prisoners(self.player).items():
             pool[t] -= n
         hidden = dict(state.reserve(opp))  # the true types of what is hidden, for set-ups
         self._slots: list[tuple[int, int, list[tuple[int, int]]]] = []
@@ -871,11 +869,9 @@ class Determinizer(_Determinizer):
             self._memo[key] = got
         return got
 
-    def sample(
-        self, rng: int | random.Random | np.random.Generator | None = None
-    ) -> AlbeaPlateauState:
-        """One world, drawn uniformly (``rng``: an int seed, ``random.Random`` or numpy
-        ``Generator``), as a state with ``is_determinization`` set and no history."""
+    def _sample(self, rng: RandomSource) -> AlbeaPlateauState:
+        """One world, drawn uniformly with ``rng`` (checked by ``sample``), as a state with
+        ``is_determinization`` set and no history."""
         r = _as_random(rng)
         pool = self._pool
         chosen = []
@@ -897,7 +893,11 @@ class Determinizer(_Determinizer):
 
 def _playouts(variant: str, n: int, seed: int, ply_cap: int, max_plies: int = 0) -> dict[str, Any]:
     # the game option max_plies (a draw after that many plies) applies to every game
-    return dict(_a.random_playouts(n, seed, ply_cap, max_plies))
+    out = dict(_a.random_playouts(n, seed, ply_cap, max_plies))
+    # the core also counts the games cut short by the cap as draws; the registry's draws are
+    # finished games only, as for every game (the cut ones are games - ended)
+    out["draws"] -= out["games"] - out["ended"]
+    return out
 
 
 def _batch(variant: str, n: int, seed: int, ply_cap: int, max_plies: int = 0) -> Any:
@@ -911,6 +911,35 @@ def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> G
     data = dict(setup)
     data["options"] = {"max_plies": max_plies or None}
     return AlbeaPlateauState.from_position_dict(data)
+
+
+def _random_position(seed: int, plies: int) -> AlbeaPlateauState:
+    """The position after ``plies`` plies of uniformly random play seeded with ``seed`` (as the
+    positions of tests/data/albea_perft.json were made)."""
+    rng = random.Random(seed)
+    state = AlbeaPlateauState()
+    while state.ply < plies:
+        state.apply(rng.choice(state.legal_action_strings()))
+    return state
+
+
+#: what ``plateau bench`` times: positions and counts of tests/data/albea_perft.json (a test
+#: keeps them equal); the targets are those of docs/albea-plateau-design.md
+BENCH = BenchSpec(
+    positions=(
+        BenchPosition("start", AlbeaPlateauState, 3, 232_225_980, 1_455_300),
+        BenchPosition("ply 30", lambda: _random_position(11, 30), 3, 3_829_112, 22_736),
+    ),
+    midgame="ply 30",
+    playout_plies=(60, 95),  # the design's 3,000 reference games: a mean of 76 plies
+    batch_masks=False,  # 41,188 ids a game: a learner here steps with legal_lists
+    yardsticks=(yardsticks.OPENSPIEL_BREAKTHROUGH,),
+    targets={
+        "perft start": ">= 46 M/s (perft(3) of the start in <= 5 s)",
+        "playouts": ">= 300,000 plies/s",
+        "python-loop": ">= 300,000 steps/s",
+    },
+)
 
 
 register(
@@ -928,5 +957,6 @@ register(
         # uniformly random playouts say little here: against greedy, mcts:iters=1000 scored
         # 31.5% with mixed leaf values and 47.5% with the heuristic alone (200 games each)
         mcts_eval="heuristic",
+        bench=BENCH,
     )
 )

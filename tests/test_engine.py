@@ -1,0 +1,426 @@
+"""The engine protocol (docs/engine-protocol.md): ``plateau engine`` driven through it, the
+arena playing engine processes on every registered game, an unreliable engine written in
+POSIX sh that the arena survives with the right forfeits, and no process left behind (after
+the end, after failures, after Ctrl-C)."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import plateau
+from plateau import arena
+from plateau.cli import main
+from plateau.engine import (
+    HELLO,
+    BotEngine,
+    engine_spec,
+    go_command,
+    parse_engine_spec,
+    position_command,
+)
+from plateau.registry import game_info
+
+GAMES = plateau.games()
+UNRELIABLE = Path(__file__).resolve().parent / "engines" / "unreliable.sh"
+PLATEAU = [sys.executable, "-m", "plateau"]
+needs_sh = pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX sh")
+
+
+def _served(bot: str) -> str:
+    return engine_spec([*PLATEAU, "engine", "--bot", bot], name=bot)
+
+
+class _Talk:
+    """An engine subprocess, line by line, with a timeout on every read."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, *lines: str) -> None:
+        assert self.proc.stdin is not None
+        for line in lines:
+            self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, word: str, timeout: float = 30.0) -> list[str]:
+        """The lines up to and including the first starting with ``word``."""
+        got: list[str] = []
+        while True:
+            line = self.lines.get(timeout=timeout)
+            assert line is not None, f"the engine ended; it said {got}"
+            got.append(line)
+            if line.split()[:1] == [word]:
+                return got
+
+
+def _pid_gone(pid: int) -> bool:
+    """Not running: no such process, or a zombie that is not ours to reap (a grandchild such as
+    a killed engine's `sleep` is adopted by init, which reaps it in its own time; in some
+    containers init never does). Our own unreaped child counts as left."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    except OSError:  # no /proc: ask the kernel, which counts zombies as present
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+    state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+    return state == "Z" and int(ppid) != os.getpid()
+
+
+def _wait_gone(pids: list[int], seconds: float = 5.0) -> list[int]:
+    """The pids still present (alive or unreaped) after up to ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        left = [p for p in pids if not _pid_gone(p)]
+        if not left:
+            return []
+        time.sleep(0.05)
+    return [p for p in pids if not _pid_gone(p)]
+
+
+# -- specs ------------------------------------------------------------------------------------
+
+
+def test_engine_spec_parsing_and_quoting() -> None:
+    s = parse_engine_spec('engine:name=my,cmd="./my-engine --threads 1",hash=64')
+    assert (s.cmd, s.name, s.options) == (("./my-engine", "--threads", "1"), "my", {"hash": "64"})
+    assert parse_engine_spec("engine:cmd=/opt/e/run").name == "run"
+    # commas, colons and quotes inside a quoted cmd survive the --bots list and the spec
+    text = engine_spec(["/path with space/e", "--x", "a,b:c", 'say "hi"'], name="e 1", k="v,w")
+    assert arena.split_bot_list(f"{text},random") == [text, "random"]
+    s = parse_engine_spec(text)
+    assert s.cmd == ("/path with space/e", "--x", "a,b:c", 'say "hi"')
+    assert (s.name, s.options) == ("e 1", {"k": "v,w"})
+    for bad, why in [
+        ("engine:name=x", "no cmd"),
+        ('engine:cmd="./e', "unclosed"),
+        ("engine:cmd=e,cmd=f", "twice"),
+        ("engine:cmd=e,oops", "key=value"),
+        ("engine:cmd=e,init_timeout=0", "positive"),
+    ]:
+        with pytest.raises(ValueError, match=why):
+            parse_engine_spec(bad)
+
+
+def test_split_bot_list_keeps_key_values_with_colons() -> None:
+    assert arena.split_bot_list('mcts:iters=5,engine:cmd="python -m a:b",random') == [
+        "mcts:iters=5",
+        'engine:cmd="python -m a:b"',
+        "random",
+    ]
+
+
+# -- the commands the arena sends -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_position_command_tells_a_seat_only_its_view(game: str) -> None:
+    import random
+
+    state = plateau.new_game(game)
+    rng = random.Random(3)
+    while not state.is_terminal() and state.ply < 14:
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.randrange(len(legal))]))
+    info = game_info(game)
+    for seat in range(state.num_players):
+        command = position_command(state, seat, seed=5)
+        if info.perfect_information:
+            assert command.split() == ["position", "start", *state.history_strings()]
+            continue
+        kind, _, data = command.partition(" ")[2].partition(" ")
+        assert kind == "view"
+        view = json.loads(data)
+        mine = json.loads(state.to_json(viewer=seat))
+        assert view["record"] == mine  # the seat's own record, nothing more
+        truth = state.history_strings()
+        for own, seen in zip(truth, mine["actions"]):
+            if own != seen:  # a hidden action: its true text is not in the record
+                assert own not in json.dumps(view["record"])
+        if "world" in view:  # the same world the library's own bots are handed
+            world = state.view_for(seat, 5)
+            assert view["world"] == world.position_dict()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_actions_are_single_words_in_every_game(game: str) -> None:
+    # `position start A1 A2 ...` and `bestaction A` need notation without spaces
+    import random
+
+    rng = random.Random(1)
+    for variant in plateau.variants(game):
+        state = plateau.new_game(game, variant)
+        while not state.is_terminal() and state.ply < 60:
+            for text in state.legal_action_strings():
+                assert text.split() == [text], (game, variant, text)
+            legal = state.legal_actions()
+            state.apply(int(legal[rng.randrange(len(legal))]))
+        for seat in range(state.num_players):
+            for text in state.history_strings(viewer=seat):
+                assert text.split() == [text], (game, variant, seat, text)
+
+
+def test_go_command_fields() -> None:
+    assert go_command(3, movetime_ms=250, times_ms=[1, 2, 3], inc_ms=7) == (
+        "go movetime 250 inc 7 time0 1 time1 2 time2 3"
+    )
+
+
+# -- plateau engine, driven through the protocol ----------------------------------------------
+
+
+def test_plateau_engine_random_through_the_protocol() -> None:
+    talk = _Talk([*PLATEAU, "engine", "--bot", "random", "--seed", "4"])
+    try:
+        talk.send(HELLO)
+        hello = talk.read_until("ready")
+        assert hello[0] == "id name plateau random"
+        assert any(line.startswith("option name seed ") for line in hello)
+        talk.send("", "   ", "frobnicate now", "isready")  # blank lines: no answer
+        assert talk.read_until("ready") == ["info string unknown command 'frobnicate'", "ready"]
+        talk.send("go")  # no game yet
+        assert talk.read_until("bestaction")[-1] == "bestaction (none)"
+        for game in GAMES:
+            state = plateau.new_game(game)
+            opts = json.dumps(state.options)
+            talk.send(f"game {game} {state.variant} {opts}", "isready")
+            assert talk.read_until("ready") == ["ready"]
+            while not state.is_terminal() and state.ply < 40:  # turns of several actions too
+                seat = state.current_player
+                talk.send(position_command(state, seat, seed=state.ply), go_command(2))
+                answer = talk.read_until("bestaction")
+                assert all(line.startswith("info ") for line in answer[:-1])
+                text = answer[-1].split()[1]
+                assert state.why_illegal(text) is None, (game, state.ply, text)
+                state.apply(text)
+            talk.send("position start not-an-action", "isready")
+            assert talk.read_until("ready")[0].startswith("info string error: ")
+        talk.send("stop", "quit")
+        assert talk.proc.wait(timeout=10) == 0
+    finally:
+        talk.proc.kill()
+        talk.proc.wait()
+
+
+def test_plateau_engine_ends_at_end_of_input() -> None:
+    done = subprocess.run(
+        [*PLATEAU, "engine", "--bot", "greedy"],
+        input=f"{HELLO}\ngame plateau-x mini\nposition start\ngo\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("bestaction ")
+
+
+def test_an_engine_spec_is_not_a_bot() -> None:
+    from plateau.bots import make_bot
+
+    with pytest.raises(ValueError, match="external engine"):
+        make_bot('engine:cmd="plateau engine"')
+    with pytest.raises(ValueError, match="external engine"):
+        arena.build_bot('engine:cmd="plateau engine"', 0)
+
+
+def test_bot_engine_refuses_a_game_its_bot_cannot_play() -> None:
+    engine = BotEngine("alphabeta")
+    assert engine.handle("game plateau-x standard")[0].startswith("info string error: ")
+    assert engine.handle("go") == ["info string error: no position to play", "bestaction (none)"]
+    assert engine.handle("plateau-engine 2")[0].startswith("info string error: ")
+    assert engine.handle("setoption name hash value 1")[0].startswith("info string error: ")
+    assert engine.handle("quit") is None
+
+
+# -- the arena with engine processes ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_arena_plays_an_engine_process_on_every_game(game: str) -> None:
+    variant = game_info(game).default_variant
+    n = plateau.new_game(game, variant).num_players
+    bots = [_served("greedy"), *["random"] * (n - 1)]
+    result = arena.run(game, variant, bots, games=2, seed=1, ply_cap=40, move_timeout=30.0)
+    assert [r.forfeit for r in result.results] == [None, None]
+    for r in result.results:
+        seat = arena.seat_order(r.index, n).index(0)
+        assert r.engines == {
+            str(seat): {"name": "plateau greedy", "info": r.engines[str(seat)]["info"]}
+        }
+        assert r.engines[str(seat)]["info"].startswith("info time ")
+        assert plateau.from_json(json.dumps(r.record)).ply == r.plies  # the record replays
+    assert result.stats()[0].games == 2
+
+
+def test_arena_command_line_with_an_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "games.jsonl"
+    bots = f"{_served('random')},random"
+    argv = ["arena", "--variant", "mini", "--bots", bots, "--games", "2", "--jobs", "2"]
+    assert main([*argv, "--ply-cap", "10", "--no-progress", "--out", str(out)]) == 0
+    table = capsys.readouterr().out
+    assert "| engine:name=random," in table and "2 games of plateau-x/mini" in table
+    # arena-report reads it, and reads an old file without the engines field
+    assert main(["arena-report", str(out)]) == 0
+    old = tmp_path / "old.jsonl"
+    lines = []
+    for line in out.read_text().splitlines():
+        data = json.loads(line)
+        del data["engines"]
+        lines.append(json.dumps(data))
+    old.write_text("\n".join(lines) + "\n")
+    assert [r.engines for r in arena.read_results(old)] == [{}, {}]
+    assert arena.report(old).format_table() == arena.report(out).format_table()
+
+
+def test_an_engine_that_cannot_start_or_play_is_refused_before_the_first_game(
+    tmp_path: Path,
+) -> None:
+    missing = engine_spec([str(tmp_path / "no-such-engine")])
+    with pytest.raises(ValueError, match="cannot start"):
+        arena.run("plateau-x", "mini", [missing, "random"], games=1)
+    four = [_served("alphabeta"), "random", "random", "random"]
+    with pytest.raises(ValueError, match="refused"):
+        arena.run("plateau-x", "standard", four, games=1)
+    unknown_option = engine_spec([*PLATEAU, "engine"], threads=2)
+    with pytest.raises(ValueError, match="no option 'threads'"):
+        arena.run("plateau-x", "mini", [unknown_option, "random"], games=1)
+
+
+def _unreliable(tmp_path: Path, plan: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("UNRELIABLE_DIR", str(tmp_path))
+    monkeypatch.setenv("UNRELIABLE_PLAN", plan)
+    monkeypatch.setenv("UNRELIABLE_LEGAL", " ".join([*PLATEAU, "legal"]))
+    return engine_spec(["sh", str(UNRELIABLE)], name="unreliable")
+
+
+def _pids(tmp_path: Path) -> list[int]:
+    path = tmp_path / "pids"
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+@needs_sh
+def test_the_arena_survives_an_unreliable_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the first `game` is the arena's check before the first game, then one mode per game
+    plan = "good,good,crash,hang,garbage,unparseable,illegal,good"
+    spec = _unreliable(tmp_path, plan, monkeypatch)
+    result = arena.run(
+        "plateau-x", "mini", [spec, "random"], games=7, ply_cap=6, move_timeout=3.0, seed=2
+    )
+    reasons = [r.forfeit and r.forfeit["reason"] for r in result.results]
+    assert reasons == [None, "crash", "timeout", "garbage", "unparseable", "illegal", None]
+    by_reason = {r.forfeit["reason"]: r.forfeit for r in result.results if r.forfeit}
+    assert all(forfeit["bot"] == spec for forfeit in by_reason.values())
+    assert "exited with code 3" in by_reason["crash"]["error"]
+    assert by_reason["crash"]["stderr"] == ["unreliable: crashing on purpose"]
+    assert by_reason["crash"]["ply"] >= 2  # mid-game, after a legal move
+    assert by_reason["timeout"]["stderr"] == ["unreliable: hanging on purpose"]
+    assert "'hello, arena'" in by_reason["garbage"]["error"]
+    assert "zz-top!" in by_reason["unparseable"]["error"]
+    assert "a1-b1" in by_reason["illegal"]["error"] and "no piece" in by_reason["illegal"]["error"]
+    for r in result.results:
+        seat = arena.seat_order(r.index, 2).index(0)
+        if r.forfeit:
+            assert r.forfeit["seat"] == seat and r.ranking[-1] == [seat]
+        else:
+            assert r.truncated and r.plies == 6
+    assert result.stats()[0].forfeits == 5
+    # every process it started (restarts and the hanging `sleep` included) is gone and reaped
+    pids = _pids(tmp_path)
+    assert len(pids) == 8  # the check, 6 restarts after the failures, and one `sleep`
+    assert _wait_gone(pids, 0.5) == []
+
+
+@needs_sh
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_error_in_the_arena_leaves_no_engine_process(
+    jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = _unreliable(tmp_path, "", monkeypatch)
+
+    def broken_progress(stream: Iterable[arena.GameResult], total: int) -> Iterator[Any]:
+        for i, result in enumerate(stream):
+            if i == 1:
+                raise RuntimeError("the consumer broke")
+            yield result
+
+    with pytest.raises(RuntimeError, match="the consumer broke"):
+        arena.run(
+            "plateau-x",
+            "mini",
+            [spec, "random"],
+            games=6,
+            jobs=jobs,
+            ply_cap=4,
+            progress=broken_progress,
+        )
+    assert len(_pids(tmp_path)) >= 2  # the check and at least one playing engine
+    assert _wait_gone(_pids(tmp_path)) == []
+
+
+_ARENA_CHILD = """
+import sys
+from plateau.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@needs_sh
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_leaves_no_engine_process(
+    jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = _unreliable(tmp_path, "good,hang,hang,hang,hang", monkeypatch)
+    argv = [sys.executable, "-c", _ARENA_CHILD, "arena", "--variant", "mini"]
+    argv += ["--bots", f"{spec},random", "--games", "4", "--jobs", str(jobs), "--no-progress"]
+    # a session of its own, signalled as a terminal would: the arena and its workers
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        end = time.monotonic() + 30
+        while time.monotonic() < end and proc.poll() is None:
+            if (tmp_path / "sleeps").exists():
+                break
+            time.sleep(0.05)
+        assert (tmp_path / "sleeps").exists(), "the engine never started hanging"
+        time.sleep(0.2 * jobs)  # let the other worker's engine start too
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    assert _wait_gone(_pids(tmp_path)) == []
