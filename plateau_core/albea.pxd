@@ -27,12 +27,52 @@ cdef enum:
     ALBEA_PLY_CEILING = 0x7FFFFF00  # a random game stops here whatever its cap: ply is an int32
 
 
+# Piece byte (design section 2): bit 0 owner, bits 1-3 type index (TYPES order), bit 4 which
+# face is up (0: the type's first letter), bits 5 and 6 whether face 0 / face 1 has been shown.
+# Everything outside this file reads and writes piece bytes through these names.
+cdef enum:
+    PIECE_OWNER = 0x01
+    PIECE_TYPE_SHIFT = 1
+    PIECE_TYPE_MASK = 0x07
+    PIECE_UP_SHIFT = 4
+    PIECE_UP = 0x10
+    PIECE_SHOWN_SHIFT = 5       # face f's shown flag is bit PIECE_SHOWN_SHIFT + f
+    PIECE_SHOWN_BOTH = 0x60
+    PIECE_FACES = 0x1f          # owner, type and up: the piece as it stands (no shown flags)
+
+
+cdef inline int piece_owner(uint8_t b) noexcept nogil:
+    return b & PIECE_OWNER
+
+
+cdef inline int piece_type(uint8_t b) noexcept nogil:
+    return (b >> PIECE_TYPE_SHIFT) & PIECE_TYPE_MASK
+
+
+cdef inline int piece_up(uint8_t b) noexcept nogil:
+    return (b >> PIECE_UP_SHIFT) & 1
+
+
+cdef inline bint piece_shown(uint8_t b, int face) noexcept nogil:
+    """Whether face ``face`` (0 or 1, not up/down) of the piece has been shown."""
+    return (b >> (PIECE_SHOWN_SHIFT + face)) & 1
+
+
+cdef inline uint8_t make_piece(int owner, int t, int up) noexcept nogil:
+    """A piece byte with no face shown yet."""
+    return <uint8_t>(owner | (t << PIECE_TYPE_SHIFT) | (up << PIECE_UP_SHIFT))
+
+
+cdef inline void show_up(uint8_t* b) noexcept nogil:
+    """Mark the face now up as shown."""
+    b[0] |= <uint8_t>(1 << (PIECE_SHOWN_SHIFT + piece_up(b[0])))
+
+
 ctypedef struct AlbeaState:
     # One flat position (584 bytes), copied by value for undo and perft children.
     uint32_t own[16]        # bit i: piece i (0 = bottom) of the stack is White's (cache)
     uint32_t col[16]        # bit i: piece i shows a colored face up (cache)
-    uint8_t pc[16][24]      # piece bytes bottom..top: bit0 owner, bits1-3 type, bit4 up,
-                            # bit5 shown[0], bit6 shown[1]
+    uint8_t pc[16][24]      # piece bytes bottom..top (PIECE_* above)
     uint8_t ht[16]          # stack heights
     uint8_t res[2][8]       # reserve counts per type (index 7: total)
     uint8_t pri[2][8]       # prisoners held by p (opponent's types), index 7: total

@@ -11,16 +11,33 @@ TYPES: tuple[str, ...]
 COUNT: tuple[int, ...]
 VALUE: tuple[int, ...]
 OT_CODES: tuple[str, ...]
-COLUMNS: str
 PERIMETER: tuple[int, ...]
+J_LEVEL: tuple[int, int, int]
 NUM_DISTINCT_ACTIONS: int
 PHASES: tuple[str, ...]
 OBSERVATION_SHAPE: tuple[int, int, int]
+KINDS: tuple[str, ...]
+BASE_OPENING: int
+BASE_ONBOARD: int
+BASE_MOVE: int
+BASE_STOMP: int
+BASE_OFFER: int
+BASE_GIVE: int
+REFUSE: int
+PASS: int
+STACK_CAP: int
+MAX_PLY: int
+ENCODE_INVALID: int
+ENCODE_OFF_PATH: int
+ENCODE_BAD_CARRY: int
+
+#: a piece as ``AlbeaCore._board`` gives it: (owner, type index, up, shown0, shown1)
+Piece = tuple[int, int, int, bool, bool]
 
 def layout() -> dict[str, Any]: ...
-def decode_move(a: int) -> tuple[Any, ...]: ...
-def decode(a: int) -> str: ...
-def encode(text: str) -> int: ...
+def move_fields(action: int) -> tuple[int, int, int, int, int]: ...
+def decode(action: int) -> tuple[str, tuple[Any, ...]]: ...
+def encode(kind: str, fields: tuple[Any, ...]) -> int: ...
 def random_playouts(
     n: int, seed: int, ply_cap: int, max_plies: int = 0
 ) -> dict[str, Any]: ...
@@ -52,7 +69,7 @@ class AlbeaCore(GameCore):
     def tender(self) -> dict[str, int] | None: ...
     @property
     def offerer(self) -> int | None: ...
-    def _board(self) -> list[list[int]]: ...
+    def _board(self) -> list[list[Piece]]: ...
     def check_caches(self) -> bool: ...
     def winning_actions(self) -> npt.NDArray[np.int64]: ...
     def _values(self) -> tuple[float, float]: ...
@@ -61,4 +78,18 @@ class AlbeaCore(GameCore):
     def _resample(
         self, pieces: list[tuple[int, int, int, int]], opponent: int, reserve: list[int]
     ) -> Any: ...
-    def load_dict(self, d: dict[str, Any]) -> None: ...
+    def _load_raw(
+        self,
+        board: list[list[Piece]],
+        reserve: list[list[int]],
+        prisoners: list[list[int]],
+        tender: list[int],
+        phase: int,
+        player: int,
+        offerer: int,
+        floor: list[int],
+        result: int,
+        passes: int,
+        ply: int,
+        max_plies: int,
+    ) -> None: ...

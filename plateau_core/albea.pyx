@@ -10,9 +10,6 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, int8_t, int32_t, int64_t, 
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
 
-import numbers
-import re
-
 import numpy as np
 
 from plateau_core._common cimport (
@@ -29,7 +26,6 @@ COUNT = (4, 2, 2, 1, 1, 1, 1)
 VALUE = (1, 4, 5, 8, 10, 15, 21)
 OT_CODES = ("xx", "bb", "rr", "bx", "xb", "rx", "xr", "ox", "xo", "rb", "br")
 MS_WEIGHTS = (1, 5, 15, 45, 90, 180, 360)
-COLUMNS = "abcd"
 PERIMETER = tuple(i for i in range(16) if i // 4 in (0, 3) or i % 4 in (0, 3))
 NUM_DISTINCT_ACTIONS = ALBEA_NUM_ACTIONS
 
@@ -39,8 +35,8 @@ cdef int OT_OF[7][2]          # (type, up) -> ot (up 0 for the single-coloured t
 cdef int C_COUNT[7]
 cdef int C_VALUE[7]
 cdef int C_W[7]
-cdef uint8_t UPFACE[32]       # low 5 bits of a piece byte -> up face 0 x, 1 b, 2 r, 3 o
-cdef uint8_t TWOFACED[32]
+cdef uint8_t UPFACE[32]       # piece byte & PIECE_FACES -> up face 0 x, 1 b, 2 r, 3 o
+cdef uint8_t TWOFACED[32]     # piece byte & PIECE_FACES -> two different faces
 cdef int PERI[12]
 
 _FACE_INDEX = {"x": 0, "b": 1, "r": 2, "o": 3}
@@ -63,8 +59,8 @@ def _init_material():
         if TYPES[t][0] == TYPES[t][1]:
             OT_OF[t][1] = OT_OF[t][0]
     for i in range(32):
-        t = (i >> 1) & 7
-        u = (i >> 4) & 1
+        t = piece_type(i)
+        u = piece_up(i)
         if t < 7:
             UPFACE[i] = _FACE_INDEX[TYPES[t][u]]
             TWOFACED[i] = TYPES[t][0] != TYPES[t][1]
@@ -238,15 +234,11 @@ cdef inline void rebuild(AlbeaState* s, int sq) noexcept nogil:
     cdef uint32_t own = 0, col = 0
     for i in range(s.ht[sq]):
         b = s.pc[sq][i]
-        own |= <uint32_t>(b & 1) << i
-        if UPFACE[b & 0x1f] != 0:
+        own |= <uint32_t>piece_owner(b) << i
+        if UPFACE[b & PIECE_FACES] != 0:
             col |= <uint32_t>1 << i
     s.own[sq] = own
     s.col[sq] = col
-
-
-cdef inline void show_up(uint8_t* b) noexcept nogil:
-    b[0] |= <uint8_t>(0x20 << ((b[0] >> 4) & 1))
 
 
 cdef inline bint has_run6(uint32_t m) noexcept nogil:
@@ -471,9 +463,9 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
             continue
         h = top_unit(s, o)
         top = s.pc[o][n - 1]
-        nflip = 2 if TWOFACED[top & 0x1f] else 1
+        nflip = 2 if TWOFACED[top & PIECE_FACES] else 1
         for flip in range(nflip):
-            upf = UPFACE[(top ^ (flip << 4)) & 0x1f]
+            upf = UPFACE[(top ^ (flip * PIECE_UP)) & PIECE_FACES]
             tc = upf != 0
             colp = (s.col[o] & ~(<uint32_t>1 << (n - 1))) | ((<uint32_t>tc) << (n - 1))
             if h < n and tc:
@@ -551,7 +543,7 @@ cdef void _check_win(AlbeaState* s, int mover) noexcept nogil:
 
 cdef void _flip_top(AlbeaState* s, int sq) noexcept nogil:
     cdef int n = s.ht[sq]
-    s.pc[sq][n - 1] ^= 0x10
+    s.pc[sq][n - 1] ^= PIECE_UP
     show_up(&s.pc[sq][n - 1])
     if n >= 2:
         show_up(&s.pc[sq][n - 2])
@@ -560,23 +552,23 @@ cdef void _flip_top(AlbeaState* s, int sq) noexcept nogil:
 
 cdef int _capture(AlbeaState* s, int sq) noexcept nogil:
     cdef int n = s.ht[sq]
-    cdef int me = s.pc[sq][n - 1] & 1
+    cdef int me = piece_owner(s.pc[sq][n - 1])
     cdef int c = top_unit(s, sq)
     cdef int i, taken = 0, w
     cdef uint8_t b
     cdef uint32_t capt = 0
-    if UPFACE[s.pc[sq][n - 1] & 0x1f] == 0 or n == c:
+    if UPFACE[s.pc[sq][n - 1] & PIECE_FACES] == 0 or n == c:
         return 0
     i = n - c - 1
     while i >= 0 and taken < c:
         b = s.pc[sq][i]
-        if (b & 1) != me:
+        if piece_owner(b) != me:
             capt |= <uint32_t>1 << i
             taken += 1
-            s.pc[sq][i] |= 0x60
+            s.pc[sq][i] |= PIECE_SHOWN_BOTH
             if i >= 1:
                 show_up(&s.pc[sq][i - 1])
-            s.pri[me][(b >> 1) & 7] += 1
+            s.pri[me][piece_type(b)] += 1
             s.pri[me][7] += 1
         i -= 1
     w = 0
@@ -633,8 +625,8 @@ cdef void albea_make(AlbeaState* s, int a) noexcept nogil:
         s.res[me][OT_TYPE[b]] -= 1
         s.res[me][OT_TYPE[tp]] -= 1
         s.res[me][7] -= 2
-        s.pc[sq][0] = <uint8_t>(me | (OT_TYPE[b] << 1) | (OT_UP[b] << 4))
-        s.pc[sq][1] = <uint8_t>(me | (OT_TYPE[tp] << 1) | (OT_UP[tp] << 4))
+        s.pc[sq][0] = make_piece(me, OT_TYPE[b], OT_UP[b])
+        s.pc[sq][1] = make_piece(me, OT_TYPE[tp], OT_UP[tp])
         show_up(&s.pc[sq][1])
         s.ht[sq] = 2
         rebuild(s, sq)
@@ -656,7 +648,7 @@ cdef void albea_make(AlbeaState* s, int a) noexcept nogil:
         while i > g:
             s.pc[sq][i] = s.pc[sq][i - 1]
             i -= 1
-        s.pc[sq][g] = <uint8_t>(me | (OT_TYPE[ot] << 1) | (OT_UP[ot] << 4))
+        s.pc[sq][g] = make_piece(me, OT_TYPE[ot], OT_UP[ot])
         show_up(&s.pc[sq][g])
         if 0 < g < n:
             show_up(&s.pc[sq][g - 1])
@@ -813,7 +805,7 @@ cdef uint64_t albea_hash(const AlbeaState* s) noexcept nogil:
     cdef int sq, i
     for sq in range(16):
         for i in range(s.ht[sq]):
-            h ^= splitmix64(<uint64_t>(((sq * ALBEA_CAP + i) << 5) | (s.pc[sq][i] & 0x1f))
+            h ^= splitmix64(<uint64_t>(((sq * ALBEA_CAP + i) << 5) | (s.pc[sq][i] & PIECE_FACES))
                             + <uint64_t>0x51ED27B3A1F0C3D5)
     memcpy(&w, &s.res[0][0], 8)
     h = splitmix64(h ^ w)
@@ -852,10 +844,10 @@ cdef void albea_values(const AlbeaState* s, double* v) noexcept nogil:
                 run += 1
             if run > best[p]:
                 best[p] = run
-        top = s.pc[sq][n - 1] & 1
+        top = piece_owner(s.pc[sq][n - 1])
         v[top] += 2.0
         mine = s.own[sq] if top else (~s.own[sq] & FULL(n))
-        if UPFACE[s.pc[sq][n - 1] & 0x1f] != 0 and mine != FULL(n):
+        if UPFACE[s.pc[sq][n - 1] & PIECE_FACES] != 0 and mine != FULL(n):
             v[top] += 1.0
     for p in range(2):
         v[p] += 10.0 * s.pri[p][7] + 3.0 * best[p]
@@ -907,25 +899,24 @@ cdef void albea_observe(const AlbeaState* s, int viewer, float* out) noexcept no
     for sq in range(16):
         for i in range(s.ht[sq]):
             b = s.pc[sq][i]
-            t = (b >> 1) & 7
-            up = (b >> 4) & 1
+            up = piece_up(b)
             plane = i * 10
-            if (b & 1) == viewer:
+            if piece_owner(b) == viewer:
                 out[plane * 16 + sq] = 1.0
                 known_up = True
                 known_down = True
             else:
                 out[(plane + 1) * 16 + sq] = 1.0
-                known_up = (b >> (5 + up)) & 1
-                known_down = (b >> (6 - up)) & 1
-                if (known_up and UPFACE[b & 0x1f] == 3) or (
-                        known_down and UPFACE[(b ^ 0x10) & 0x1f] == 3):
+                known_up = piece_shown(b, up)
+                known_down = piece_shown(b, 1 - up)
+                if (known_up and UPFACE[b & PIECE_FACES] == 3) or (
+                        known_down and UPFACE[(b ^ PIECE_UP) & PIECE_FACES] == 3):
                     known_up = True     # an orange face identifies the piece (ox)
                     known_down = True
             if known_up:
-                out[(plane + 2 + UPFACE[b & 0x1f]) * 16 + sq] = 1.0
+                out[(plane + 2 + UPFACE[b & PIECE_FACES]) * 16 + sq] = 1.0
             if known_down:
-                out[(plane + 6 + UPFACE[(b ^ 0x10) & 0x1f]) * 16 + sq] = 1.0
+                out[(plane + 6 + UPFACE[(b ^ PIECE_UP) & PIECE_FACES]) * 16 + sq] = 1.0
     for t in range(7):
         vals[t] = s.res[viewer][t] / <float>C_COUNT[t]
         vals[8 + t] = s.pri[viewer][t] / <float>C_COUNT[t]
@@ -946,8 +937,27 @@ cdef void albea_observe(const AlbeaState* s, int viewer, float* out) noexcept no
 
 
 # ------------------------------------------------------------------------------------------
-# Python-level layout, decode and encode
+# Id arithmetic for the Python layer: the id layout lives here, once; the notation (text)
+# lives in python/plateau/games/albea_notation.py
 # ------------------------------------------------------------------------------------------
+#: the action kinds, in id order (``decode``'s first item, ``encode``'s kind)
+KINDS = ("opening", "onboard", "move", "stomp", "offer", "give", "refuse", "pass")
+BASE_OPENING = ALBEA_BASE_OPEN
+BASE_ONBOARD = ALBEA_BASE_ONBOARD
+BASE_MOVE = ALBEA_BASE_MOVE
+BASE_STOMP = ALBEA_BASE_STOMP
+BASE_OFFER = ALBEA_BASE_OFFER
+BASE_GIVE = ALBEA_BASE_GIVE
+REFUSE = ALBEA_REFUSE
+PASS = ALBEA_PASS
+STACK_CAP = ALBEA_CAP
+MAX_PLY = ALBEA_MAX_PLY
+#: ``encode``'s answers when the fields name no action id
+ENCODE_INVALID = -1     # a field of the wrong type or out of range, or an unknown kind
+ENCODE_OFF_PATH = -2    # move: the stops are not at increasing distances on one path
+ENCODE_BAD_CARRY = -3   # move: a carry is no pick-up or drop-off, or more than the ids hold
+
+
 def layout():
     """The id layout of design section 1.2-1.3 as plain Python data."""
     return {
@@ -963,205 +973,179 @@ def layout():
     }
 
 
-def _sq_name(int i):
-    return COLUMNS[i % 4] + str(i // 4 + 1)
+def move_fields(action):
+    """``(origin, flip, k, path, code)`` of a move id: its mixed-radix fields (design 1.3)."""
+    cdef int o, flip, k, p, code, a
+    if type(action) is int and ALBEA_BASE_MOVE <= action < ALBEA_BASE_STOMP:
+        a = action
+    else:
+        a = check_int(action, ALBEA_BASE_MOVE, ALBEA_BASE_STOMP, "move id")
+    _move_decode(a, &o, &flip, &k, &p, &code)
+    return o, flip, k, p, code
 
 
-def _ms_text(int idx):
-    out = []
-    for t in range(6, -1, -1):
-        n = (idx // MS_WEIGHTS[t]) % (COUNT[t] + 1)
-        out.extend([TYPES[t]] * n)
-    return ",".join(out)
-
-
-def _ms_index(text):
-    if not text:
-        raise ValueError("an offer or a gift names at least one piece type")
-    counts = [0] * 7
-    for code in text.split(","):
-        if code not in TYPES:
-            raise ValueError(f"unknown piece type {code!r} (types: {', '.join(TYPES)})")
-        counts[TYPES.index(code)] += 1
-    for t in range(7):
-        if counts[t] > COUNT[t]:
-            raise ValueError(f"{counts[t]} x {TYPES[t]}: a player has only {COUNT[t]}")
-    return sum(c * w for c, w in zip(counts, MS_WEIGHTS))
-
-
-def decode_move(int a):
-    """(origin, flip, k, path, code, stops) of a move id; stops = [(square, j or None)]."""
-    cdef int o, flip, k, p, code
-    if not (ALBEA_BASE_MOVE <= a < ALBEA_BASE_STOMP):
-        raise ValueError("not a move id")
+cdef tuple _move_stops(int a):
+    """``(origin, flip, k, squares, carries)`` of move id ``a``: the stop squares in order
+    and the group carried on from each stop but the last."""
+    cdef int o, flip, k, p, code, g, j, n
     _move_decode(a, &o, &flip, &k, &p, &code)
     sqs = PY_PATHS[o][p]
-    stops = []
-    if p < 8:
-        dists, qs = RAY_DECODE[len(sqs)][code]
-        g = k
-        for n, d in enumerate(dists):
-            if n < len(dists) - 1:
-                j = qs[n] + 1
-                if j >= g:
-                    j += 1
-                stops.append((sqs[d - 1], j))
-                g = j
-            else:
-                stops.append((sqs[d - 1], None))
-    else:
+    if p >= 8:
         if code == 0:
-            stops.append((sqs[1], None))
-        else:
-            j = code
-            if j >= k:
-                j += 1
-            stops.append((sqs[0], j))
-            stops.append((sqs[1], None))
-    return o, flip, k, p, code, stops
+            return o, flip, k, (sqs[1],), ()
+        j = code + 1 if code >= k else code
+        return o, flip, k, (sqs[0], sqs[1]), (j,)
+    dists, qs = RAY_DECODE[len(sqs)][code]
+    carries = []
+    g = k
+    for n in range(len(dists) - 1):
+        j = qs[n] + 1
+        if j >= g:
+            j += 1
+        carries.append(j)
+        g = j
+    return o, flip, k, tuple(sqs[d - 1] for d in dists), tuple(carries)
 
 
-def decode(a):
-    """Canonical notation of any action id (design 1.2)."""
-    if isinstance(a, bool) or not isinstance(a, numbers.Integral):
-        raise TypeError("action id must be an int")
-    a = int(a)
-    if not (0 <= a < ALBEA_NUM_ACTIONS):
-        raise ValueError(f"action id {a} out of range")
+cdef tuple _ms_counts(int idx):
+    cdef uint8_t c[7]
+    _ms_from_index(idx, c)
+    return (c[0], c[1], c[2], c[3], c[4], c[5], c[6])
+
+
+def decode(action):
+    """``(kind, fields)`` of an action id; the fields by kind:
+
+    - ``opening``: ``(bottom, top, square)``, oriented pieces as ``OT_CODES`` indices
+    - ``onboard``: ``(piece, square, gap)``
+    - ``move``: ``(origin, flip, k, squares, carries)``: the stops in order, and the number
+      of pieces carried on from each stop but the last
+    - ``stomp``: ``(square, flip)``
+    - ``offer``, ``give``: the 7 counts per type (``TYPES`` order)
+    - ``refuse``, ``pass``: ``()``
+    """
+    cdef int a = _small_int(action, ALBEA_NUM_ACTIONS, "action id")
+    cdef int i
     if a < ALBEA_BASE_ONBOARD:
-        ot, per = divmod(a, 12)
-        b, t = divmod(ot, 11)
-        return f"{OT_CODES[b]},{OT_CODES[t]}@{_sq_name(PERIMETER[per])}"
+        i = a // 12
+        return "opening", (i // 11, i % 11, PERIMETER[a % 12])
     if a < ALBEA_BASE_MOVE:
         i = a - ALBEA_BASE_ONBOARD
-        rest, g = divmod(i, 24)
-        ot, sq = divmod(rest, 16)
-        return f"{OT_CODES[ot]}@{_sq_name(sq)}/{g}"
+        return "onboard", (i // 384, (i // 24) % 16, i % 24)
     if a < ALBEA_BASE_STOMP:
-        o, flip, k, p, code, stops = decode_move(a)
-        text = ("~" if flip else "") + f"{_sq_name(o)}:{k}"
-        for sq, j in stops:
-            text += "-" + _sq_name(sq)
-            if j is not None:
-                text += f":{j}"
-        return text
+        return "move", _move_stops(a)
     if a < ALBEA_BASE_OFFER:
-        sq, flip = divmod(a - ALBEA_BASE_STOMP, 2)
-        return ("~" if flip else "") + "!" + _sq_name(sq)
+        i = a - ALBEA_BASE_STOMP
+        return "stomp", (i // 2, i % 2)
     if a < ALBEA_BASE_GIVE:
-        return "offer:" + _ms_text(a - ALBEA_BASE_OFFER + 1)
+        return "offer", _ms_counts(a - ALBEA_BASE_OFFER + 1)
     if a < ALBEA_REFUSE:
-        return "give:" + _ms_text(a - ALBEA_BASE_GIVE + 1)
-    if a == ALBEA_REFUSE:
-        return "refuse"
-    return "pass"
+        return "give", _ms_counts(a - ALBEA_BASE_GIVE + 1)
+    return ("refuse", ()) if a == ALBEA_REFUSE else ("pass", ())
 
 
-_SQ = r"([a-z][0-9]+)"
-# counts and gaps: ASCII digits without leading zeros
-_NUM = r"(0|[1-9][0-9]*)"
-_RE_OPENING = re.compile(r"([a-z]+),([a-z]+)@" + _SQ)
-_RE_ONBOARD = re.compile(r"([a-z]+)@" + _SQ + r"/" + _NUM)
-_RE_STOMP = re.compile(r"(~?)!" + _SQ)
-_RE_MOVE = re.compile(r"(~?)" + _SQ + r":" + _NUM + r"((?:-[a-z][0-9]+:(?:0|[1-9][0-9]*))*)-" + _SQ)
-_RE_STOP = re.compile(r"-" + _SQ + r":" + _NUM)
+cdef bint _in(object v, long lo, long hi):
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v < hi
 
 
-def _square(name):
-    if len(name) != 2 or name[0] not in COLUMNS or name[1] not in "1234":
-        raise ValueError(f"square {name!r} is off the 4x4 board (a1..d4)")
-    return (int(name[1]) - 1) * 4 + COLUMNS.index(name[0])
-
-
-def _oriented(code):
-    if code not in OT_CODES:
-        raise ValueError(f"unknown piece {code!r} (pieces: {', '.join(OT_CODES)}, up face first)")
-    return OT_CODES.index(code)
-
-
-def _encode_move(m):
-    flip = 1 if m.group(1) else 0
-    o = _square(m.group(2))
-    k = int(m.group(3))
-    if not 1 <= k <= 5:
-        raise ValueError(f"lift {k} out of range: a top unit moves 1 to 5 pieces")
-    stops = [(_square(sq), int(j)) for sq, j in _RE_STOP.findall(m.group(4))]
-    stops.append((_square(m.group(5)), None))
-    paths = PY_PATHS[o]
-    sqs = [st for st, _ in stops]
-    found = None
+cdef tuple _move_path(int o, list sqs):
+    """The path from ``o`` through the stops ``sqs``: ``(path, distances)`` on a ray with the
+    stops at increasing distances, ``(path, None)`` on the Twister path, ``(-1, None)`` if
+    there is none."""
+    cdef int p, d, last
+    cdef list dists
     for p in range(16):
-        ps = paths[p]
+        ps = PY_PATHS[o][p]
         if not ps:
             continue
-        if p < 8:
-            if all(st in ps for st in sqs):
-                dists = [ps.index(st) + 1 for st in sqs]
-                if all(a < b for a, b in zip(dists, dists[1:])):
-                    found = (p, dists)
-                    break
-        elif sqs == [ps[1]] or sqs == ps:
-            found = (p, None)
-            break
-    if found is None:
-        raise ValueError(
-            "the stops do not lie at increasing distances on one ray (or the Twister path) "
-            f"from {m.group(2)}")
-    p, dists = found
-    blockbase = ALBEA_BASE_MOVE + PY_MOVE_OFF[o] + (flip * 5 + k - 1) * PY_BLOCK[o]
-    base = blockbase + PY_PATH_OFF[o][p]
+        if p >= 8:
+            if sqs == [ps[1]] or sqs == ps:
+                return p, None
+            continue
+        dists = []
+        last = 0
+        for st in sqs:
+            if st not in ps:
+                break
+            d = ps.index(st) + 1
+            if d <= last:
+                break
+            dists.append(d)
+            last = d
+        else:
+            return p, dists
+    return -1, None
+
+
+cdef long _encode_move(tuple f):
+    if len(f) != 5:
+        return ENCODE_INVALID
+    o, flip, k, squares, carries = f
+    if not (_in(o, 0, 16) and _in(flip, 0, 2) and _in(k, 1, 6)
+            and isinstance(squares, tuple) and isinstance(carries, tuple)
+            and len(squares) >= 1 and len(carries) == len(squares) - 1):
+        return ENCODE_INVALID
+    for x in squares:
+        if not _in(x, 0, 16):
+            return ENCODE_INVALID
+    for x in carries:
+        if not _in(x, 0, 1 << 62):
+            return ENCODE_INVALID
+    p, dists = _move_path(o, list(squares))
+    if p < 0:
+        return ENCODE_OFF_PATH
+    base = (ALBEA_BASE_MOVE + PY_MOVE_OFF[o] + (flip * 5 + k - 1) * PY_BLOCK[o]
+            + PY_PATH_OFF[o][p])
     g = k
     qs = []
-    for n, (_, j) in enumerate(stops[: len(stops) - 1]):
+    for n, j in enumerate(carries):
         if j < 1 or j == g:
-            raise ValueError(f"carrying {j} on from stop {n + 1} is not a pick-up or drop-off "
-                             f"(the group has {g}; j must be >= 1 and differ from it)")
+            return ENCODE_BAD_CARRY
         q = j - 1 - (1 if j > g else 0)
-        limit = J_LEVEL[n] if p < 8 else 9
-        if n >= 2 or q >= limit:
-            raise ValueError(f"carrying {j} on from stop {n + 1}: more pieces than a top unit "
-                             "there can hold")
+        # a ray has at most two stops before its last, the Twister path one
+        if n >= 2 or q >= (J_LEVEL[n] if p < 8 else 9):
+            return ENCODE_BAD_CARRY
         qs.append(q)
         g = j
     if p < 8:
-        return base + _ray_encode(len(paths[p]), dists, qs)
+        return base + _ray_encode(len(PY_PATHS[o][p]), dists, qs)
     return base if not qs else base + 1 + qs[0]
 
 
-def encode(text):
-    """Action id of notation ``text`` (either letter case, surrounding blanks ignored,
-    multisets in any order): the inverse of :func:`decode`. ValueError names what is wrong."""
-    if not isinstance(text, str):
-        raise TypeError("notation must be a str")
-    t = text.strip().lower()
-    if t == "refuse":
-        return ALBEA_REFUSE
-    if t == "pass":
-        return ALBEA_PASS
-    head, colon, rest = t.partition(":")
-    if colon and head in ("offer", "give"):
-        return (ALBEA_BASE_OFFER if head == "offer" else ALBEA_BASE_GIVE) + _ms_index(rest) - 1
-    m = _RE_STOMP.fullmatch(t)
-    if m:
-        return ALBEA_BASE_STOMP + _square(m.group(2)) * 2 + (1 if m.group(1) else 0)
-    m = _RE_OPENING.fullmatch(t)
-    if m:
-        sq = _square(m.group(3))
-        if sq not in PERIMETER:
-            raise ValueError(f"{m.group(3)} is not a perimeter square: openings go on the edge")
-        return (_oriented(m.group(1)) * 11 + _oriented(m.group(2))) * 12 + PERIMETER.index(sq)
-    m = _RE_ONBOARD.fullmatch(t)
-    if m:
-        g = int(m.group(3))
-        if not 0 <= g <= 23:
-            raise ValueError(f"gap {g} out of range: a stack holds at most 24 pieces (0..23)")
-        return ALBEA_BASE_ONBOARD + (_oriented(m.group(1)) * 16 + _square(m.group(2))) * 24 + g
-    m = _RE_MOVE.fullmatch(t)
-    if m:
-        return _encode_move(m)
-    raise ValueError(
-        "not Plateau notation (opening 'xx,rb@a1', onboard 'rb@c3/1', move '~c1:3-c2:2-c4', "
-        "stomp '!b2', 'offer:rx,xx', 'give:rr', 'refuse', 'pass')")
+def encode(str kind, tuple fields):
+    """The id of the action ``kind`` with ``fields`` in :func:`decode`'s form (its inverse),
+    or a negative ``ENCODE_*`` status when they name no action."""
+    cdef long i = 0
+    cdef int t
+    if kind == "move":
+        return _encode_move(fields)
+    if kind in ("refuse", "pass"):
+        if fields:
+            return ENCODE_INVALID
+        return ALBEA_REFUSE if kind == "refuse" else ALBEA_PASS
+    if kind in ("offer", "give"):
+        if len(fields) != 7 or not all(_in(fields[t], 0, C_COUNT[t] + 1) for t in range(7)):
+            return ENCODE_INVALID
+        for t in range(7):
+            i += fields[t] * C_W[t]
+        if i == 0:
+            return ENCODE_INVALID  # an offer or a gift of nothing
+        return (ALBEA_BASE_OFFER if kind == "offer" else ALBEA_BASE_GIVE) + i - 1
+    if kind == "opening":
+        if not (len(fields) == 3 and _in(fields[0], 0, ALBEA_OT) and _in(fields[1], 0, ALBEA_OT)
+                and _in(fields[2], 0, 16) and fields[2] in PERIMETER):
+            return ENCODE_INVALID
+        return (fields[0] * ALBEA_OT + fields[1]) * 12 + PERIMETER.index(fields[2])
+    if kind == "onboard":
+        if not (len(fields) == 3 and _in(fields[0], 0, ALBEA_OT) and _in(fields[1], 0, 16)
+                and _in(fields[2], 0, ALBEA_CAP)):
+            return ENCODE_INVALID
+        return ALBEA_BASE_ONBOARD + (fields[0] * 16 + fields[1]) * ALBEA_CAP + fields[2]
+    if kind == "stomp":
+        if not (len(fields) == 2 and _in(fields[0], 0, 16) and _in(fields[1], 0, 2)):
+            return ENCODE_INVALID
+        return ALBEA_BASE_STOMP + fields[0] * 2 + fields[1]
+    return ENCODE_INVALID
 
 
 # ------------------------------------------------------------------------------------------
@@ -1412,9 +1396,20 @@ cdef class AlbeaCore(GameCore):
         return None if self.s.offerer < 0 else self.s.offerer
 
     def _board(self) -> list:
-        """16 stacks, bottom..top, of raw piece bytes: bit 0 owner, bits 1-3 type index,
-        bit 4 up, bits 5 and 6 the shown flags of faces 0 and 1."""
-        return [[self.s.pc[sq][i] for i in range(self.s.ht[sq])] for sq in range(16)]
+        """16 stacks, bottom..top, of pieces ``(owner, type, up, shown0, shown1)``: ``type`` a
+        ``TYPES`` index, ``up`` which face is up (0: the type's first letter), ``shown0`` and
+        ``shown1`` whether face 0 and face 1 have been shown. :meth:`_load_raw` takes the same."""
+        cdef int sq, i
+        cdef uint8_t b
+        out = []
+        for sq in range(16):
+            st = []
+            for i in range(self.s.ht[sq]):
+                b = self.s.pc[sq][i]
+                st.append((piece_owner(b), piece_type(b), piece_up(b), piece_shown(b, 0),
+                           piece_shown(b, 1)))
+            out.append(st)
+        return out
 
     def check_caches(self) -> bool:
         """True iff the own/col caches match the piece bytes (a debugging aid)."""
@@ -1453,188 +1448,147 @@ cdef class AlbeaCore(GameCore):
 
     # -- set-up -------------------------------------------------------------------------------
 
-    def _resample(self, list pieces, int opponent, list reserve):
+    def _resample(self, list pieces, opponent, list reserve):
         """A determinization: this position with each ``(square, level, type, up)`` of
         ``pieces`` (opponent pieces) retyped and the opponent's reserve set to ``reserve`` (7
-        counts). The caller (the Python layer) guarantees a consistent world."""
+        counts). The caller (the Python layer) draws a consistent world; this refuses
+        (ValueError) one that would break the kernel's invariants."""
         cdef AlbeaCore other = type(self).__new__(type(self))
+        cdef int opp = self._check_player(opponent)
         cdef int sq, lv, t, up, old_up, total = 0
-        cdef uint8_t b, seen_up, seen_down
+        cdef uint8_t b
+        cdef bint seen_up, seen_down
         other.s = self.s
-        for sq, lv, t, up in pieces:
-            if not (0 <= sq < 16 and 0 <= lv < other.s.ht[sq] and 0 <= t < 7 and up in (0, 1)):
-                raise ValueError("bad piece in a determinization")
+        for item in pieces:
+            if len(item) != 4:
+                raise ValueError("a retyped piece is (square, level, type, up)")
+            sq = _small_int(item[0], 16, "square")
+            lv = _small_int(item[1], other.s.ht[sq], "level")
+            t = _small_int(item[2], 7, "type")
+            up = _small_int(item[3], 2 if TWOFACED[make_piece(0, t, 0)] else 1, "up")
             b = other.s.pc[sq][lv]
-            if (b & 1) != opponent:
+            if piece_owner(b) != opp:
                 raise ValueError("a determinization may retype only the opponent's pieces")
             # what was seen stays seen: the shown flags follow the faces, not the face indices
-            old_up = (b >> 4) & 1
-            seen_up = (b >> (5 + old_up)) & 1
-            seen_down = (b >> (6 - old_up)) & 1
-            other.s.pc[sq][lv] = <uint8_t>((b & 1) | (t << 1) | (up << 4)
-                                           | (seen_up << (5 + up)) | (seen_down << (6 - up)))
+            old_up = piece_up(b)
+            seen_up = piece_shown(b, old_up)
+            seen_down = piece_shown(b, 1 - old_up)
+            b = make_piece(opp, t, up)
+            if seen_up:
+                show_up(&b)
+            if seen_down:
+                b |= <uint8_t>(1 << (PIECE_SHOWN_SHIFT + 1 - up))
+            other.s.pc[sq][lv] = b
             rebuild(&other.s, sq)
-        for t in range(7):
-            other.s.res[opponent][t] = reserve[t]
-            total += reserve[t]
-        other.s.res[opponent][7] = total
+        _set_counts(reserve, &other.s.res[opp][0], "reserve")
+        if not _material_ok(&other.s):
+            raise ValueError("a determinization must not hold more pieces than exist")
         other._det = True
         return other
 
-    def load_dict(self, d):
-        """Replace the position (history cleared) by ``position_dict()``-style data (the
-        reference's ``to_dict()``), after checking every field: ValueError names the first
-        bad one. Rejects what the id space cannot represent (design 1.1): more pieces than
-        exist, a stack above 24, a run of six or six prisoners while the game is not over."""
+    def _load_raw(self, list board, list reserve, list prisoners, tender, phase, player,
+                  offerer, list floor, result, passes, ply, max_plies):
+        """Replace the position (history cleared) by plain data that the Python layer has
+        validated (``AlbeaPlateauState.load_dict``, which words its errors for people):
+        ``board`` as :meth:`_board` gives it; ``reserve`` and ``prisoners`` per player and
+        ``tender`` 7 counts in ``TYPES`` order (the tender all zeros outside the respond
+        phase); ``phase`` a ``PHASES`` index; ``offerer`` and ``result`` -1 for none (result 2:
+        a draw); the rest as their properties. Only copies, after refusing (ValueError) what
+        would break the kernel's invariants: ranges, stacks above 24, more pieces than exist,
+        a tender the offerer does not hold, a run of six or six prisoners in a running game."""
         cdef AlbeaState t
-        cdef uint16_t buf[ALBEA_MAX_LEGAL]
-        cdef int sq, i, p, ty
-        if not isinstance(d, dict):
-            raise ValueError(f"a position is a dict, got {type(d).__name__}")
-        opts = d.get("options") or {}
-        if not isinstance(opts, dict):
-            raise ValueError("options must be a dict")
-        mp = opts.get("max_plies")
-        mp = 0 if mp is None else _small(mp, ALBEA_MAX_PLY, "max_plies")
-        albea_init(&t, mp)
-        memset(&t.res[0][0], 0, sizeof(t.res))
-        board = _field(d, "board", list)
+        cdef int sq, i, n, ty, up, v = 0
+        cdef uint8_t b
+        albea_init(&t, check_int(max_plies, 0, ALBEA_MAX_PLY, "max_plies"))
         if len(board) != 16:
-            raise ValueError("board must be a list of 16 stacks")
-        used = [[0] * 7 for _ in range(2)]
+            raise ValueError("board must hold 16 stacks")
         for sq in range(16):
             st = board[sq]
-            if not isinstance(st, list) or len(st) > ALBEA_CAP:
-                raise ValueError(f"stack {sq} must be a list of at most {ALBEA_CAP} pieces")
-            for i, pce in enumerate(st):
-                if not isinstance(pce, dict):
-                    raise ValueError(f"piece {i} of stack {sq} must be a dict")
-                p = _small(pce.get("owner"), 2, "owner")
-                ty = _type_index(pce.get("type"))
-                u = _small(pce.get("up"), 2, "up")
-                if u == 1 and TYPES[ty][0] == TYPES[ty][1]:
-                    raise ValueError(f"a {TYPES[ty]} has no second orientation (up must be 0)")
-                sh = pce.get("shown")
-                if not (isinstance(sh, list) and len(sh) == 2
-                        and all(isinstance(x, bool) for x in sh)):
-                    raise ValueError("shown must be a list of two booleans")
-                t.pc[sq][i] = <uint8_t>(p | (ty << 1) | (u << 4) | (0x20 if sh[0] else 0)
-                                        | (0x40 if sh[1] else 0))
-                used[p][ty] += 1
-            t.ht[sq] = len(st)
+            n = len(st)
+            if n > ALBEA_CAP:
+                raise ValueError(f"stack {sq} holds {n} pieces; at most {ALBEA_CAP} fit")
+            for i in range(n):
+                pce = st[i]
+                if len(pce) != 5:
+                    raise ValueError("a piece is (owner, type, up, shown0, shown1)")
+                ty = _small_int(pce[1], 7, "type")
+                up = _small_int(pce[2], 2 if TWOFACED[make_piece(0, ty, 0)] else 1, "up")
+                b = make_piece(_small_int(pce[0], 2, "owner"), ty, up)
+                if pce[3]:
+                    b |= <uint8_t>(1 << PIECE_SHOWN_SHIFT)
+                if pce[4]:
+                    b |= <uint8_t>(1 << (PIECE_SHOWN_SHIFT + 1))
+                t.pc[sq][i] = b
+            t.ht[sq] = n
             rebuild(&t, sq)
-        reserve = _pair(d, "reserve", dict)
-        prisoners = _pair(d, "prisoners", dict)
-        for p in range(2):
-            tot = 0
-            for name, cnt in reserve[p].items():
-                ty = _type_index(name)
-                cnt = _small(cnt, C_COUNT[ty] + 1, f"reserve count of {name}")
-                t.res[p][ty] = cnt
-                used[p][ty] += cnt
-                tot += cnt
-            t.res[p][7] = tot
-            tot = 0
-            for name, cnt in prisoners[p].items():
-                ty = _type_index(name)
-                cnt = _small(cnt, C_COUNT[ty] + 1, f"prisoner count of {name}")
-                t.pri[p][ty] = cnt
-                used[1 - p][ty] += cnt
-                tot += cnt
-            t.pri[p][7] = tot
-        for p in range(2):
-            for ty in range(7):
-                if used[p][ty] > C_COUNT[ty]:
-                    raise ValueError(
-                        f"{('Black', 'White')[p]} has {used[p][ty]} x {TYPES[ty]} on the board, "
-                        f"in reserve and held by the opponent; only {C_COUNT[ty]} exist")
-        phase = d.get("phase")
-        if phase not in PHASES:
-            raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {phase!r}")
-        t.phase = PHASES.index(phase)
-        t.player = _small(d.get("to_move"), 2, "to_move")
-        offerer = d.get("offerer")
-        tender = d.get("tender")
-        if t.phase == ALBEA_PHASE_RESPOND:
-            if _small(offerer, 2, "offerer") != 1 - t.player:
-                raise ValueError("the offerer must be the player not to act")
-            t.offerer = offerer
-            if not isinstance(tender, dict) or not tender:
-                raise ValueError("the respond phase needs a non-empty tender")
-            v = 0
-            for name, cnt in tender.items():
-                ty = _type_index(name)
-                cnt = _small(cnt, C_COUNT[ty] + 1, f"tender count of {name}")
-                if cnt > t.pri[t.offerer][ty]:
-                    raise ValueError("a tender must come from the offerer's prisoners")
-                t.tender[ty] = cnt
-                v += VALUE[ty] * cnt
-            if sum(t.tender[ty] for ty in range(7)) == 0:
-                raise ValueError("the respond phase needs a non-empty tender (an offer of no "
-                                 "piece is not an offer)")
-            t.tender[7] = v
-        elif offerer is not None or tender is not None:
-            raise ValueError("an offerer and a tender belong to the respond phase only")
-        floor = _field(d, "floor", list)
+        if len(reserve) != 2 or len(prisoners) != 2:
+            raise ValueError("reserve and prisoners hold two lists of counts")
+        for i in range(2):
+            _set_counts(reserve[i], &t.res[i][0], "reserve")
+            _set_counts(prisoners[i], &t.pri[i][0], "prisoners")
+        if not _material_ok(&t):
+            raise ValueError("more pieces than exist")
+        t.phase = check_int(phase, 0, 4, "phase")
+        t.player = check_int(player, 0, 2, "player")
+        t.offerer = check_int(offerer, -1, 2, "offerer")
+        if (t.offerer >= 0) != (t.phase == ALBEA_PHASE_RESPOND) or (
+                t.offerer >= 0 and t.offerer != 1 - t.player):
+            raise ValueError("an offerer (the player not to act) in the respond phase only")
+        _set_counts(tender, &t.tender[0], "tender")
+        for ty in range(7):
+            if t.tender[ty] > (t.pri[t.offerer][ty] if t.offerer >= 0 else 0):
+                raise ValueError("a tender of the offerer's prisoners in the respond phase only")
+            v += t.tender[ty] * C_VALUE[ty]
+        if (v > 0) != (t.phase == ALBEA_PHASE_RESPOND):
+            raise ValueError("the respond phase needs a non-empty tender")
+        t.tender[7] = v
         if len(floor) != 2:
-            raise ValueError("floor must be a list of two values")
-        for p in range(2):
-            t.floor[p] = _small(floor[p], 60, "floor")
-        result = d.get("result")
-        if result is None:
-            t.result = -1
-        elif result == "draw":
-            t.result = 2
-        elif result == "win":
-            t.result = _small(d.get("winner"), 2, "winner")
-        else:
-            raise ValueError(f"result must be None, 'win' or 'draw', got {result!r}")
+            raise ValueError("floor holds two values")
+        for i in range(2):
+            t.floor[i] = check_int(floor[i], 0, 60, "floor")
+        t.result = check_int(result, -1, 3, "result")
         if (t.result >= 0) != (t.phase == ALBEA_PHASE_OVER):
             raise ValueError("a result needs the over phase, and the over phase a result")
-        t.passes = _small(d.get("passes"), 3 if t.result == 2 else 2, "passes")
-        t.ply = _small(d.get("ply"), ALBEA_MAX_PLY, "ply")
-        if t.phase != ALBEA_PHASE_OVER:
-            if _meets_win(&t, 0) or _meets_win(&t, 1):
-                raise ValueError("a non-terminal position with a run of six or six prisoners")
-            if t.phase == ALBEA_PHASE_OPENING and t.player == 0 and (
-                    t.res[1][7] < 2 or sum(1 for sq in PERIMETER if t.ht[sq] == 0) < 2):
-                # White opens right after Black: an opening it cannot make would leave a game
-                # with no legal action one ply later
-                raise ValueError(
-                    "White opens right after Black: with Black to open, White needs two pieces "
-                    "in reserve and two perimeter squares must be empty")
-            if albea_list(&t, buf) == 0:
-                # only the opening has no forced fallback (play has pass, respond has refuse)
-                raise ValueError(
-                    f"{('Black', 'White')[t.player]} must act in the {PHASES[t.phase]} phase "
-                    "but has no legal action (an opening needs two pieces in reserve and an "
-                    "empty perimeter square)")
+        t.passes = check_int(passes, 0, 3 if t.result == 2 else 2, "passes")
+        t.ply = check_int(ply, 0, ALBEA_MAX_PLY, "ply")
+        if t.phase != ALBEA_PHASE_OVER and (_meets_win(&t, 0) or _meets_win(&t, 1)):
+            # also what keeps the prisoners' sub-multisets within albea_list's buffers
+            raise ValueError("a non-terminal position with a run of six or six prisoners")
         self.s = t
         self._reset_history()
         self._setup = True
 
 
-def _field(d, key, kind):
-    v = d.get(key)
-    if not isinstance(v, kind):
-        raise ValueError(f"{key} must be a {kind.__name__}, got {v!r}")
-    return v
+cdef inline int _small_int(object v, int hi, str what) except -1:
+    """``check_int(v, 0, hi, what)``, with a fast path for a plain int (the usual case)."""
+    if type(v) is int and 0 <= v < hi:  # compared as Python ints: a huge one is no error
+        return <int>v
+    return <int>check_int(v, 0, hi, what)
 
 
-def _pair(d, key, kind):
-    v = _field(d, key, list)
-    if len(v) != 2 or not all(isinstance(x, kind) for x in v):
-        raise ValueError(f"{key} must be a list of two {kind.__name__}s, got {v!r}")
-    return v
+cdef int _set_counts(object counts, uint8_t* out, str what) except -1:
+    """``out[0..6]`` = 7 per-type counts (each within the material), ``out[7]`` their sum."""
+    cdef int ty, total = 0
+    if len(counts) != 7:
+        raise ValueError(f"{what} holds 7 counts, one per type")
+    for ty in range(7):
+        out[ty] = _small_int(counts[ty], C_COUNT[ty] + 1, what)
+        total += out[ty]
+    out[7] = total
+    return 0
 
 
-def _small(v, top, name):
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < top:
-        raise ValueError(f"{name} must be an int in [0, {top}), got {v!r}")
-    return v
-
-
-def _type_index(name):
-    if name not in TYPES:
-        raise ValueError(f"unknown piece type {name!r} (types: {', '.join(TYPES)})")
-    return TYPES.index(name)
+cdef bint _material_ok(const AlbeaState* s) noexcept nogil:
+    """No player has more pieces of a type on the board, in reserve and held by the opponent
+    than exist: what keeps every stack within ALBEA_CAP and every count within its byte."""
+    cdef int used[2][7]
+    cdef int sq, i, p, t
+    memset(used, 0, sizeof(used))
+    for sq in range(16):
+        for i in range(s.ht[sq]):
+            used[piece_owner(s.pc[sq][i])][piece_type(s.pc[sq][i])] += 1
+    for p in range(2):
+        for t in range(7):
+            if used[p][t] + s.res[p][t] + s.pri[1 - p][t] > C_COUNT[t]:
+                return False
+    return True

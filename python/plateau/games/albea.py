@@ -1,5 +1,6 @@
-"""Plateau (Jim Albea, 1986): notation, views of the hidden faces, determinization, the text
-diagram and the public state class, on top of the compiled kernel ``plateau_core.albea``.
+"""Plateau (Jim Albea, 1986): set-up positions and their checks, views of the hidden faces,
+determinization, the text diagram and the public state class, on top of the compiled kernel
+``plateau_core.albea`` (the notation is ``plateau.games.albea_notation``'s).
 
 Rules: ``docs/rules/albea-plateau.md`` (decisions the rules left open: ``docs/albea-plateau.md``).
 """
@@ -19,6 +20,7 @@ from plateau_core import albea_batch as _ab
 from plateau import yardsticks
 from plateau.checks import check_int
 from plateau.errors import InvalidActionError
+from plateau.games import albea_notation as _notation
 from plateau.notation import square_index, square_name
 from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
 from plateau.state import Determinizer as _Determinizer
@@ -36,8 +38,8 @@ for _t in TYPES:
     if _t[0] != _t[1]:
         ORIENTED[_t[::-1]] = (_t, 1)
 _TIX = {t: i for i, t in enumerate(TYPES)}
-_LAYOUT = _a.layout()
-_B = _LAYOUT["bases"]
+PHASES: tuple[str, ...] = tuple(_a.PHASES)
+_PLAYER_NAMES = ("Black", "White")
 _DIRS = {
     "r": "one orthogonal direction",
     "b": "one diagonal direction",
@@ -55,23 +57,24 @@ def multiset_value(ms: Mapping[str, int]) -> int:
     return sum(VALUE[t] * n for t, n in ms.items())
 
 
-def _piece(b: int) -> dict[str, Any]:
-    t = TYPES[(b >> 1) & 7]
-    return {
-        "owner": b & 1,
-        "type": t,
-        "up": (b >> 4) & 1,
-        "shown": [bool(b & 0x20), bool(b & 0x40)],
-    }
+def _piece(pc: _a.Piece) -> dict[str, Any]:
+    """A piece of ``AlbeaCore._board()`` as ``{owner, type, up, shown}``."""
+    owner, t, up, shown0, shown1 = pc
+    return {"owner": owner, "type": TYPES[t], "up": up, "shown": [shown0, shown1]}
 
 
-def _seen(b: int) -> tuple[str, str, bool]:
-    """Up and down face of piece byte ``b`` as its opponent has seen them (``?`` unseen), and
-    whether the opponent knows its type (both faces seen, or an orange face seen)."""
-    t = TYPES[(b >> 1) & 7]
-    up = (b >> 4) & 1
-    faces = [t[i] if b & (0x20 << i) else "?" for i in (0, 1)]
-    known = (faces[0] != "?" and faces[1] != "?") or "o" in faces
+def _code(pc: _a.Piece) -> str:
+    """The oriented code of a piece: its up face, then its down face."""
+    t = TYPES[pc[1]]
+    return t[::-1] if pc[2] else t
+
+
+def _seen(pc: _a.Piece) -> tuple[str, str, bool]:
+    """Up and down face of a piece as its opponent has seen them (``?`` unseen), and whether
+    the opponent knows its type (both faces seen, or an orange face seen)."""
+    _owner, t, up, shown0, shown1 = pc
+    faces = [TYPES[t][0] if shown0 else "?", TYPES[t][1] if shown1 else "?"]
+    known = (shown0 and shown1) or "o" in faces
     return faces[up], faces[1 - up], known
 
 
@@ -139,7 +142,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
 
     def action_to_string(self, action: int) -> str:
         """Canonical notation of any action id (legal here or not)."""
-        return str(_a.decode(self.action_id(action)))
+        return _notation.format_action(self.action_id(action))
 
     def parse_action(self, text: str) -> int:
         """The id of notation ``text`` (either letter case, multisets in any order); not
@@ -147,7 +150,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         if not isinstance(text, str):
             raise InvalidActionError(f"notation must be a str, got {type(text).__name__}")
         try:
-            return int(_a.encode(text))
+            return _notation.parse_action(text)
         except (ValueError, IndexError, KeyError) as e:
             raise InvalidActionError(f"cannot read {text!r} as a Plateau action: {e}") from None
 
@@ -155,38 +158,28 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         """The fields of an action id: ``category`` plus that category's fields (for
         factorised policy heads over the fixed ids)."""
         a = self.action_id(action)
-        if a < _B["onboard"]:
-            ot, per = divmod(a, 12)
-            bottom, top = divmod(ot, 11)
+        kind, f = _a.decode(a)
+        if kind == "opening":
+            return {"category": kind, "bottom": f[0], "top": f[1], "square": f[2]}
+        if kind == "onboard":
+            return {"category": kind, "piece": f[0], "square": f[1], "gap": f[2]}
+        if kind == "move":
+            o, flip, k, path, code = _a.move_fields(a)
+            squares, carries = f[3], f[4]
             return {
-                "category": "opening",
-                "bottom": bottom,
-                "top": top,
-                "square": _a.PERIMETER[per],
-            }
-        if a < _B["move"]:
-            rest, gap = divmod(a - _B["onboard"], 24)
-            ot, sq = divmod(rest, 16)
-            return {"category": "onboard", "piece": ot, "square": sq, "gap": gap}
-        if a < _B["stomp"]:
-            o, flip, k, path, code, stops = _a.decode_move(a)
-            return {
-                "category": "move",
+                "category": kind,
                 "origin": o,
                 "flip": flip,
                 "k": k,
                 "path": path,
                 "code": code,
-                "stops": [(sq, j) for sq, j in stops],
+                "stops": [*zip(squares, carries), (squares[-1], None)],
             }
-        if a < _B["offer"]:
-            sq, flip = divmod(a - _B["stomp"], 2)
-            return {"category": "stomp", "square": sq, "flip": flip}
-        if a < _B["refuse"]:
-            cat = "offer" if a < _B["give"] else "give"
-            text = _a.decode(a).split(":")[1]
-            return {"category": cat, "pieces": text.split(",")}
-        return {"category": "refuse" if a == _B["refuse"] else "pass"}
+        if kind == "stomp":
+            return {"category": kind, "square": f[0], "flip": f[1]}
+        if kind in ("offer", "give"):
+            return {"category": kind, "pieces": _notation.counts_text(f).split(",")}
+        return {"category": kind}
 
     # -- why an action is illegal -------------------------------------------------------------
 
@@ -250,7 +243,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         )
 
     def _why_onboard(self, f: dict[str, Any], me: int) -> str:
-        ptype, _up = ORIENTED[_a.OT_CODES[f["piece"]]]
+        ptype, _up = ORIENTED[_notation.OT_CODES[f["piece"]]]
         if not self.reserve(me).get(ptype):
             return f"player {me} has no {ptype} in reserve"
         stack = self._board()[f["square"]]
@@ -265,13 +258,13 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         stack = self._board()[sq]
         if not stack:
             return f"{name} is empty"
-        if stack[-1] & 1 != me:
+        if stack[-1][0] != me:
             return f"the stack on {name} is topped by the opponent"
         top = _piece(stack[-1])
         if f["flip"] and top["type"][0] == top["type"][1]:
             return f"a {top['type']} shows the same face on both sides: a flip is not an action"
         h = 0
-        while h < len(stack) and stack[-1 - h] & 1 == me:
+        while h < len(stack) and stack[-1 - h][0] == me:
             h += 1
         face = top["type"][top["up"] ^ f["flip"]]
         if f["category"] == "stomp":
@@ -297,11 +290,11 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
     def stack(self, square: int | str) -> list[dict[str, Any]]:
         """The pieces on ``square`` (index or name), bottom..top, as ``{owner, type, up,
         shown}`` (the full truth)."""
-        return [_piece(b) for b in self._board()[self._sq(square)]]
+        return [_piece(pc) for pc in self._board()[self._sq(square)]]
 
     def board(self) -> list[list[dict[str, Any]]]:
         """All 16 stacks (square index order) as :meth:`stack` gives them."""
-        return [[_piece(b) for b in st] for st in self._board()]
+        return [[_piece(pc) for pc in st] for st in self._board()]
 
     def _sq(self, square: int | str) -> int:
         if isinstance(square, str):
@@ -352,6 +345,24 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError(f"bad position data: {e!r}") from None
         return state
+
+    def load_dict(self, d: dict[str, Any]) -> None:
+        """Replace the position (history cleared) by ``position_dict()``-style data (the
+        reference's ``to_dict()``), after checking every field: ValueError names the first
+        bad one, and the state is left as it was. Rejects what the id space cannot represent
+        (design 1.1): more pieces than exist, a stack above 24, a run of six or six prisoners
+        while the game is not over; and a position whose player to act has no legal action."""
+        raw = _checked_position(d)
+        probe = type(self)()
+        probe._load_raw(**raw)
+        if not probe.is_terminal() and probe.num_legal_actions() == 0:
+            # only the opening has no forced fallback (play has pass, respond has refuse)
+            raise ValueError(
+                f"{_PLAYER_NAMES[probe.current_player]} must act in the {probe.phase} phase "
+                "but has no legal action (an opening needs two pieces in reserve and an "
+                "empty perimeter square)"
+            )
+        self._load_raw(**raw)
 
     @classmethod
     def from_position(
@@ -458,15 +469,13 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         board = []
         for st in self._board():
             pieces = []
-            for b in st:
-                if b & 1 == p:
-                    pc = _piece(b)
-                    code = pc["type"] if pc["up"] == 0 else pc["type"][::-1]
-                    pieces.append({"owner": p, "faces": code, "type": pc["type"]})
+            for pc in st:
+                if pc[0] == p:
+                    pieces.append({"owner": p, "faces": _code(pc), "type": TYPES[pc[1]]})
                 else:
-                    up, down, known = _seen(b)
-                    ptype = TYPES[(b >> 1) & 7] if known else None
-                    pieces.append({"owner": b & 1, "faces": up + down, "type": ptype})
+                    up, down, known = _seen(pc)
+                    ptype = TYPES[pc[1]] if known else None
+                    pieces.append({"owner": pc[0], "faces": up + down, "type": ptype})
             board.append(pieces)
         tender = self.tender
         return {
@@ -541,7 +550,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
     def history_strings(self, viewer: int | None = None) -> list[str]:
         """The applied actions in notation; with ``viewer``, the opponent's openings and
         onboards redacted to what ``viewer`` saw."""
-        texts = [str(_a.decode(a)) for a in self.history]
+        texts = [_notation.format_action(a) for a in self.history]
         if viewer is None:
             return texts
         v = self._check_player(viewer, "viewer")
@@ -584,11 +593,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         lines = []
         for sq, st in enumerate(self._board()):
             if st:
-                text = []
-                for b in st:
-                    pc = _piece(b)
-                    code = pc["type"] if pc["up"] == 0 else pc["type"][::-1]
-                    text.append(OWNER_LETTER[pc["owner"]] + code)
+                text = [OWNER_LETTER[pc[0]] + _code(pc) for pc in st]
                 lines.append(f"{square_name(sq, 4)}: {' '.join(text)}")
         for q in (0, 1):
             res = " ".join(f"{t}{n}" for t, n in self.reserve(q).items()) or "-"
@@ -602,6 +607,180 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             f"{self.game}, ply {self.ply}, floor {self.floor[0]}/{self.floor[1]}, {self._status()}"
         )
         return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------
+# Set-up positions: the checks of position data
+# ------------------------------------------------------------------------------------------
+
+
+def _checked_position(d: Any) -> dict[str, Any]:
+    """The keyword arguments of ``AlbeaCore._load_raw`` for position data ``d`` (``position_dict()``
+    form), after checking every field in turn; ValueError names the first bad one."""
+    if not isinstance(d, dict):
+        raise ValueError(f"a position is a dict, got {type(d).__name__}")
+    opts = d.get("options") or {}
+    if not isinstance(opts, dict):
+        raise ValueError("options must be a dict")
+    mp = opts.get("max_plies")
+    max_plies = 0 if mp is None else _small(mp, _a.MAX_PLY, "max_plies")
+    board = _field(d, "board", list)
+    if len(board) != 16:
+        raise ValueError("board must be a list of 16 stacks")
+    used = [[0] * 7 for _ in range(2)]
+    stacks: list[list[_a.Piece]] = []
+    for sq in range(16):
+        st = board[sq]
+        if not isinstance(st, list) or len(st) > _a.STACK_CAP:
+            raise ValueError(f"stack {sq} must be a list of at most {_a.STACK_CAP} pieces")
+        pieces = []
+        for i, pce in enumerate(st):
+            if not isinstance(pce, dict):
+                raise ValueError(f"piece {i} of stack {sq} must be a dict")
+            p = _small(pce.get("owner"), 2, "owner")
+            ty = _type_index(pce.get("type"))
+            up = _small(pce.get("up"), 2, "up")
+            if up == 1 and TYPES[ty][0] == TYPES[ty][1]:
+                raise ValueError(f"a {TYPES[ty]} has no second orientation (up must be 0)")
+            sh = pce.get("shown")
+            if not (isinstance(sh, list) and len(sh) == 2 and type(sh[0]) is type(sh[1]) is bool):
+                raise ValueError("shown must be a list of two booleans")
+            pieces.append((p, ty, up, sh[0], sh[1]))
+            used[p][ty] += 1
+        stacks.append(pieces)
+    reserve = _pair(d, "reserve", dict)
+    prisoners = _pair(d, "prisoners", dict)
+    res = [[0] * 7 for _ in range(2)]
+    pri = [[0] * 7 for _ in range(2)]
+    for p in range(2):
+        for name, cnt in reserve[p].items():
+            ty = _type_index(name)
+            res[p][ty] = _small(cnt, _a.COUNT[ty] + 1, f"reserve count of {name}")
+            used[p][ty] += res[p][ty]
+        for name, cnt in prisoners[p].items():
+            ty = _type_index(name)
+            pri[p][ty] = _small(cnt, _a.COUNT[ty] + 1, f"prisoner count of {name}")
+            used[1 - p][ty] += pri[p][ty]
+    for p in range(2):
+        for ty in range(7):
+            if used[p][ty] > _a.COUNT[ty]:
+                raise ValueError(
+                    f"{_PLAYER_NAMES[p]} has {used[p][ty]} x {TYPES[ty]} on the board, "
+                    f"in reserve and held by the opponent; only {_a.COUNT[ty]} exist"
+                )
+    phase_name = d.get("phase")
+    if phase_name not in PHASES:
+        raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {phase_name!r}")
+    phase = PHASES.index(phase_name)
+    player = _small(d.get("to_move"), 2, "to_move")
+    offerer = d.get("offerer")
+    tender = d.get("tender")
+    counts = [0] * 7
+    if PHASES[phase] == "respond":
+        offerer = _small(offerer, 2, "offerer")
+        if offerer != 1 - player:
+            raise ValueError("the offerer must be the player not to act")
+        if not isinstance(tender, dict) or not tender:
+            raise ValueError("the respond phase needs a non-empty tender")
+        for name, cnt in tender.items():
+            ty = _type_index(name)
+            counts[ty] = _small(cnt, _a.COUNT[ty] + 1, f"tender count of {name}")
+            if counts[ty] > pri[offerer][ty]:
+                raise ValueError("a tender must come from the offerer's prisoners")
+        if sum(counts) == 0:
+            raise ValueError(
+                "the respond phase needs a non-empty tender (an offer of no piece is not an offer)"
+            )
+    elif offerer is not None or tender is not None:
+        raise ValueError("an offerer and a tender belong to the respond phase only")
+    else:
+        offerer = -1
+    floor = _field(d, "floor", list)
+    if len(floor) != 2:
+        raise ValueError("floor must be a list of two values")
+    floors = [_small(floor[p], 60, "floor") for p in range(2)]
+    result = d.get("result")
+    if result is None:
+        outcome = -1
+    elif result == "draw":
+        outcome = 2
+    elif result == "win":
+        outcome = _small(d.get("winner"), 2, "winner")
+    else:
+        raise ValueError(f"result must be None, 'win' or 'draw', got {result!r}")
+    if (outcome >= 0) != (PHASES[phase] == "over"):
+        raise ValueError("a result needs the over phase, and the over phase a result")
+    passes = _small(d.get("passes"), 3 if outcome == 2 else 2, "passes")
+    ply = _small(d.get("ply"), _a.MAX_PLY, "ply")
+    if PHASES[phase] != "over":
+        if _wins(stacks, pri, 0) or _wins(stacks, pri, 1):
+            raise ValueError("a non-terminal position with a run of six or six prisoners")
+        empty_edge = sum(1 for sq in _a.PERIMETER if not stacks[sq])
+        if PHASES[phase] == "opening" and player == 0 and (sum(res[1]) < 2 or empty_edge < 2):
+            # White opens right after Black: an opening it cannot make would leave a game
+            # with no legal action one ply later
+            raise ValueError(
+                "White opens right after Black: with Black to open, White needs two pieces "
+                "in reserve and two perimeter squares must be empty"
+            )
+    return {
+        "board": stacks,
+        "reserve": res,
+        "prisoners": pri,
+        "tender": counts,
+        "phase": phase,
+        "player": player,
+        "offerer": offerer,
+        "floor": floors,
+        "result": outcome,
+        "passes": passes,
+        "ply": ply,
+        "max_plies": max_plies,
+    }
+
+
+def _wins(stacks: list[list[_a.Piece]], pri: list[list[int]], p: int) -> bool:
+    """Whether player ``p`` has won: six prisoners, or six of their pieces in a row in a stack."""
+    if sum(pri[p]) >= 6:
+        return True
+    for st in stacks:
+        run = 0
+        for pc in st:
+            run = run + 1 if pc[0] == p else 0
+            if run == 6:
+                return True
+    return False
+
+
+def _field(d: dict[str, Any], key: str, kind: type) -> Any:
+    v = d.get(key)
+    if not isinstance(v, kind):
+        raise ValueError(f"{key} must be a {kind.__name__}, got {v!r}")
+    return v
+
+
+def _pair(d: dict[str, Any], key: str, kind: type) -> list[Any]:
+    v = _field(d, key, list)
+    if len(v) != 2 or not all(isinstance(x, kind) for x in v):
+        raise ValueError(f"{key} must be a list of two {kind.__name__}s, got {v!r}")
+    return list(v)
+
+
+def _small(v: Any, top: int, name: str) -> int:
+    """``v`` if it is an int (not a bool; numpy's are not ints here) in ``[0, top)``."""
+    if type(v) is int and 0 <= v < top:  # the usual case, first
+        return v
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < top:
+        raise ValueError(f"{name} must be an int in [0, {top}), got {v!r}")
+    return v
+
+
+def _type_index(name: Any) -> int:
+    if type(name) is str and name in _TIX:  # the usual case, first
+        return _TIX[name]
+    if name not in TYPES:
+        raise ValueError(f"unknown piece type {name!r} (types: {', '.join(TYPES)})")
+    return TYPES.index(name)
 
 
 # ------------------------------------------------------------------------------------------
@@ -653,11 +832,11 @@ class Determinizer(_Determinizer):
         hidden = dict(state.reserve(opp))  # the true types of what is hidden, for set-ups
         self._slots: list[tuple[int, int, list[tuple[int, int]]]] = []
         for sq, st in enumerate(state._board()):
-            for lv, b in enumerate(st):
-                if b & 1 != opp:
+            for lv, pc in enumerate(st):
+                if pc[0] != opp:
                     continue
-                up, down, known = _seen(b)
-                t = TYPES[(b >> 1) & 7]
+                up, down, known = _seen(pc)
+                t = TYPES[pc[1]]
                 if known:
                     pool[t] -= 1
                 else:
