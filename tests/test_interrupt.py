@@ -8,13 +8,16 @@ the latency itself (tens of milliseconds) is a measurement, printed with ``-s``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,19 +53,42 @@ print("finished", flush=True)
 """
 
 
+def _default_sigint() -> None:
+    # a child of a run whose SIGINT is ignored (a background job) would inherit that, and
+    # Python installs its KeyboardInterrupt handler only over the default disposition
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def _child(code: str, **kwargs: Any) -> Iterator[subprocess.Popen[str]]:
+    """``python -c code`` with pipes and the default SIGINT; killed if a check fails first."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_sigint,
+        **kwargs,
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def _interrupt(code: str, wait: float = 0.5) -> tuple[subprocess.Popen[str], float, str]:
     """Start ``code``, send SIGINT ``wait`` seconds after it says "started"; return the process,
     the time the signal was sent, and the rest of its stdout."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    assert proc.stdout is not None
-    first = proc.stdout.readline()
-    assert first.strip() == "started", first + proc.stderr.read() if proc.stderr else ""
-    time.sleep(wait)
-    sent = time.time()
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=60)
+    with _child(code) as proc:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.strip() == "started", first + proc.stderr.read() if proc.stderr else ""
+        time.sleep(wait)
+        sent = time.time()
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
     return proc, sent, out
 
 
@@ -84,13 +110,11 @@ def test_perft_on_the_command_line_ends_with_one_line() -> None:
         "import sys; from plateau.cli import main; print('started', flush=True); "
         "sys.exit(main(['perft', '--variant', 'standard', '9']))"
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "started"
-    time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    with _child(code) as proc:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "started"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err.strip() == "plateau: interrupted", err
 
@@ -106,19 +130,15 @@ def test_an_interrupted_arena_ends_with_one_line_and_resumes(tmp_path: Path) -> 
         f"sys.exit(main({args!r}))"
     )
     env = dict(os.environ, TQDM_DISABLE="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "started"
-    deadline = time.time() + 60
-    while time.time() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 2):
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    with _child(code, env=env) as proc:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "started"
+        deadline = time.time() + 60
+        while time.time() < deadline and (
+            not out.exists() or len(out.read_text().splitlines()) < 2
+        ):
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     last = err.strip().splitlines()[-1]
     assert last.startswith("plateau: interrupted") and "--resume" in last, err
