@@ -34,7 +34,7 @@ def expected_score(elo: float) -> float:
     >>> round(expected_score(400.0), 4)
     0.9091
     """
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def _constrained_mle(probs: Sequence[float], scores: Sequence[float], s: float) -> list[float]:
