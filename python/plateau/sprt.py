@@ -46,21 +46,21 @@ def _constrained_mle(probs: Sequence[float], scores: Sequence[float], s: float) 
     # the root lies strictly inside (lo, hi), where 1 + lam * d_i > 0 for every i
     lo, hi = -1.0 / max(d), -1.0 / min(d)
     lam = 0.0
-    for _ in range(200):
+    for _ in range(200):  # safeguarded Newton: converges in a handful of steps
         f = sum(p * di / (1.0 + lam * di) for p, di in zip(probs, d))
+        if f == 0.0:
+            break
         df = -sum(p * di * di / (1.0 + lam * di) ** 2 for p, di in zip(probs, d))
-        if f > 0.0:
+        step = f / df
+        if abs(step) <= 1e-15 * (1.0 + abs(lam)):
+            break
+        if f > 0.0:  # f falls: the root is above lam
             lo = lam
         else:
             hi = lam
-        step = f / df
-        nxt = lam - step
-        if not lo < nxt < hi:  # Newton left the bracket: bisect instead
-            nxt = 0.5 * (lo + hi)
-        if abs(nxt - lam) <= 1e-15 * (1.0 + abs(lam)) or f == 0.0:
-            lam = nxt
-            break
-        lam = nxt
+        lam -= step
+        if not lo < lam < hi:  # Newton left the bracket: bisect instead
+            lam = 0.5 * (lo + hi)
     return [p / (1.0 + lam * di) for p, di in zip(probs, d)]
 
 
@@ -70,7 +70,7 @@ def llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     games (loss, draw, win). No results at all give 0.
 
     >>> round(llr([10, 20, 40, 20, 10], 0, 10), 4)  # a pair score of exactly 1 on average
-    -4.3055
+    -0.1379
     >>> llr([0, 0, 0], 0, 10)
     0.0
     """
