@@ -298,6 +298,18 @@ def test_games_running_out_is_inconclusive(tmp_path: Path) -> None:
     assert arena.report(out).format_table() == res.format_table()
 
 
+def test_an_inconclusive_test_resumed_with_more_games_decides(tmp_path: Path) -> None:
+    out = tmp_path / "more.jsonl"
+    bots = ["greedy", "random"]
+    short = arena.run("plateau-x", "mini", bots, 2, seed=4, out=out, sprt=FAST)
+    assert short.sprt_state().decision == "inconclusive"  # type: ignore[union-attr]
+    longer = arena.run("plateau-x", "mini", bots, 400, seed=4, out=out, resume=True, sprt=FAST)
+    state = longer.sprt_state()
+    assert state is not None and state.decision == "H1"
+    assert longer.results[:2] == short.results
+    assert arena.report(out).format_table() == longer.format_table()
+
+
 def test_arena_refuses_what_an_sprt_cannot_test() -> None:
     with pytest.raises(ValueError, match="two bots"):
         arena.run("plateau-x", "standard", ["random"] * 4, 10, sprt=FAST)

@@ -504,15 +504,15 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
         if (
             (r.game, r.variant) != (first.game, first.variant)
             or sorted(r.seats) != sorted(bots)
-            or r.sprt != first.sprt
+            or _without_games(r.sprt) != _without_games(first.sprt)
         ):
             raise ValueError(f"{path}: game {r.index} belongs to another arena")
     results.sort(key=lambda r: r.index)
     if first.sprt is None:
         return ArenaResult(first.game, first.variant, bots, results)
-    settings = dict(first.sprt)
-    max_games = settings.pop("games", None)
-    sprt = SPRT(**settings)
+    sprt = SPRT(**(_without_games(first.sprt) or {}))
+    # a resumed test may have raised its maximum: the later lines carry the larger one
+    max_games = max(int((r.sprt or {}).get("games", 0)) for r in results) or None
     results = _sprt_cut(results, sprt_state(results, sprt, max_games))
     return ArenaResult(first.game, first.variant, bots, results, sprt, max_games)
 
