@@ -38,6 +38,7 @@ from typing import Any, Union
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
 from plateau.checks import check_int
+from plateau.clock import TimeControl, held_to_budget, own_seconds
 from plateau.engine import EngineError, EnginePool, check_engine, is_engine_spec
 from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.record import to_record
@@ -63,7 +64,7 @@ class GameResult:
     seconds: float
     truncated: bool = False
     # {"seat", "bot", "ply", "error", "traceback"}; an engine's: "reason" and "stderr" (its
-    # last lines) instead of "traceback"
+    # last lines) instead of "traceback"; a loss on time (--tc): "reason" "time"
     forfeit: dict[str, Any] | None = None
     record: dict[str, Any] = field(default_factory=dict)  # the engine's game record
     #: external engines by seat (str): {"name": its id name, "info": its last info line}
@@ -71,6 +72,10 @@ class GameResult:
     #: the SPRT this game belongs to: its settings (``SPRT.to_dict()``) and ``"games"``, the
     #: arena's maximum number of games; None in an arena without one
     sprt: dict[str, Any] | None = None
+    #: the time control (``"10+0.1"``), None without clocks
+    tc: str | None = None
+    #: the seconds each move took its bot (measured by the arena), ply by ply
+    move_seconds: list[float] = field(default_factory=list)
 
     def to_line(self) -> str:
         return json.dumps({"format": FORMAT, **asdict(self)})
@@ -167,12 +172,13 @@ def play_game(
     seed: int = 0,
     move_timeout: float | None = None,
     ply_cap: int = 400,
+    tc: TimeControl | None = None,
 ) -> GameResult:
     """Play arena game ``index`` with ``specs[seat]`` in each seat (never raises for a bot's
-    fault: that is a forfeit)."""
+    fault: that is a forfeit), with a clock per seat under the time control ``tc``."""
     pool = _POOL if _POOL is not None else EnginePool()
     try:
-        return _play_game(game, variant, specs, index, seed, move_timeout, ply_cap, pool)
+        return _play_game(game, variant, specs, index, seed, move_timeout, ply_cap, pool, tc)
     finally:
         if pool is not _POOL:
             pool.close()
@@ -200,8 +206,12 @@ def _play_game(
     move_timeout: float | None,
     ply_cap: int,
     pool: EnginePool,
+    tc: TimeControl | None = None,
 ) -> GameResult:
     state = new_game(game, variant)
+    clocks = [tc.base] * state.num_players if tc is not None else None
+    inc = tc.inc if tc is not None else 0.0
+    move_seconds: list[float] = []
     labels = [bot_label(spec) for spec in specs]
     bots: dict[int, Bot] = {}
     engines: dict[int, Any] = {}  # seat -> EngineProcess
@@ -210,6 +220,7 @@ def _play_game(
         if not is_engine_spec(spec):
             bots[seat] = build_bot(spec, _seed_for(seed, index, seat))
             bots[seat].reset()
+    own = {seat: own_seconds(bot.params) for seat, bot in bots.items()}
     for seat, spec in enumerate(specs):
         if not isinstance(spec, str) or not is_engine_spec(spec):
             continue
@@ -231,21 +242,44 @@ def _play_game(
         view_seed = _seed_for(seed, index, seat) ^ state.ply
         if seat in engines:
             engine = engines[seat]
+            started = time.perf_counter()
             try:
                 # the engine is told only what this seat may know (engine.position_command)
-                state.apply(engine.select_action(state, seat, view_seed, move_timeout))
+                action = engine.select_action(state, seat, view_seed, move_timeout, clocks, inc)
+                spent = time.perf_counter() - started
+                if clocks is not None and spent > clocks[seat]:
+                    raise EngineError("time", f"took {spent:.3f} s, {clocks[seat]:.3f} s left")
+                state.apply(action)
             except EngineError as e:
                 forfeit = _engine_forfeit(seat, labels[seat], state.ply, e, engine.stderr_tail)
                 pool.discard(engine)  # its state is unknown: the next game starts a fresh one
+                continue
+            move_seconds.append(round(spent, 4))
+            if clocks is not None:
+                clocks[seat] += inc - spent
             continue
         probe = state.view_for(seat, seed=view_seed)
+        if clocks is not None and own[seat] > 0:  # a bot that searches by time: the budget
+            bots[seat].params["seconds"] = held_to_budget(own[seat], clocks[seat], inc)
         started = time.perf_counter()
         try:
             action = bots[seat].select_action(probe)
             spent = time.perf_counter() - started
+            if clocks is not None and spent > clocks[seat]:
+                forfeit = {
+                    "seat": seat,
+                    "bot": labels[seat],
+                    "ply": state.ply,
+                    "error": f"lost on time: took {spent:.3f} s, {clocks[seat]:.3f} s left",
+                    "reason": "time",
+                }
+                break
             if move_timeout is not None and spent > move_timeout:
                 raise TimeoutError(f"took {spent:.3f} s for a move (limit {move_timeout} s)")
             state.apply(action)
+            move_seconds.append(round(spent, 4))
+            if clocks is not None:
+                clocks[seat] += inc - spent
         except Exception as e:  # a bot's fault, whatever it is, forfeits its game
             forfeit = {
                 "seat": seat,
@@ -281,6 +315,8 @@ def _play_game(
             str(seat): {"name": engine.id_name, "info": engine.last_info}
             for seat, engine in engines.items()
         },
+        tc=tc.describe() if tc is not None else None,
+        move_seconds=move_seconds,
     )
 
 
@@ -449,6 +485,12 @@ class ArenaResult:
             f"{len(self.results)} games of {self.game}/{self.variant}, seats rotated; "
             f"{truncated} stopped at the ply limit and scored by their ranking then."
         )
+        timed = sorted({r.tc for r in self.results if r.tc is not None})
+        if timed:
+            on_time = sum(
+                r.forfeit is not None and r.forfeit.get("reason") == "time" for r in self.results
+            )
+            lines.append(f"Time control {', '.join(timed)}: {on_time} games lost on time.")
         state = self.sprt_state()
         if state is not None:
             lines.append("")
@@ -608,6 +650,7 @@ def run(
     ply_cap: int = 400,
     progress: bool | Callable[[Iterable[GameResult], int], Iterable[GameResult]] = False,
     sprt: SPRT | None = None,
+    tc: TimeControl | None = None,
 ) -> ArenaResult:
     """Play ``games`` games of ``bots`` (one per seat, rotated every game; each a spec string,
     a Bot subclass or factory, or a Bot object: see :data:`BotSource`) and return the
@@ -615,7 +658,12 @@ def run(
     ``resume``, games already in it are kept and not replayed.
 
     With ``sprt`` (two bots), ``games`` is a maximum: game pairs are played until the test
-    decides (``ArenaResult.sprt_state()``), and the results stop at its decision."""
+    decides (``ArenaResult.sprt_state()``), and the results stop at its decision.
+
+    With ``tc`` (:class:`plateau.clock.TimeControl`) each seat has a clock per game: engines
+    are sent it with every ``go``, library bots that search by time (``seconds``) are held to a
+    budget from it, every move is measured, and a bot whose clock runs out loses on time (a
+    forfeit with reason ``time``)."""
     check_variant(game, variant)
     probe = new_game(game, variant)
     bots = list(bots)
@@ -636,6 +684,9 @@ def run(
     seed = check_int(seed, "seed", 0)
     if backend not in ("process", "ray"):
         raise ValueError(f"unknown backend {backend!r} (process or ray)")
+    if tc is not None and not isinstance(tc, TimeControl):
+        raise ValueError(f"tc must be a plateau.clock.TimeControl, got {tc!r}")
+    tc_text = tc.describe() if tc is not None else None
     tag: dict[str, Any] | None = None
     if sprt is not None:
         if not isinstance(sprt, SPRT):
@@ -652,7 +703,7 @@ def run(
         for r in read_results(out):
             same = (r.game, r.variant, r.seed) == (game, variant, seed)
             # an SPRT arena resumes with the same test (its maximum of games may change)
-            same = same and _without_games(r.sprt) == _without_games(tag)
+            same = same and _without_games(r.sprt) == _without_games(tag) and r.tc == tc_text
             labels = [bot_label(bots[b]) for b in seat_order(r.index, len(bots))]
             if not same or r.seats != labels:
                 raise ValueError(f"{out}: game {r.index} was played by another arena setup")
@@ -682,6 +733,7 @@ def run(
             seed,
             move_timeout,
             ply_cap,
+            tc,
         )
         for i in range(games)
         if i not in done and not finished

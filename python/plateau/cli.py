@@ -148,6 +148,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from plateau import arena
+    from plateau.clock import TimeControl
     from plateau.sprt import SPRT
 
     sprt = SPRT.parse(args.sprt) if args.sprt is not None else None
@@ -167,6 +168,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         ply_cap=args.ply_cap,
         progress=not args.no_progress,
         sprt=sprt,
+        tc=TimeControl.parse(args.tc) if args.tc is not None else None,
     )
     print(result.format_table())
     return 0
@@ -295,6 +297,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="two bots: play game pairs until a sequential test decides, e.g. "
         "--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 [model=trinomial] (docs/sprt.md)",
+    )
+    p.add_argument(
+        "--tc",
+        metavar="BASE+INC",
+        help="game clocks: BASE seconds per seat and game, INC added after each move "
+        "(e.g. 10+0.1); a bot whose clock runs out loses on time",
     )
     p.set_defaults(func=cmd_arena)
 
