@@ -12,6 +12,10 @@ A seat may also be an external engine process speaking the engine protocol
 each worker keeps one process per engine and seat slot, restarted after a failure. An engine
 that crashes, hangs past ``move_timeout``, prints garbage or answers an unparseable or illegal
 action forfeits that game, with the reason and the tail of its stderr in the result.
+
+With ``sprt=SPRT(...)`` (:mod:`plateau.sprt`, two bots in a two-player game) the arena plays
+game pairs, games ``2k`` and ``2k+1`` (the two seat orders), until the sequential test accepts
+H1 or H0, or ``games`` (then a maximum) runs out: ``docs/sprt.md``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import re
 import signal
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_all_start_methods, get_context
@@ -34,10 +38,12 @@ from typing import Any, Union
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
 from plateau.checks import check_int
+from plateau.clock import TimeControl, held_to_budget, own_seconds
 from plateau.engine import EngineError, EnginePool, check_engine, is_engine_spec
 from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.record import to_record
 from plateau.registry import check_variant, new_game
+from plateau.sprt import SPRT, SPRTCounter, SPRTState
 from plateau.tournament import Tournament
 
 FORMAT = "plateau-arena-game"
@@ -58,11 +64,18 @@ class GameResult:
     seconds: float
     truncated: bool = False
     # {"seat", "bot", "ply", "error", "traceback"}; an engine's: "reason" and "stderr" (its
-    # last lines) instead of "traceback"
+    # last lines) instead of "traceback"; a loss on time (--tc): "reason" "time"
     forfeit: dict[str, Any] | None = None
     record: dict[str, Any] = field(default_factory=dict)  # the engine's game record
     #: external engines by seat (str): {"name": its id name, "info": its last info line}
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the SPRT this game belongs to: its settings (``SPRT.to_dict()``) and ``"games"``, the
+    #: arena's maximum number of games; None in an arena without one
+    sprt: dict[str, Any] | None = None
+    #: the time control (``"10+0.1"``), None without clocks
+    tc: str | None = None
+    #: the seconds each move took its bot (measured by the arena), ply by ply
+    move_seconds: list[float] = field(default_factory=list)
 
     def to_line(self) -> str:
         return json.dumps({"format": FORMAT, **asdict(self)})
@@ -159,12 +172,13 @@ def play_game(
     seed: int = 0,
     move_timeout: float | None = None,
     ply_cap: int = 400,
+    tc: TimeControl | None = None,
 ) -> GameResult:
     """Play arena game ``index`` with ``specs[seat]`` in each seat (never raises for a bot's
-    fault: that is a forfeit)."""
+    fault: that is a forfeit), with a clock per seat under the time control ``tc``."""
     pool = _POOL if _POOL is not None else EnginePool()
     try:
-        return _play_game(game, variant, specs, index, seed, move_timeout, ply_cap, pool)
+        return _play_game(game, variant, specs, index, seed, move_timeout, ply_cap, pool, tc)
     finally:
         if pool is not _POOL:
             pool.close()
@@ -192,8 +206,12 @@ def _play_game(
     move_timeout: float | None,
     ply_cap: int,
     pool: EnginePool,
+    tc: TimeControl | None = None,
 ) -> GameResult:
     state = new_game(game, variant)
+    clocks = [tc.base] * state.num_players if tc is not None else None
+    inc = tc.inc if tc is not None else 0.0
+    move_seconds: list[float] = []
     labels = [bot_label(spec) for spec in specs]
     bots: dict[int, Bot] = {}
     engines: dict[int, Any] = {}  # seat -> EngineProcess
@@ -202,6 +220,7 @@ def _play_game(
         if not is_engine_spec(spec):
             bots[seat] = build_bot(spec, _seed_for(seed, index, seat))
             bots[seat].reset()
+    own = {seat: own_seconds(bot.params) for seat, bot in bots.items()}
     for seat, spec in enumerate(specs):
         if not isinstance(spec, str) or not is_engine_spec(spec):
             continue
@@ -223,21 +242,44 @@ def _play_game(
         view_seed = _seed_for(seed, index, seat) ^ state.ply
         if seat in engines:
             engine = engines[seat]
+            started = time.perf_counter()
             try:
                 # the engine is told only what this seat may know (engine.position_command)
-                state.apply(engine.select_action(state, seat, view_seed, move_timeout))
+                action = engine.select_action(state, seat, view_seed, move_timeout, clocks, inc)
+                spent = time.perf_counter() - started
+                if clocks is not None and spent > clocks[seat]:
+                    raise EngineError("time", f"took {spent:.3f} s, {clocks[seat]:.3f} s left")
+                state.apply(action)
             except EngineError as e:
                 forfeit = _engine_forfeit(seat, labels[seat], state.ply, e, engine.stderr_tail)
                 pool.discard(engine)  # its state is unknown: the next game starts a fresh one
+                continue
+            move_seconds.append(round(spent, 4))
+            if clocks is not None:
+                clocks[seat] += inc - spent
             continue
         probe = state.view_for(seat, seed=view_seed)
+        if clocks is not None and own[seat] > 0:  # a bot that searches by time: the budget
+            bots[seat].params["seconds"] = held_to_budget(own[seat], clocks[seat], inc)
         started = time.perf_counter()
         try:
             action = bots[seat].select_action(probe)
             spent = time.perf_counter() - started
+            if clocks is not None and spent > clocks[seat]:
+                forfeit = {
+                    "seat": seat,
+                    "bot": labels[seat],
+                    "ply": state.ply,
+                    "error": f"lost on time: took {spent:.3f} s, {clocks[seat]:.3f} s left",
+                    "reason": "time",
+                }
+                break
             if move_timeout is not None and spent > move_timeout:
                 raise TimeoutError(f"took {spent:.3f} s for a move (limit {move_timeout} s)")
             state.apply(action)
+            move_seconds.append(round(spent, 4))
+            if clocks is not None:
+                clocks[seat] += inc - spent
         except Exception as e:  # a bot's fault, whatever it is, forfeits its game
             forfeit = {
                 "seat": seat,
@@ -273,6 +315,8 @@ def _play_game(
             str(seat): {"name": engine.id_name, "info": engine.last_info}
             for seat, engine in engines.items()
         },
+        tc=tc.describe() if tc is not None else None,
+        move_seconds=move_seconds,
     )
 
 
@@ -318,14 +362,53 @@ def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def score_of(result: GameResult, bot: int, num_bots: int) -> float:
+    """Bot ``bot``'s score in a game: 1 for a first place of its own, 1/k for a first place
+    shared by k seats, 0 otherwise (a forfeit is last place, so 0 in a two-player game)."""
+    seat = seat_order(result.index, num_bots).index(bot)
+    first = result.ranking[0]
+    return 1.0 / len(first) if seat in first else 0.0
+
+
+def sprt_state(results: Iterable[GameResult], sprt: SPRT, max_games: int | None) -> SPRTState:
+    """The test over complete pairs ``(2k, 2k+1)`` taken in order, up to the first decision
+    or the first pair with a game missing: the same games decide it however many workers
+    played them and in whatever order they finished. With ``max_games``, a test still
+    undecided once every pair is in is ``"inconclusive"``."""
+    by_index = {r.index: r for r in results}
+    counter = SPRTCounter(sprt)
+    k = 0
+    while 2 * k in by_index and 2 * k + 1 in by_index and counter.decision is None:
+        counter.add_pair(score_of(by_index[2 * k], 0, 2), score_of(by_index[2 * k + 1], 0, 2))
+        k += 1
+    return counter.state(exhausted=max_games is not None and 2 * k >= max_games)
+
+
+def _sprt_cut(results: list[GameResult], state: SPRTState) -> list[GameResult]:
+    """The games of a decided test up to its decision (games that finished in other workers
+    after it are not part of it)."""
+    if state.decision in ("H0", "H1"):
+        return [r for r in results if r.index < 2 * state.pairs]
+    return results
+
+
 @dataclass
 class ArenaResult:
-    """All games of an arena and their statistics."""
+    """All games of an arena and their statistics (with an SPRT: up to its decision)."""
 
     game: str
     variant: str
     bots: list[str]
     results: list[GameResult]
+    sprt: SPRT | None = None
+    #: the maximum number of games of an arena with an SPRT (None: not known)
+    max_games: int | None = None
+
+    def sprt_state(self) -> SPRTState | None:
+        """Where the arena's SPRT stands (None without one): the counts, LLR and decision."""
+        if self.sprt is None:
+            return None
+        return sprt_state(self.results, self.sprt, self.max_games)
 
     def stats(self) -> list[BotStats]:
         """Per bot (over all its seats): games, wins (first-place group), points, mean points
@@ -339,10 +422,9 @@ class ArenaResult:
             for r in self.results:
                 seat = seat_order(r.index, len(self.bots)).index(b)
                 pts.append(r.returns[seat])
-                first = r.ranking[0]
-                if seat in first:
+                if seat in r.ranking[0]:
                     wins += 1
-                    score += 1.0 / len(first)
+                    score += score_of(r, b, len(self.bots))
                 if r.forfeit is not None and r.forfeit["seat"] == seat:
                     forfeits += 1
             n = len(pts)
@@ -403,6 +485,24 @@ class ArenaResult:
             f"{len(self.results)} games of {self.game}/{self.variant}, seats rotated; "
             f"{truncated} stopped at the ply limit and scored by their ranking then."
         )
+        timed = sorted({r.tc for r in self.results if r.tc is not None})
+        if timed:
+            on_time = sum(
+                r.forfeit is not None and r.forfeit.get("reason") == "time" for r in self.results
+            )
+            lines.append(f"Time control {', '.join(timed)}: {on_time} games lost on time.")
+        state = self.sprt_state()
+        if state is not None:
+            lines.append("")
+            lines.append(f"SPRT {state.sprt.describe()} for {self.bots[0]} against {self.bots[1]}:")
+            lines.append(state.format())
+            outcomes = ("0", "1/2", "1", "3/2", "2")
+            pairs = ", ".join(f"{name}: {n}" for name, n in zip(outcomes, state.pentanomial))
+            lost, drawn, won = state.trinomial
+            lines.append(
+                f"pairs by {self.bots[0]}'s score: {pairs}; games won {won}, drawn {drawn}, "
+                f"lost {lost}"
+            )
         return "\n".join(lines)
 
 
@@ -443,13 +543,23 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
         for b in range(len(first.seats))
     ]
     for r in results:
-        if (r.game, r.variant) != (first.game, first.variant) or sorted(r.seats) != sorted(bots):
+        if (
+            (r.game, r.variant) != (first.game, first.variant)
+            or sorted(r.seats) != sorted(bots)
+            or _without_games(r.sprt) != _without_games(first.sprt)
+        ):
             raise ValueError(f"{path}: game {r.index} belongs to another arena")
     results.sort(key=lambda r: r.index)
-    return ArenaResult(first.game, first.variant, bots, results)
+    if first.sprt is None:
+        return ArenaResult(first.game, first.variant, bots, results)
+    sprt = SPRT(**(_without_games(first.sprt) or {}))
+    # a resumed test may have raised its maximum: the later lines carry the larger one
+    max_games = max(int((r.sprt or {}).get("games", 0)) for r in results) or None
+    results = _sprt_cut(results, sprt_state(results, sprt, max_games))
+    return ArenaResult(first.game, first.variant, bots, results, sprt, max_games)
 
 
-def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[GameResult]:
+def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult, None, None]:
     global _POOL
     if jobs <= 1:
         _POOL = EnginePool()
@@ -503,7 +613,9 @@ def _init_worker() -> None:
     signal.signal(signal.SIGTERM, on_sigterm)
 
 
-def _run_ray(tasks: list[tuple[Any, ...]], address: str | None) -> Iterator[GameResult]:
+def _run_ray(
+    tasks: list[tuple[Any, ...]], address: str | None
+) -> Generator[GameResult, None, None]:
     try:
         import ray  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
@@ -537,11 +649,21 @@ def run(
     move_timeout: float | None = None,
     ply_cap: int = 400,
     progress: bool | Callable[[Iterable[GameResult], int], Iterable[GameResult]] = False,
+    sprt: SPRT | None = None,
+    tc: TimeControl | None = None,
 ) -> ArenaResult:
     """Play ``games`` games of ``bots`` (one per seat, rotated every game; each a spec string,
     a Bot subclass or factory, or a Bot object: see :data:`BotSource`) and return the
     results. With ``out``, each game is appended to that JSON-lines file as it finishes; with
-    ``resume``, games already in it are kept and not replayed."""
+    ``resume``, games already in it are kept and not replayed.
+
+    With ``sprt`` (two bots), ``games`` is a maximum: game pairs are played until the test
+    decides (``ArenaResult.sprt_state()``), and the results stop at its decision.
+
+    With ``tc`` (:class:`plateau.clock.TimeControl`) each seat has a clock per game: engines
+    are sent it with every ``go``, library bots that search by time (``seconds``) are held to a
+    budget from it, every move is measured, and a bot whose clock runs out loses on time (a
+    forfeit with reason ``time``)."""
     check_variant(game, variant)
     probe = new_game(game, variant)
     bots = list(bots)
@@ -562,18 +684,46 @@ def run(
     seed = check_int(seed, "seed", 0)
     if backend not in ("process", "ray"):
         raise ValueError(f"unknown backend {backend!r} (process or ray)")
+    if tc is not None and not isinstance(tc, TimeControl):
+        raise ValueError(f"tc must be a plateau.clock.TimeControl, got {tc!r}")
+    tc_text = tc.describe() if tc is not None else None
+    tag: dict[str, Any] | None = None
+    if sprt is not None:
+        if not isinstance(sprt, SPRT):
+            raise ValueError(f"sprt must be a plateau.sprt.SPRT, got {sprt!r}")
+        if len(bots) != 2:
+            raise ValueError(f"an SPRT compares two bots in a two-player game, got {len(bots)}")
+        if games < 2 or games % 2:
+            raise ValueError(f"an SPRT plays game pairs: games must be even and >= 2, got {games}")
+        tag = {**sprt.to_dict(), "games": games}
     done: dict[int, GameResult] = {}
     if out is not None and Path(out).exists():
         if not resume:
             raise ValueError(f"{out} exists: pass resume=True (--resume) or another file")
         for r in read_results(out):
             same = (r.game, r.variant, r.seed) == (game, variant, seed)
+            # an SPRT arena resumes with the same test (its maximum of games may change)
+            same = same and _without_games(r.sprt) == _without_games(tag) and r.tc == tc_text
             labels = [bot_label(bots[b]) for b in seat_order(r.index, len(bots))]
             if not same or r.seats != labels:
                 raise ValueError(f"{out}: game {r.index} was played by another arena setup")
             done[r.index] = r
         # rewrite without a torn last line
         Path(out).write_text("".join(r.to_line() + "\n" for r in done.values()), "utf-8")
+    counter = SPRTCounter(sprt) if sprt is not None else None
+
+    def decided() -> bool:
+        """Feed the test the pairs complete in order; True once it has decided."""
+        if counter is None:
+            return False
+        while counter.decision is None:
+            k = counter.pairs
+            if 2 * k not in done or 2 * k + 1 not in done:
+                break
+            counter.add_pair(score_of(done[2 * k], 0, 2), score_of(done[2 * k + 1], 0, 2))
+        return counter.decision is not None
+
+    finished = decided()  # a resumed test may have decided already
     tasks = [
         (
             game,
@@ -583,27 +733,52 @@ def run(
             seed,
             move_timeout,
             ply_cap,
+            tc,
         )
         for i in range(games)
-        if i not in done
+        if i not in done and not finished
     ]
-    stream: Iterable[GameResult] = (
+    source: Generator[GameResult, None, None] = (
         _run_ray(tasks, address) if backend == "ray" else _run_local(tasks, jobs)
     )
+    stream: Iterable[GameResult] = source
     if progress:
         stream = (progress if callable(progress) else _tqdm)(stream, len(tasks))
     sink = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
     try:
         for result in stream:
+            result.sprt = tag
             done[result.index] = result
             if sink is not None:
                 sink.write(result.to_line() + "\n")
                 sink.flush()
+            if counter is not None:
+                stop = decided()
+                if hasattr(stream, "set_postfix_str"):  # the progress bar shows the test
+                    lower, upper = counter.sprt.bounds
+                    stream.set_postfix_str(
+                        f"LLR {counter.llr:.2f} ({lower:.2f}, {upper:.2f}), {counter.pairs} pairs",
+                        refresh=False,
+                    )
+                if stop:
+                    break
     finally:
         if sink is not None:
             sink.close()
+        # a decided test stops the games still running; the workers and engines stop
+        source.close()
+        if stream is not source and hasattr(stream, "close"):
+            stream.close()
     results = [done[i] for i in sorted(done) if i < games]
-    return ArenaResult(game, variant, [bot_label(b) for b in bots], results)
+    labels = [bot_label(b) for b in bots]
+    if sprt is None:
+        return ArenaResult(game, variant, labels, results)
+    results = _sprt_cut(results, sprt_state(results, sprt, games))
+    return ArenaResult(game, variant, labels, results, sprt, games)
+
+
+def _without_games(tag: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if tag is None else {k: v for k, v in tag.items() if k != "games"}
 
 
 def _tqdm(stream: Iterable[GameResult], total: int) -> Iterable[GameResult]:

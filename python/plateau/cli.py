@@ -153,12 +153,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from plateau import arena
+    from plateau.clock import TimeControl
+    from plateau.sprt import SPRT
 
+    sprt = SPRT.parse(args.sprt) if args.sprt is not None else None
+    games = args.games if args.games is not None else (20000 if sprt else 100)
     result = arena.run(
         args.game,
         args.variant or game_info(args.game).default_variant,
         arena.split_bot_list(args.bots),
-        games=args.games,
+        games=games,
         jobs=args.jobs,
         seed=args.seed,
         out=args.out,
@@ -168,6 +172,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         move_timeout=args.move_timeout,
         ply_cap=args.ply_cap,
         progress=not args.no_progress,
+        sprt=sprt,
+        tc=TimeControl.parse(args.tc) if args.tc is not None else None,
     )
     print(result.format_table())
     return 0
@@ -263,7 +269,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots", required=True, help="one spec per seat, e.g. mcts:iters=2000,greedy,random,random"
     )
-    p.add_argument("--games", type=POSITIVE, default=100, help="how many games")
+    p.add_argument(
+        "--games",
+        type=POSITIVE,
+        default=None,
+        help="how many games (default 100); with --sprt the maximum (default 20000)",
+    )
     p.add_argument("--jobs", type=POSITIVE, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the whole arena")
     p.add_argument("--out", help="JSON-lines file: one game record per line")
@@ -285,6 +296,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop a game after this, scored as it stands",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="two bots: play game pairs until a sequential test decides, e.g. "
+        "--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 [model=trinomial] (docs/sprt.md)",
+    )
+    p.add_argument(
+        "--tc",
+        metavar="BASE+INC",
+        help="game clocks: BASE seconds per seat and game, INC added after each move "
+        "(e.g. 10+0.1); a bot whose clock runs out loses on time",
+    )
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("arena-report", help="re-tabulate an arena from its JSON-lines file")

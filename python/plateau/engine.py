@@ -26,10 +26,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
+from plateau.clock import held_to_budget, own_seconds
 from plateau.errors import IllegalActionError
 from plateau.registry import game_info, new_game
 
@@ -128,6 +129,7 @@ class BotEngine:
         self.bot_spec = bot_spec
         self.seed = seed
         self.bot: Bot = make_bot(bot_spec, seed=seed)
+        self.own_seconds = own_seconds(self.bot.params)
         self.game: tuple[str, str, dict[str, Any]] | None = None
         self.state: GameState | None = None
 
@@ -148,7 +150,7 @@ class BotEngine:
             if command == "position":
                 return self._position(rest)
             if command == "go":
-                return self._go()
+                return self._go(rest)
             if command == "stop":  # searches here answer go at once: nothing to stop
                 return []
             if command == "quit":
@@ -219,9 +221,18 @@ class BotEngine:
         self.state = state
         return []
 
-    def _go(self) -> list[str]:
+    def _go(self, rest: str) -> list[str]:
         if self.state is None or self.state.is_terminal():
             return ["info string error: no position to play", "bestaction (none)"]
+        words = rest.split()
+        fields = dict(zip(words[::2], words[1::2]))
+        clock = fields.get(f"time{self.state.current_player}", "0")
+        if self.own_seconds > 0 and clock.isdigit() and int(clock) > 0:
+            # a bot that searches by time keeps to the arena's clock (plateau.clock)
+            inc = fields.get("inc", "0")
+            self.bot.params["seconds"] = held_to_budget(
+                self.own_seconds, int(clock) / 1000, int(inc) / 1000 if inc.isdigit() else 0.0
+            )
         t0 = time.perf_counter()
         action = self.bot.select_action(self.state)
         ms = round(1000 * (time.perf_counter() - t0))
@@ -375,8 +386,8 @@ def engine_spec(cmd: Iterable[str], name: str | None = None, **options: object) 
 
 class EngineError(Exception):
     """An engine misbehaved; ``reason`` names how (``start``, ``refused``, ``crash``,
-    ``timeout``, ``garbage``, ``unparseable``, ``illegal``, ``no-action``), the message says
-    what."""
+    ``timeout``, ``time`` (its game clock ran out), ``garbage``, ``unparseable``, ``illegal``,
+    ``no-action``), the message says what."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(f"{reason}: {message}")
@@ -476,6 +487,8 @@ class EngineProcess:
             code = self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return f"{what} (the process is still running)"
+        # it has exited: its last stderr lines are in the pipe, and the forfeit quotes them
+        self._readers[1].join(timeout=1.0)
         if code < 0:
             try:
                 sig = signal.Signals(-code).name
@@ -525,17 +538,35 @@ class EngineProcess:
                 raise EngineError("garbage", f"unexpected line {line[:200]!r} after 'game'")
 
     def select_action(
-        self, state: GameState, seat: int, seed: int = 0, timeout: float | None = None
+        self,
+        state: GameState,
+        seat: int,
+        seed: int = 0,
+        timeout: float | None = None,
+        clocks: Sequence[float] | None = None,
+        inc: float = 0.0,
     ) -> int:
         """Ask for the action of ``seat`` (the player to move in ``state``, the full truth,
-        of which the engine is told only ``seat``'s view) within ``timeout`` seconds; the id
-        of a legal action, or :class:`EngineError`."""
+        of which the engine is told only ``seat``'s view) within ``timeout`` seconds and,
+        with game ``clocks`` (seconds left per seat), within ``clocks[seat]``; the id of a
+        legal action, or :class:`EngineError` (``time`` when the clock ran out first)."""
         self.send(position_command(state, seat, seed))
         movetime = 0 if timeout is None else max(1, round(1000 * timeout))
-        self.send(go_command(state.num_players, movetime_ms=movetime))
-        deadline = None if timeout is None else time.monotonic() + timeout
+        times = None if clocks is None else [max(1, round(1000 * c)) for c in clocks]
+        inc_ms = 0 if clocks is None else round(1000 * inc)
+        self.send(go_command(state.num_players, movetime, times, inc_ms))
+        limit = timeout
+        by_clock = clocks is not None and (timeout is None or clocks[seat] < timeout)
+        if clocks is not None and by_clock:
+            limit = max(0.0, clocks[seat])
+        deadline = None if limit is None else time.monotonic() + limit
         while True:
-            line = self._next(deadline, "'bestaction'")
+            try:
+                line = self._next(deadline, "'bestaction'")
+            except EngineError as e:
+                if e.reason == "timeout" and by_clock:
+                    raise EngineError("time", "no 'bestaction' before its clock ran out") from None
+                raise
             words = line.split()
             if words[0] == "info":
                 self.last_info = line[:500]
