@@ -583,13 +583,16 @@ class State:
     play = apply  # the house style's name
 
     def classify(self, text: str) -> str:
-        """``"move"``, ``"capture"``, ``"conquest"``, ``"free"`` or ``"end"`` for an action that
-        is legal now (a conquest of a base holding its Emblem counts as a conquest)."""
-        action = self._legal_map()[self.normalize(text)]
-        if action[0] != "move":
-            return str(action[0])
-        to = action[2]
-        if to in self.active_bases():
+        """``"move"``, ``"capture"``, ``"conquest"``, ``"free"`` or ``"end"``: what an action
+        does if played now (a conquest of a base holding its Emblem counts as a conquest).
+        Legality is not checked (that would cost a move generation per call)."""
+        action = self.normalize(text)
+        if action == "end":
+            return "end"
+        if action.startswith("+"):
+            return "free"
+        to = self.board.index_of(action.split("-")[1].split(":")[0])
+        if self.active_bases().get(to, self.to_move) != self.to_move:
             return "conquest"
         return "capture" if self.armies[to] is not None else "move"
 
@@ -621,7 +624,7 @@ class State:
         else:
             self.small += n
         self.free_window = None  # the window closes at X's next move
-        if to in bases:
+        if bases.get(to, empire) != empire:  # an enemy base (the own base is a plain move)
             self._conquer(bases[to])
 
     def _conquer(self, victim: str) -> None:
