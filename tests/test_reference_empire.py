@@ -983,12 +983,36 @@ def test_perft_edge_cases() -> None:
 DATA = Path(__file__).parent / "data" / "empire_perft.json"
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="perft data not generated")
-def test_perft_data_depth1_and_positions() -> None:
-    data = json.loads(DATA.read_text())
-    for entry in data["positions"]:
-        s = State(entry["variant"], entry["board"])
-        for a in entry["actions"]:
-            s.apply(a)
+def stored_positions() -> list[dict]:  # type: ignore[type-arg]
+    return list(json.loads(DATA.read_text())["positions"])
+
+
+def replay(entry: dict) -> State:  # type: ignore[type-arg]
+    s = State(entry["variant"], entry["board"])
+    for a in entry["actions"]:
+        s.apply(a)
+    return s
+
+
+def test_perft_data_positions_and_depths_1_2() -> None:
+    entries = stored_positions()
+    assert {(e["variant"], e["board"]) for e in entries} == {
+        ("two", "ep16"), ("four", "ep16"), ("duel", "ep16"), ("two", "ep24")
+    }  # fmt: skip
+    assert len(entries) == 28
+    assert any(e["position"]["free_window"] for e in entries)  # right after a conquest
+    assert any(e["position"]["total"] > 0 for e in entries)  # mid-turn
+    for entry in entries:
+        s = replay(entry)
         assert s.position() == entry["position"]
-        assert perft(s, 1) == entry["depth"]["1"]
+        assert State.from_position(entry["position"]).position() == entry["position"]
+        for depth in (1, 2):
+            assert perft(s, depth) == entry["depth"][str(depth)], entry["name"]
+
+
+@pytest.mark.slow
+def test_perft_data_depth3() -> None:
+    for entry in stored_positions():
+        if "3" in entry["depth"]:
+            s = State.from_position(entry["position"])
+            assert perft(s, 3) == entry["depth"]["3"], entry["name"]
