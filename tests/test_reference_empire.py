@@ -360,9 +360,11 @@ def test_start_positions() -> None:
 def play_turn_with_a_six(s: State) -> None:
     """Move the current Empire's 6 by 6 steps, then End."""
     six = next(
-        a for a in s.legal_actions() if a.endswith(":6") and s.classify(a) == "move" and s.armies[
-            s.board.index_of(a.split("-")[0])
-        ] == (s.to_move, "6")
+        a
+        for a in s.legal_actions()
+        if a.endswith(":6")
+        and s.classify(a) == "move"
+        and s.armies[s.board.index_of(a.split("-")[0])] == (s.to_move, "6")
     )
     s.apply(six)
     s.apply("end")

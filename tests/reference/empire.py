@@ -257,6 +257,13 @@ BOARDS: dict[str, Board] = {
     "ep24": polar_board(24, 11, "ep24"),  # first edition [BGA]
 }
 
+
+def is_l_shape(steps: tuple[str, ...]) -> bool:
+    """§One army's move, rule 5: exactly 2 steps (no jump), one radial and one tangential, in
+    either order."""
+    return len(steps) == 2 and "jump" not in steps and RADIAL[steps[0]] != RADIAL[steps[1]]
+
+
 # --------------------------------------------------------------------------------------------
 # §Variants: Empire -> owning player (player 0 moves first)
 # --------------------------------------------------------------------------------------------
@@ -441,15 +448,10 @@ class State:
             kind = self.end_kind(dot, empire, atype, bases)
             if kind == "plain":
                 found.add((dot, cost))
-            elif kind == "take":
-                # rule 5: a 2 captures/conquers only along an L: exactly 2 steps, one radial,
-                # one tangential.  Other armies take on any path (rule 4: it is the last dot).
-                if atype != "2" or (
-                    len(steps) == 2
-                    and "jump" not in steps
-                    and RADIAL[steps[0]] != RADIAL[steps[1]]
-                ):
-                    found.add((dot, cost))
+            elif kind == "take" and (atype != "2" or is_l_shape(steps)):
+                # rule 5: a 2 captures/conquers only along an L; other armies take on any path
+                # (rule 4: the taken dot is the last one, see `passable`).
+                found.add((dot, cost))
             if cost < budget and self.passable(dot, empire, atype, bases):
                 visited.add(dot)
                 walk(dot, cost, steps)

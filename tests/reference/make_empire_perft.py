@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    python tests/reference/make_empire_perft.py [--max-seconds 60] [--out tests/data/empire_perft.json]
+    python tests/reference/make_empire_perft.py [--max-seconds 60] [--out FILE]
 
 For each game -- ``two``, ``four`` and ``duel`` on ep16 and ``two`` on ep24 -- it stores the
 start position and six positions reached by seeded random play, each with the actions from the
@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reference.empire import State, perft  # noqa: E402
+from reference.empire import State, perft
 
 GAMES = [("two", "ep16"), ("four", "ep16"), ("duel", "ep16"), ("two", "ep24")]
 HOT = 0.6
