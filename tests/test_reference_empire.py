@@ -521,6 +521,17 @@ def test_simple_paths_never_end_where_they_started() -> None:
             assert (r0 + s0 + r1 + s1 + int(n)) % 2 == 0
 
 
+def test_same_dot_rule_is_per_army() -> None:
+    # [ruling] "per army (its path is simple); other armies may cross the same dots"
+    s = pos(OPEN)
+    s.apply("g3-h4:2")  # via g4 (or h3)
+    assert "g6-g4:2" in s.legal_actions()  # another army may end where the first one passed
+    s.apply("g6-g4:2")
+    assert "c4-g3:5" in s.legal_actions()  # and end where the first one started
+    # a single army never visits a dot twice: a 6 cannot go out and back to its start
+    assert not any(a.startswith("k6-k6") for a in s.legal_actions())
+
+
 def test_pass_through_occupied_dots_is_illegal() -> None:
     for blocker in ("G2", "B2", "M2"):
         s = pos({"e5": "B6", "e6": blocker})
