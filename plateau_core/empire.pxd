@@ -114,4 +114,5 @@ cdef class EmpireTables:
     # Owner of one board's EmpireBoard (states point into it; holders keep this alive).
     cdef EmpireBoard* bd
     cdef readonly str name
+    cdef public object info     # the Python layer's own data about the board (never read here)
     cdef object __weakref__

@@ -12,6 +12,7 @@ from plateau import games as _games  # registers every game
 from plateau.batch import StateBatch
 from plateau.errors import IllegalActionError, InvalidRecordError
 from plateau.games.albea import AlbeaPlateauState
+from plateau.games.empire import EmpirePlateauState
 from plateau.games.x import PlateauXState
 from plateau.notation import square_index, square_name
 from plateau.record import from_json, to_json
@@ -23,6 +24,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AlbeaPlateauState",
+    "EmpirePlateauState",
     "GameState",
     "IllegalActionError",
     "InvalidRecordError",

@@ -5,7 +5,7 @@ Adding a game is adding one module under ``plateau.games`` and one :func:`regist
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from plateau.checks import check_int
@@ -37,6 +37,9 @@ class GameInfo:
     from_setup: Callable[..., GameState] | None = None
     #: the leaf evaluation ``mcts`` uses by default here (``mixed``, ``heuristic``, ``playout``)
     mcts_eval: str = "mixed"
+    #: a few accepted values of an option besides its default, for the conformance suite and
+    #: the fuzzers (which otherwise try int options moved up by a few)
+    option_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
 
 
 _GAMES: dict[str, GameInfo] = {}
@@ -65,7 +68,7 @@ def games() -> list[str]:
     """The names of the games the library plays.
 
     >>> games()
-    ['albea-plateau', 'plateau-x']
+    ['albea-plateau', 'empire-plateau', 'plateau-x']
     """
     return list(_GAMES)
 
