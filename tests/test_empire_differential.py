@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from reference.empire import State
 
 import plateau
 from plateau import EmpirePlateauState
+from reference.empire import State
 
 
 def hot_actions(s: EmpirePlateauState, legal: list[str]) -> list[str]:
