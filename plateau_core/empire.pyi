@@ -78,4 +78,5 @@ class EmpireCore(GameCore):
         empty_turns: int,
         moved: list[int],
         captures: list[tuple[int, int, int, int]],
+        ply: int = 0,
     ) -> None: ...

@@ -1632,14 +1632,13 @@ cdef class EmpireCore(GameCore):
             empire_copy(other.s, <EmpireState*>(self._h.data + sizeof(int64_t)))
         else:
             empire_copy(other.s, self.s)
-        other.s.ply = 0
         other._setup = True
         other._set_sizes()
         return other
 
     def _load(self, EmpireTables tables not None, variant, bytes armies, int to_move,
               int total, int small, bint emblem_moved, bint locked, int free_from,
-              list conquered, list out, int empty_turns, list moved, list captures):
+              list conquered, list out, int empty_turns, list moved, list captures, ply=0):
         """Replace the position (history cleared) by a set-up that the Python layer has
         checked against the rules (``from_position_dict``). Here only what keeps the kernels in
         bounds is checked again (ValueError)."""
@@ -1663,6 +1662,7 @@ cdef class EmpireCore(GameCore):
             raise ValueError(f"total and small out of range: {total}, {small}")
         if not (-1 <= free_from < 4) or not (0 <= empty_turns <= 4):
             raise ValueError("free_from or empty_turns out of range")
+        cdef int at_ply = check_int(ply, 0, 1 << 30, "ply")
         if len(conquered) > 4 or len(out) > nplayers or len(moved) > 12 or len(moved) > total:
             raise ValueError("too many conquered Empires, players out or moved armies")
         for e in conquered:
@@ -1687,6 +1687,7 @@ cdef class EmpireCore(GameCore):
             if armies[d]:
                 s.zob ^= _akey(d, armies[d])
         s.to_move = to_move
+        s.ply = at_ply
         s.total = total
         s.small = small
         s.emblem_moved = emblem_moved

@@ -262,8 +262,9 @@ def test_set_up_games_round_trip(seed: int, plies: int, cut: int) -> None:
     random_game(root, seed + 1, cut)
     loaded = plateau.from_json(root.to_json())
     assert loaded == root and loaded.setup_position() == s.position_dict()
-    while root.ply:
+    assert loaded.ply == root.ply == s.ply + len(root.history)
+    for _ in range(len(root.history)):
         root.undo()
         loaded.undo()
         assert loaded == root
-    assert root == s
+    assert root == s and root.ply == s.ply

@@ -766,6 +766,9 @@ def test_the_start_position_of_each_variant() -> None:
         ({"conquered": ["X"]}, "conquered"),
         ({"out": [1]}, "out"),
         ({"empty_turns": 9}, "empty_turns"),
+        ({"ply": -1}, "ply"),
+        ({"ply": 2**30}, "ply"),
+        ({"ply": 1.0}, "ply"),
         ({"board": "ep99"}, "board"),
         ({"extra": 1}, "unknown field"),
     ],
@@ -787,7 +790,7 @@ def test_a_position_dict_round_trips() -> None:
     t = EmpirePlateauState.from_position_dict(data)
     assert t == s and t.hash == s.hash and t.position_dict() == data
     assert t.legal_actions().tolist() == s.legal_actions().tolist()
-    assert t.setup_position() == data and t.ply == 0
+    assert t.setup_position() == data and t.ply == s.ply == 4
     t.apply(int(t.legal_actions()[0]))
     assert t.setup_position() == data
     loaded = plateau.from_json(t.to_json())

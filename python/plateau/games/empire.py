@@ -65,9 +65,7 @@ class EmpireVariant:
 
 
 VARIANTS: dict[str, EmpireVariant] = {
-    name: EmpireVariant(
-        name, index, players, tuple(None if p < 0 else p for p in owners)
-    )
+    name: EmpireVariant(name, index, players, tuple(None if p < 0 else p for p in owners))
     for index, (name, players, owners) in enumerate(_e.VARIANTS)
 }
 _BY_INDEX = {v.index: v for v in VARIANTS.values()}
@@ -336,15 +334,18 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
     def captured(self) -> list[tuple[str, str, str, int]]:
         """The capture record (armies freed again are taken off it): ``(captor, victim, type,
         count)``, by captor and victim in turn order, types E, 6, 4, 2."""
-        return self._raw()["captures"]
+        captures: list[tuple[str, str, str, int]] = self._raw()["captures"]
+        return captures
 
     def conquered(self) -> list[str]:
         """The Empires conquered so far, in order."""
-        return self._raw()["conquered"]
+        conquered: list[str] = self._raw()["conquered"]
+        return conquered
 
     def players_out(self) -> list[int]:
         """The players who are out, in the order they went out."""
-        return self._raw()["out"]
+        out: list[int] = self._raw()["out"]
+        return out
 
     @property
     def free_window(self) -> str | None:
@@ -436,7 +437,6 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         board = self.board
         dots = board.dots
         n = len(dots)
-        x = r["to_move"]
         if action == n * n * 12 + 4 * n:
             return (
                 f"End needs a total of {END_MIN} steps (the turn has {r['total']}) while an "
@@ -506,9 +506,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
             )
         owners = self.spec.owners
         me = owners[EMPIRES.index(x)]
-        base_of = {
-            d: b for d, b in board.base_of.items() if owners[EMPIRES.index(b)] is not None
-        }
+        base_of = {d: b for d, b in board.base_of.items() if owners[EMPIRES.index(b)] is not None}
         base = base_of.get(to)
         if base is not None and base in r["conquered"]:
             base = None
@@ -526,12 +524,12 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         elif target:
             te = EMPIRES[(target - 1) >> 2]
             if owners[EMPIRES.index(te)] == me:
-                return (
-                    f"a friendly army ({te}{TYPES[(target - 1) & 3]}) stands on {dots[to]}"
-                )
+                return f"a friendly army ({te}{TYPES[(target - 1) & 3]}) stands on {dots[to]}"
             enemy = True
-        if t == "E" and r["small"] > 0 and self._army_moves(f, False).tolist().count(
-            (f * len(dots) + to) * 12 + cost - 1
+        if (
+            t == "E"
+            and r["small"] > 0
+            and self._army_moves(f, False).tolist().count((f * len(dots) + to) * 12 + cost - 1)
         ):
             return (
                 f"after small armies the Emblem must bring the total to at least {END_MIN}, "
@@ -554,15 +552,14 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         ``board`` (as the ``board`` option), ``to_move``, ``armies`` (dot -> Empire letter +
         type, in dot-index order), the turn record (``total``, ``small``, ``emblem_moved``,
         ``locked``, ``moved`` dots, ``free_window``: the Empire just conquered or None),
-        ``captures`` (``[captor, victim, type, count]``), ``conquered``, ``out`` and
-        ``empty_turns``. :meth:`from_position_dict` rebuilds it."""
+        ``captures`` (``[captor, victim, type, count]``), ``conquered``, ``out``,
+        ``empty_turns`` and ``ply`` (the one field the reference does not have).
+        :meth:`from_position_dict` rebuilds it."""
         r = self._raw()
         dots = self.board.dots
         rank = {e: i for i, e in enumerate(EMPIRES)}
         order = ("2", "4", "6", "E")
-        captures = sorted(
-            r["captures"], key=lambda c: (rank[c[0]], rank[c[1]], order.index(c[2]))
-        )
+        captures = sorted(r["captures"], key=lambda c: (rank[c[0]], rank[c[1]], order.index(c[2])))
         return {
             "variant": self.variant,
             "board": self.options["board"],
@@ -582,6 +579,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
             "conquered": r["conquered"],
             "out": r["out"],
             "empty_turns": r["empty_turns"],
+            "ply": self.ply,
         }
 
     @classmethod
@@ -687,6 +685,9 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
 
 # -- set-up checking ----------------------------------------------------------------------------
 
+#: set-up plies stay below this (the kernel counts plies in 32 bits)
+_MAX_PLY = 2**30
+
 _FIELDS = (
     "variant",
     "board",
@@ -702,6 +703,7 @@ _FIELDS = (
     "conquered",
     "out",
     "empty_turns",
+    "ply",
 )
 
 
@@ -740,8 +742,8 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
     v = VARIANTS[variant]
     try:
         tables = board_tables(data.get("board", "ep16") if board is None else board)
-    except ValueError as e:
-        raise ValueError(f"board: {e}") from None
+    except ValueError as err:
+        raise ValueError(f"board: {err}") from None
     b = _info(tables).board
     owners = v.owners
     in_play = [e for e, p in zip(EMPIRES, owners) if p is not None]
@@ -749,8 +751,7 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
     def empire(value: object, key: str) -> str:
         if not isinstance(value, str) or value not in in_play:
             raise ValueError(
-                f"{key}: {value!r} is not an Empire in play in {variant} "
-                f"({', '.join(in_play)})"
+                f"{key}: {value!r} is not an Empire in play in {variant} ({', '.join(in_play)})"
             )
         return value
 
@@ -759,8 +760,8 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
             raise ValueError(f"{key}: a dot is a name like 'a11', got {value!r}")
         try:
             return b.index(value)
-        except ValueError as e:
-            raise ValueError(f"{key}: {e}") from None
+        except ValueError as err:
+            raise ValueError(f"{key}: {err}") from None
 
     conquered = [empire(e, "conquered") for e in _field_list(data, "conquered")]
     if len(set(conquered)) != len(conquered):
@@ -797,8 +798,7 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
     for d, base in b.base_of.items():
         if base in alive and codes[d] and codes[d] != 1 + 4 * EMPIRES.index(base):
             raise ValueError(
-                f"armies: only the {EMPIRE_NAMES[base]} Emblem may stand on its base "
-                f"{b.dots[d]}"
+                f"armies: only the {EMPIRE_NAMES[base]} Emblem may stand on its base {b.dots[d]}"
             )
 
     # the capture record, and no more armies than exist
@@ -894,6 +894,7 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
             raise ValueError(f"free_window: {y} is a friend of {to_move}")
         free_from = EMPIRES.index(y)
     empty_turns = _field_int(data, "empty_turns", 0, len(alive), 0)
+    ply = _field_int(data, "ply", 0, _MAX_PLY - 1, 0)
     return (
         tables,
         v.index,
@@ -909,6 +910,7 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
         empty_turns,
         sorted(moved),
         captures,
+        ply,
     )
 
 
