@@ -954,6 +954,9 @@ register(
         options={"board": "ep16"},
         batch=_batch,
         from_setup=_from_setup,
+        # a random game runs to some 1,200 actions, far past mcts's playout cap (400): a cut
+        # playout mostly says "nobody is out yet", so leaves are valued by the heuristic
+        mcts_eval="heuristic",
         # the first edition's board, and a user board (ep16 with a twelfth ring) as JSON text
         option_values={"board": ("ep24", board_to_json(polar_board("ring12", 16, 12)))},
     )
