@@ -51,3 +51,11 @@ def test_cli_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "| measure | plateau | yardstick | ratio | target |" in out
     assert "perft" in out and "StateBatch" in out
+
+
+def test_quick_run_of_empire_plateau() -> None:
+    rows = bench.run(quick=True, game="empire-plateau")
+    names = [r.measure for r in rows]
+    assert sum("perft" in n for n in names) == 2
+    assert any("playouts" in n for n in names) and any("StateBatch" in n for n in names)
+    assert all(r.ours > 0 for r in rows)

@@ -1,8 +1,9 @@
 """``plateau bench``: speed figures of the engines, as ratios against yardsticks measured in
 the same run (the native Plateau X yardstick program, OpenSpiel if installed, and the
 engine's own apply/undo), since machines are shared and noisy. ``--game albea-plateau`` measures
-the Plateau (Albea) engine instead, which has no native yardstick: its rows compare with
-OpenSpiel and apply/undo, or state their absolute target.
+the Plateau (Albea) engine instead, and ``--game empire-plateau`` the Empire Plateau engine;
+they have no native yardstick: their rows compare with OpenSpiel and apply/undo, or state their
+absolute target.
 
 Every timed workload first checks its node or ply counts against known-good numbers.
 """
@@ -406,6 +407,73 @@ def run_albea(quick: bool = False, say: Callable[[str], None] = lambda _msg: Non
     return rows
 
 
+def run_empire(quick: bool = False, say: Callable[[str], None] = lambda _msg: None) -> list[Row]:
+    """The Empire Plateau engine's rows (targets: docs/empire-plateau.md, "Speed")."""
+    rows: list[Row] = []
+    say("empire perft")
+    for variant, nodes in (("two", 306_547), ("duel", 492_839)):
+        state = new_game("empire-plateau", variant)
+        got, dt = _timed(functools.partial(state.perft, 3))
+        if got != nodes:
+            raise BenchError(f"empire perft(3) of the {variant} start: {got} != {nodes}")
+        rows.append(
+            Row(
+                f"empire perft(3) {variant} start ({dt * 1000:.1f} ms), leaves/s",
+                nodes / dt,
+                "leaves/s",
+                target="perft(3) of the two start < 0.1 s" if variant == "two" else "",
+            )
+        )
+    say("empire random playouts")
+    first = random_playouts("empire-plateau", n=20, seed=9, ply_cap=None)
+    if first != random_playouts("empire-plateau", n=20, seed=9, ply_cap=None):
+        raise BenchError("empire playouts are not reproducible")
+    n = 20 if quick else 300
+    res, dt = _timed(lambda: random_playouts("empire-plateau", n=n, seed=1, ply_cap=None))
+    rows.append(
+        Row(
+            "empire in-core random playouts (whole games), actions/s",
+            res["plies"] / dt,
+            "actions/s",
+            target=">= 200,000 actions/s",
+        )
+    )
+    say("empire batched stepping")
+    batch = StateBatch("empire-plateau", n=1024, seed=1)
+    acts = batch.sample_random()
+    steps = 10 if quick else 100
+
+    def stepping() -> None:
+        for _ in range(steps):
+            batch.sample_random(acts)
+            batch.step(acts)
+
+    _, dt = _timed(stepping)
+    rows.append(
+        Row(
+            "empire StateBatch random steps (games cut at 400 plies), 1 thread, plies/s",
+            1024 * steps / dt,
+            "plies/s",
+        )
+    )
+    say("empire Python-driven loop")
+    rows.append(
+        Row(
+            "empire Python loop: legal_actions + random pick + apply, steps/s",
+            _python_loop(0.5 if quick else 3.0, "empire-plateau"),
+            "steps/s",
+        )
+    )
+    say("empire clone")
+    mid = new_game("empire-plateau")
+    rng = random.Random(11)
+    while mid.ply < 60:
+        mid.apply(rng.choice(mid.legal_action_strings()))
+    rows += bench_clone(quick, mid)
+    rows[-1].measure = "empire " + rows[-1].measure
+    return rows
+
+
 def run(
     yardstick: str | None = None,
     quick: bool = False,
@@ -416,6 +484,8 @@ def run(
     say = progress or (lambda _msg: None)
     if game == "albea-plateau":
         return run_albea(quick, say)
+    if game == "empire-plateau":
+        return run_empire(quick, say)
     if game != "plateau-x":
         raise ValueError(f"no benchmarks for game {game!r}")
     rows: list[Row] = []
