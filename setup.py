@@ -47,7 +47,7 @@ elif DEBUG:
 else:
     compile_args = ["-O3"] + (["-mpopcnt"] if X86_64 and not PORTABLE else [])
 
-MODULES = ["_common", "_batch", "x", "x_batch", "albea", "albea_batch"]
+MODULES = ["_common", "_batch", "x", "x_batch", "albea", "albea_batch", "empire", "empire_batch"]
 
 extensions = [
     Extension(

@@ -174,7 +174,7 @@ def choose_options(p: Provider, info: GameInfo) -> dict[str, Any]:
     options = dict(info.options)
     for name in sorted(options):
         if p.chance(20):
-            options[name] = p.pick(OPTION_VALUES)
+            options[name] = p.pick(OPTION_VALUES + info.option_values.get(name, ()))
     return options
 
 

@@ -13,7 +13,7 @@ cdef class BatchCore:
     cdef readonly long long games_finished
     cdef int n_actions          # ids per game
     cdef int n_players
-    cdef int list_cap           # a buffer of this many uint16 holds any legal list
+    cdef int list_cap           # a buffer of this many int32 ids holds any legal list
     cdef tuple obs_shape        # observation planes of one game
     cdef Py_ssize_t obs_size    # floats in one game's observation
     cdef bint _busy             # a method is running without the GIL on these arrays
@@ -27,7 +27,7 @@ cdef class BatchCore:
 
     # -- per-game hooks (game i of the batch; called without the GIL) --------------------------
     cdef void _init_game(self, int i) noexcept nogil
-    cdef int _list(self, int i, uint16_t* out) noexcept nogil
+    cdef int _list(self, int i, int32_t* out) noexcept nogil
     cdef int _count(self, int i) noexcept nogil
     cdef void _fill_mask(self, int i, uint8_t* out) noexcept nogil
     cdef bint _is_legal(self, int i, int a) noexcept nogil

@@ -94,7 +94,7 @@ cdef class BatchCore:
         than ``width`` legal actions gets only its first ``width``."""
         self._check_len(ids.shape[0], "id array")
         self._check_len(counts.shape[0], "count array")
-        cdef uint16_t* buf = <uint16_t*>malloc(self.list_cap * sizeof(uint16_t))
+        cdef int32_t* buf = <int32_t*>malloc(self.list_cap * sizeof(int32_t))
         if buf == NULL:
             raise MemoryError()
         cdef int i, k, n
@@ -266,7 +266,7 @@ cdef class BatchCore:
     cdef void _init_game(self, int i) noexcept nogil:
         pass
 
-    cdef int _list(self, int i, uint16_t* out) noexcept nogil:
+    cdef int _list(self, int i, int32_t* out) noexcept nogil:
         return 0
 
     cdef int _count(self, int i) noexcept nogil:

@@ -138,6 +138,21 @@ cdef inline bint ids_contain(const unsigned short* ids, int n, int a) noexcept n
     return False
 
 
+cdef inline bint ids_contain32(const int32_t* ids, int n, long a) noexcept nogil:
+    """Whether the ascending list ``ids[0:n]`` holds ``a`` (binary search; int32 ids, for
+    games with more than 65,536 action ids)."""
+    cdef int lo = 0, hi = n - 1, mid
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if ids[mid] == a:
+            return True
+        if ids[mid] < a:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return False
+
+
 cdef class GameCore:
     # One game in progress with its undo history: what every game's compiled wrapper shares
     # (legal-action queries, the apply fast path, undo, clone, perft, random playouts,
@@ -163,7 +178,8 @@ cdef class GameCore:
     cdef void _save(self, char* snap, int a) noexcept   # undo record before applying a
     cdef void _restore(self, const char* snap) noexcept
     cdef void _make(self, int a) noexcept
-    cdef void _copy_to(self, GameCore other) noexcept  # the position (and kept caches)
+    cdef int _copy_to(self, GameCore other) except -1  # the position (and kept caches); may
+                                                        # allocate, so it may raise
     cdef bint _over(self) noexcept
     cdef int _mover(self) noexcept                      # the kernel's player to act
     cdef uint64_t _perft_copy(self, int depth, bint bulk, void* scratch, Work* w) noexcept

@@ -190,8 +190,8 @@ cdef class GameCore:
         pass
     cdef void _make(self, int a) noexcept:
         pass
-    cdef void _copy_to(self, GameCore other) noexcept:
-        pass
+    cdef int _copy_to(self, GameCore other) except -1:
+        return 0
     cdef bint _over(self) noexcept:
         return True
     cdef int _mover(self) noexcept:

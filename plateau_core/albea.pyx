@@ -1277,8 +1277,9 @@ cdef class AlbeaCore(GameCore):
     cdef void _make(self, int a) noexcept:
         albea_make(&self.s, a)
 
-    cdef void _copy_to(self, GameCore other) noexcept:
+    cdef int _copy_to(self, GameCore other) except -1:
         (<AlbeaCore>other).s = self.s
+        return 0
 
     cdef bint _over(self) noexcept:
         return self.s.phase == ALBEA_PHASE_OVER

@@ -4,7 +4,7 @@ lists (which suit the 41,188 action ids better than masks), random actions, a st
 and resets finished games, and the observation planes of the player to act in each game.
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
@@ -50,8 +50,12 @@ cdef class AlbeaBatch(BatchCore):
     cdef void _init_game(self, int i) noexcept nogil:
         albea_init(&self.states[i], self.max_plies)
 
-    cdef int _list(self, int i, uint16_t* out) noexcept nogil:
-        return albea_list(&self.states[i], out)
+    cdef int _list(self, int i, int32_t* out) noexcept nogil:
+        cdef uint16_t ids[ALBEA_MAX_LEGAL]
+        cdef int k, n = albea_list(&self.states[i], ids)
+        for k in range(n):
+            out[k] = ids[k]
+        return n
 
     cdef int _count(self, int i) noexcept nogil:
         cdef uint16_t buf[ALBEA_MAX_LEGAL]

@@ -1017,7 +1017,7 @@ cdef class XCore(GameCore):
     cdef void _make(self, int a) noexcept:
         x_make(&self.s, a)
 
-    cdef void _copy_to(self, GameCore other) noexcept:
+    cdef int _copy_to(self, GameCore other) except -1:
         cdef XCore o = <XCore>other
         o._variant = self._variant
         o._first = self._first
@@ -1025,6 +1025,7 @@ cdef class XCore(GameCore):
         o._set_spec()
         o._m = self._m
         o._legal_ok = self._legal_ok
+        return 0
 
     cdef bint _over(self) noexcept:
         return self.s.ended != 0

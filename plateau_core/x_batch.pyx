@@ -5,7 +5,7 @@ returns and reset, observation planes exported in place, and uniformly random le
 drawn in C. Two threads stepping two batches run on two cores.
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, int32_t, uint64_t
 from libc.stdlib cimport malloc, free
 
 from plateau_core._batch cimport BatchCore
@@ -69,8 +69,12 @@ cdef class XBatch(BatchCore):
         x_init(&self.states[i], self.sp, self.first_player)
         self.masks_ok[i] = 0
 
-    cdef int _list(self, int i, uint16_t* out) noexcept nogil:
-        return x_list(&self.states[i], self._m(i), out)
+    cdef int _list(self, int i, int32_t* out) noexcept nogil:
+        cdef uint16_t ids[X_MAX_ACTIONS]
+        cdef int k, n = x_list(&self.states[i], self._m(i), ids)
+        for k in range(n):
+            out[k] = ids[k]
+        return n
 
     cdef int _count(self, int i) noexcept nogil:
         return x_count(self._m(i))

@@ -55,12 +55,12 @@ def count_actions(n: int) -> dict[str, int]:
 
 
 def test_games_and_variants() -> None:
-    assert plateau.games() == ["albea-plateau", "plateau-x"]
+    assert plateau.games() == ["albea-plateau", "empire-plateau", "plateau-x"]
     assert plateau.variants("plateau-x") == VARIANTS
     # the lists are copies
     plateau.games().append("chess")
     plateau.variants("plateau-x").clear()
-    assert plateau.games() == ["albea-plateau", "plateau-x"]
+    assert plateau.games() == ["albea-plateau", "empire-plateau", "plateau-x"]
     assert plateau.variants("plateau-x") == VARIANTS
     info = plateau.game_info("plateau-x")
     assert info.default_variant == "standard" and info.options == {"first_player": 0}

@@ -346,13 +346,16 @@ def _w_random_playout_private(game: str, variant: str, seconds: float) -> None:
 def _w_module_playouts(game: str, variant: str) -> None:
     """plateau.random_playouts from four threads at once gives the sequential results."""
     _prepare()
-    plateau.random_playouts(game, variant, n=50, seed=0)
+    # a cap past the length of a random game of every game (Empire Plateau's run to about
+    # 1,300 plies): capped games all look alike, and the seeds must give different results
+    cap = 5000
+    plateau.random_playouts(game, variant, n=50, seed=0, ply_cap=cap)
     t0 = time.perf_counter()
-    plateau.random_playouts(game, variant, n=200, seed=0)
+    plateau.random_playouts(game, variant, n=200, seed=0, ply_cap=cap)
     per_game = max((time.perf_counter() - t0) / 200, 1e-7)
     n = max(50, min(100_000, int(0.05 / per_game)))
     seeds = [11, 12, 13, 14]
-    expected = {k: plateau.random_playouts(game, variant, n=n, seed=k) for k in seeds}
+    expected = {k: plateau.random_playouts(game, variant, n=n, seed=k, ply_cap=cap) for k in seeds}
     assert len({json.dumps(r, sort_keys=True) for r in expected.values()}) > 1
     got: dict[tuple[int, int], Any] = {}
     barrier = threading.Barrier(len(seeds))
@@ -360,7 +363,7 @@ def _w_module_playouts(game: str, variant: str) -> None:
     def run(k: int) -> None:
         barrier.wait()
         for rep in range(2):
-            got[k, rep] = plateau.random_playouts(game, variant, n=n, seed=k)
+            got[k, rep] = plateau.random_playouts(game, variant, n=n, seed=k, ply_cap=cap)
 
     threads = [threading.Thread(target=run, args=(k,)) for k in seeds]
     t0 = time.perf_counter()

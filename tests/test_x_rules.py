@@ -193,7 +193,7 @@ def test_square_index_is_row_major_from_a1():
 
 
 def test_variants_and_their_names():
-    assert plateau.games() == ["albea-plateau", "plateau-x"]
+    assert plateau.games() == ["albea-plateau", "empire-plateau", "plateau-x"]
     assert plateau.variants(GAME) == ["standard", "triple", "mini", "double"]
     with pytest.raises(ValueError):
         plateau.new_game(GAME, variant="quadruple")

@@ -17,6 +17,7 @@ from plateau.errors import (
     InvalidRecordError,
 )
 from plateau.games.albea import AlbeaPlateauState
+from plateau.games.empire import EmpirePlateauState
 from plateau.games.x import PlateauXState
 from plateau.notation import square_index, square_name
 from plateau.record import from_json, to_json
@@ -29,6 +30,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ActionError",
     "AlbeaPlateauState",
+    "EmpirePlateauState",
     "GameState",
     "IllegalActionError",
     "InvalidActionError",

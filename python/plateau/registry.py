@@ -120,6 +120,9 @@ class GameInfo:
     mcts_eval: str = "mixed"
     #: what ``plateau bench`` needs to measure the game (None: it cannot be benchmarked)
     bench: BenchSpec | None = None
+    #: a few accepted values of an option besides its default, for the conformance suite and
+    #: the fuzzers (which otherwise try int options moved up by a few)
+    option_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
 
 
 _GAMES: dict[str, GameInfo] = {}
@@ -148,7 +151,7 @@ def games() -> list[str]:
     """The names of the games the library plays.
 
     >>> games()
-    ['albea-plateau', 'plateau-x']
+    ['albea-plateau', 'empire-plateau', 'plateau-x']
     """
     return list(_GAMES)
 

@@ -185,17 +185,24 @@ def test_batch_takes_the_options_new_game_takes(batch_variant: tuple[str, str]) 
             with pytest.raises(ValueError) as batched:
                 plateau.StateBatch(game, variant, n=2, **{name: bad})
             assert str(batched.value) == str(single.value)
-        value = default + 1
-        b = plateau.StateBatch(game, variant, n=1, seed=4, ply_cap=None, **{name: value})
-        assert b.options[name] == value
-        mirror = plateau.new_game(game, variant, **{name: value})
-        for _ in range(8):
-            assert b.hashes()[0] == mirror.hash and b.current_players()[0] == mirror.current_player
-            action = b.sample_random()
-            done, _ = b.step(action)
-            if done[0]:
-                break
-            mirror.apply(int(action[0]))
+        values = list(plateau.game_info(game).option_values.get(name, ()))
+        if isinstance(default, int) and not isinstance(default, bool):
+            values.append(default + 1)
+        assert values, f"no other value of option {name!r} to try"
+        for value in values:
+            b = plateau.StateBatch(game, variant, n=1, seed=4, ply_cap=None, **{name: value})
+            assert b.options[name] == value
+            mirror = plateau.new_game(game, variant, **{name: value})
+            assert b.num_distinct_actions == mirror.num_distinct_actions
+            assert b.observation_shape == mirror.observation_shape
+            for _ in range(8):
+                assert b.hashes()[0] == mirror.hash
+                assert b.current_players()[0] == mirror.current_player
+                action = b.sample_random()
+                done, _ = b.step(action)
+                if done[0]:
+                    break
+                mirror.apply(int(action[0]))
 
 
 def test_a_batch_too_big_for_memory_says_so(batch_variant: tuple[str, str]) -> None:

@@ -85,13 +85,16 @@ def test_pickle_round_trip(case: Case) -> None:
 
 
 def other_options(game: str, variant: str) -> list[dict[str, Any]]:
-    """Option sets other than the defaults that ``new_game`` accepts (int options moved up by
-    1, 2, 3 and 9 where the game takes the value)."""
+    """Option sets other than the defaults that ``new_game`` accepts (the game's
+    ``option_values``, and int options moved up by 1, 2, 3 and 9 where the game takes the
+    value)."""
     out = []
-    for name, default in plateau.game_info(game).options.items():
-        if isinstance(default, bool) or not isinstance(default, int):
-            continue
-        for value in (default + 1, default + 2, default + 3, default + 9):
+    info = plateau.game_info(game)
+    for name, default in info.options.items():
+        values = list(info.option_values.get(name, ()))
+        if isinstance(default, int) and not isinstance(default, bool):
+            values += [default + 1, default + 2, default + 3, default + 9]
+        for value in values:
             try:
                 plateau.new_game(game, variant, **{name: value})
             except ValueError:

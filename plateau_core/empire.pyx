@@ -1,0 +1,1730 @@
+"""Empire Plateau kernel: board tables, move generation (self-avoiding walks with pruning), make,
+Zobrist hash, perft, random playouts, returns, observation planes and the heuristic's values over
+a flat C struct, plus ``EmpireCore``, the thin validated wrapper the Python package builds its
+public state class on.
+
+Rules: ``docs/rules/empire-plateau.md``. Action ids, planes and the library's decisions:
+``docs/empire-plateau.md``. The board is data (``plateau.games.empire_board``): the kernel reads
+only its tables (neighbours by direction, bases, starting dots), loaded once per board into an
+``EmpireTables`` that every state on that board points to.
+
+Kernels never raise and never check their input; ``EmpireTables`` and ``EmpireCore`` check
+everything first. A kernel file reads top-down: tables, keys, generation, make, queries, search.
+"""
+cimport cython
+from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy, memset
+
+from plateau_core._common cimport (
+    GameCore, Rng, Work, rng_seed, rng_below, splitmix64, pl_ctz, pl_popcount, check_int,
+    check_seed, work_tick, raise_pending, ids_contain32, new_array, NODE_TICKS, PLY_TICKS,
+)
+
+cdef extern from *:
+    int __builtin_clz(unsigned int x) nogil
+
+cdef extern from "Python.h":
+    # declared without an exception value: the MemoryError stays pending for the wrapper
+    void* _no_memory "PyErr_NoMemory" ()
+
+import numpy as np
+
+cdef object _INT64 = np.int64
+
+
+# ---------------------------------------------------------------------------------------------
+# Variants and material
+# ---------------------------------------------------------------------------------------------
+
+#: name, players, owner of each Empire in EMPIRES order (B, G, M, R; -1 = not in play)
+VARIANTS = (
+    ("two", 2, (0, 1, 0, 1)),
+    ("four", 4, (0, 1, 2, 3)),
+    ("duel", 2, (0, -1, 1, -1)),
+)
+#: points by place, per number of players (tied players share the points of their places)
+POINTS = {2: (1.0, 0.0), 4: (4.0, 2.0, 1.0, 0.0)}
+#: army types in id order, their most steps in one move and how many an Empire has
+TYPES = ("E", "6", "4", "2")
+VALUE = (12, 6, 4, 2)
+COUNT = (1, 2, 4, 12)
+
+cdef int C_VALUE[4]
+C_VALUE[:] = [12, 6, 4, 2]
+cdef int C_COUNT[4]
+C_COUNT[:] = [1, 2, 4, 12]
+#: material of each type for the heuristic (the Emblem carries the long turns)
+cdef double C_WORTH[4]
+C_WORTH[:] = [15.0, 6.0, 4.0, 2.0]
+cdef float C_POINTS[5][4]
+C_POINTS[2][:] = [1.0, 0.0, 0.0, 0.0]
+C_POINTS[4][:] = [4.0, 2.0, 1.0, 0.0]
+
+cdef EmpireState _probe
+#: bytes of the header of a position (everything but the armies)
+HEADER_BYTES = <Py_ssize_t>(<char*>&_probe.army[0] - <char*>&_probe)
+
+
+cdef inline int _round8(int n) noexcept nogil:
+    return (n + 7) & ~7
+
+
+# ---------------------------------------------------------------------------------------------
+# Board tables
+# ---------------------------------------------------------------------------------------------
+
+# An empty board (no dot): what a core holds before it is given a board. Every kernel is safe
+# on it (nothing to move; End is the only action and draws at once).
+cdef EmpireBoard _EMPTY
+
+
+cdef void _init_empty() noexcept:
+    memset(&_EMPTY, 0, sizeof(EmpireBoard))
+    _EMPTY.ndots = 0
+    _EMPTY.bipartite = 1
+    _EMPTY.rows = 1
+    _EMPTY.cols = 1
+    _EMPTY.state_bytes = _round8(HEADER_BYTES)
+    _EMPTY.max_legal = 1
+    _EMPTY.base_free = 0
+    _EMPTY.end_id = 0
+    _EMPTY.num_actions = 1
+    for e in range(4):
+        _EMPTY.base_dot[e] = -1
+
+
+_init_empty()
+
+
+@cython.auto_pickle(False)
+cdef class EmpireTables:
+    """One board's tables in C (neighbours, bases, starting dots, observation cells), built once
+    and shared read-only by every state on the board. Built from the arrays of a validated
+    ``empire_board.Board``; the arrays are checked again here, so that nothing out of range can
+    reach a kernel."""
+
+    def __cinit__(self, str name, const int16_t[:, ::1] neighbours, const int8_t[::1] bases,
+                  const int8_t[:, ::1] layout, const int32_t[::1] cells, int rows, int cols):
+        self.bd = NULL
+        cdef int D = neighbours.shape[0], d, k, e, t, j
+        if not 0 < D <= EMPIRE_MAX_DOTS:
+            raise ValueError(f"a board has 1 to {EMPIRE_MAX_DOTS} dots, got {D}")
+        if neighbours.shape[1] != 4 or bases.shape[0] != D or layout.shape[0] != D \
+                or layout.shape[1] != 2 or cells.shape[0] != D:
+            raise ValueError("board arrays of inconsistent shapes")
+        if not (rows >= 1 and cols >= 1 and rows * cols <= 1 << 20):
+            raise ValueError(f"bad observation plane {rows} x {cols}")
+        self.bd = <EmpireBoard*>calloc(1, sizeof(EmpireBoard))
+        if self.bd == NULL:
+            raise MemoryError()
+        bd = self.bd
+        bd.ndots = D
+        bd.rows = rows
+        bd.cols = cols
+        for e in range(4):
+            bd.base_dot[e] = -1
+        for d in range(D):
+            for k in range(4):
+                j = neighbours[d, k]
+                if not -1 <= j < D or j == d:
+                    raise ValueError(f"dot {d}: neighbour {j} out of range")
+                bd.nb[d][k] = j
+            e = bases[d]
+            if not -1 <= e < 4:
+                raise ValueError(f"dot {d}: base {e} out of range")
+            bd.base_emp[d] = e
+            if e >= 0:
+                if bd.base_dot[e] >= 0:
+                    raise ValueError(f"Empire {e} has two bases")
+                bd.base_dot[e] = d
+            if not 0 <= cells[d] < rows * cols:
+                raise ValueError(f"dot {d}: observation cell {cells[d]} out of range")
+            bd.cell[d] = cells[d]
+            e, t = layout[d, 0], layout[d, 1]
+            if e == -1 and t == -1:
+                continue
+            if not (0 <= e < 4 and 0 <= t < 4):
+                raise ValueError(f"dot {d}: bad starting army ({e}, {t})")
+            if bd.nstarts[e][t] >= C_COUNT[t]:
+                raise ValueError(f"Empire {e} has too many starting dots of type {TYPES[t]}")
+            bd.starts[e][t][bd.nstarts[e][t]] = d    # ascending: dots are visited in order
+            bd.nstarts[e][t] += 1
+        for d in range(D):
+            for k in range(4):
+                j = bd.nb[d][k]
+                if j >= 0 and bd.nb[j][k ^ 1] != d:
+                    raise ValueError(f"dot {d}: neighbours are not symmetric")
+        for e in range(4):
+            if bd.base_dot[e] < 0:
+                raise ValueError(f"Empire {e} has no base")
+            for t in range(4):
+                if bd.nstarts[e][t] != C_COUNT[t]:
+                    raise ValueError(f"Empire {e} has {bd.nstarts[e][t]} starting dots of "
+                                     f"type {TYPES[t]}, not {C_COUNT[t]}")
+            if bd.starts[e][EMPIRE_T_E][0] != bd.base_dot[e]:
+                raise ValueError(f"Empire {e}'s Emblem does not start on its base")
+        bd.bipartite = _two_colourable(bd)
+        bd.words = (D + 63) >> 6
+        bd.ball = <uint64_t*>calloc(D * 13 * bd.words, sizeof(uint64_t))
+        if bd.ball == NULL:
+            raise MemoryError()
+        _fill_balls(bd)
+        bd.state_bytes = _round8(HEADER_BYTES + D)
+        bd.base_free = D * D * EMPIRE_COSTS
+        bd.end_id = bd.base_free + EMPIRE_TYPES * D
+        bd.num_actions = bd.end_id + 1
+        # a move is (from, to, n); per destination an Empire's 19 armies have at most
+        # 12 + 2 * 6 + 4 * 4 + 12 * 2 = 64 costs; then frees and End
+        bd.max_legal = 64 * D + EMPIRE_TYPES * D + 1
+        self.name = name
+
+    def __dealloc__(self):
+        if self.bd != NULL:
+            free(self.bd.ball)
+        free(self.bd)
+
+    @property
+    def ndots(self) -> int:
+        return self.bd.ndots
+
+    @property
+    def num_actions(self) -> int:
+        return self.bd.num_actions
+
+    @property
+    def bipartite(self) -> bool:
+        """Whether every path between two given dots has the same parity (the shipped boards)."""
+        return bool(self.bd.bipartite)
+
+    @property
+    def plane(self) -> tuple:
+        """``(rows, cols)`` of an observation plane."""
+        return (self.bd.rows, self.bd.cols)
+
+    @property
+    def max_legal(self) -> int:
+        return self.bd.max_legal
+
+
+cdef void _fill_balls(EmpireBoard* bd) noexcept:
+    """ball[v][r]: the dots within r steps of v on the bare board (a breadth-first search from
+    every dot)."""
+    cdef int D = bd.ndots, W = bd.words, v, r, head, tail, c, k, j, level_end
+    cdef int16_t* queue = <int16_t*>malloc(D * sizeof(int16_t))
+    cdef int8_t* dist = <int8_t*>malloc(D)
+    cdef uint64_t* ball
+    if queue == NULL or dist == NULL:
+        free(queue)
+        free(dist)
+        for v in range(D):          # no memory for the search: every ball is the whole board
+            for r in range(13):
+                for j in range(D):
+                    bd.ball[(v * 13 + r) * W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
+        return
+    for v in range(D):
+        memset(dist, -1, D)
+        dist[v] = 0
+        queue[0] = v
+        head, tail = 0, 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            if dist[c] >= 12:
+                continue
+            for k in range(4):
+                j = bd.nb[c][k]
+                if j >= 0 and dist[j] < 0:
+                    dist[j] = dist[c] + 1
+                    queue[tail] = j
+                    tail += 1
+        for head in range(tail):
+            c = queue[head]
+            for r in range(dist[c], 13):
+                bd.ball[(v * 13 + r) * W + (c >> 6)] |= (<uint64_t>1) << (c & 63)
+    free(queue)
+    free(dist)
+
+
+cdef int _two_colourable(const EmpireBoard* bd) noexcept:
+    """1 if the board's graph is bipartite (BFS 2-colouring), else 0."""
+    cdef int D = bd.ndots, d, head, tail, c, k, j
+    cdef int8_t* colour = <int8_t*>malloc(D)
+    cdef int16_t* queue = <int16_t*>malloc(D * sizeof(int16_t))
+    cdef int ok = 1
+    if colour == NULL or queue == NULL:
+        free(colour)
+        free(queue)
+        return 0
+    memset(colour, -1, D)
+    for d in range(D):
+        if colour[d] >= 0:
+            continue
+        colour[d] = 0
+        queue[0] = d
+        head, tail = 0, 1
+        while head < tail and ok:
+            c = queue[head]
+            head += 1
+            for k in range(4):
+                j = bd.nb[c][k]
+                if j < 0:
+                    continue
+                if colour[j] < 0:
+                    colour[j] = 1 - colour[c]
+                    queue[tail] = j
+                    tail += 1
+                elif colour[j] == colour[c]:
+                    ok = 0
+    free(colour)
+    free(queue)
+    return ok
+
+
+# ---------------------------------------------------------------------------------------------
+# Zobrist keys (mixed on the fly from SplitMix64: no tables to keep per board)
+# ---------------------------------------------------------------------------------------------
+
+cdef uint64_t K_ARMY = <uint64_t>0xE3B1F0A5C0FFEE00
+cdef uint64_t K_TURN = <uint64_t>0x5A17D2C4B3E1F00D
+cdef uint64_t K_MOVED = <uint64_t>0x9C2E4F6A8B0D1E3F
+cdef uint64_t K_CAP = <uint64_t>0x7F1E2D3C4B5A6978
+cdef uint64_t K_ORDER = <uint64_t>0x1D2C3B4A59687766
+
+
+cdef inline uint64_t _akey(int d, int code) noexcept nogil:
+    return splitmix64(K_ARMY + <uint64_t>(d * 32 + code))
+
+
+# ---------------------------------------------------------------------------------------------
+# Set-up
+# ---------------------------------------------------------------------------------------------
+
+cdef void empire_copy(EmpireState* dst, const EmpireState* src) noexcept nogil:
+    memcpy(dst, src, src.bd.state_bytes)
+
+
+cdef void empire_init(EmpireState* s, const EmpireBoard* bd, const int8_t* owner,
+                      int nplayers) noexcept nogil:
+    """The start position of a variant (``owner``: the player of each Empire, -1 if absent)."""
+    cdef int e, t, i, d
+    memset(s, 0, bd.state_bytes)
+    s.bd = bd
+    s.nplayers = nplayers
+    s.free_from = -1
+    s.to_move = -1
+    for e in range(4):
+        s.owner[e] = owner[e]
+        if owner[e] < 0:
+            continue
+        s.alive |= 1 << e
+        if s.to_move < 0:
+            s.to_move = e
+        for t in range(4):
+            for i in range(bd.nstarts[e][t]):
+                d = bd.starts[e][t][i]
+                s.army[d] = army_code(e, t)
+                s.zob ^= _akey(d, army_code(e, t))
+    if s.to_move < 0:
+        s.to_move = 0
+
+
+cdef int empire_current_player(const EmpireState* s) noexcept nogil:
+    return -1 if s.result != EMPIRE_RUNNING else s.owner[s.to_move]
+
+
+# ---------------------------------------------------------------------------------------------
+# Move generation
+# ---------------------------------------------------------------------------------------------
+#
+# For each army of the Empire to act that may still move, the search marks found[to] |= 1 << n
+# for every end dot ``to`` that some allowed path reaches at cost ``n``; the marks then give the
+# ids, ascending. Dots are classed once per generation: PASS (may be passed through, and is a
+# plain end dot), TAKE (an end dot only: an enemy army or an enemy base) or BLOCK.
+#
+# A 2 (at most 2 steps) is enumerated directly. The other armies search simple paths
+# (self-avoiding walks) depth first, which on open ground means some 3 x 10^5 walks for the
+# Emblem's 12 steps; four things make that cheap while keeping it exact:
+#
+# 1. A breadth-first search from the army first gives each dot u its distance d(u) over PASS
+#    dots (a 4's jumps count 2). A path to u never costs less than d(u), and on a bipartite
+#    board costs d(u), d(u) + 2, ...: ``need[u]`` holds those costs up to the budget, the most
+#    that can be found for u; (u, d(u)) itself is found at once (a shortest path is simple).
+#    A TAKE dot is entered only from a PASS neighbour (or from the army's own dot), one step
+#    after a cost needed there, which makes ``need`` tighter for it (not for a 4: its jumps).
+# 2. ``left`` counts the needed (dot, cost) pairs not found yet, ``miss[n]`` holds the dots
+#    still missing cost n; when ``left`` reaches 0 the search stops: nothing more can be found.
+# 3. Before the search descends into a dot v at cost k it asks whether a missing (u, n) may lie
+#    below: only if u is at most n - k steps from v. First on the bare board (a precomputed
+#    ball of v, ANDed with ``miss[n]``: a few word operations), then, for big subtrees, by a
+#    breadth-first search from v over the dots off the path. If none may, the subtree is
+#    skipped.
+# 4. The last step of a path is made inline (no call, no test).
+
+cdef enum:
+    C_BLOCK = 0
+    C_PASS = 1
+    C_TAKE = 2
+    ALL_COSTS = 0x1FFE      # bits 1..12
+    BFS_MIN = 7             # the breadth-first test only with at least this many steps left
+
+
+ctypedef struct Walk:
+    const EmpireBoard* bd
+    const uint8_t* army
+    uint8_t* cls
+    uint16_t* found
+    uint16_t* need
+    uint64_t* touched
+    int16_t* queue
+    int16_t* reached
+    int8_t* dist
+    uint32_t* stamp
+    uint32_t cur
+    int budget
+    int left                # needed (dot, cost) pairs not found yet
+    int nreached
+    uint16_t want[16]       # want[m]: the costs m, m + step, ... up to the budget
+    uint64_t miss[13][EMPIRE_WORDS]     # miss[n]: the dots u with n needed, not found yet
+    int16_t nmiss[13]                   # how many dots miss[n] holds
+    uint16_t costs_missing              # bit n: nmiss[n] > 0
+
+
+ctypedef struct Gen:
+    Walk w
+    uint16_t found[EMPIRE_MAX_DOTS]
+    uint16_t need[EMPIRE_MAX_DOTS]
+    uint8_t cls[EMPIRE_MAX_DOTS]
+    int8_t dist[EMPIRE_MAX_DOTS]
+    int16_t queue[EMPIRE_MAX_DOTS]
+    int16_t reached[EMPIRE_MAX_DOTS]
+    uint32_t stamp[EMPIRE_MAX_DOTS]
+    uint64_t touched[EMPIRE_WORDS]
+
+
+cdef inline uint16_t _costs_from(int lo) noexcept nogil:
+    """The cost bits lo..12."""
+    if lo < 1:
+        lo = 1
+    return <uint16_t>(ALL_COSTS & ~((1 << lo) - 1))
+
+
+cdef inline void _mark(Walk* w, int v, int n) noexcept nogil:
+    cdef uint16_t bit = <uint16_t>(1 << n)
+    if not (w.found[v] & bit):
+        w.found[v] |= bit
+        w.touched[v >> 6] |= (<uint64_t>1) << (v & 63)
+        if w.need[v] & bit:
+            w.miss[n][v >> 6] &= ~((<uint64_t>1) << (v & 63))
+            w.nmiss[n] -= 1
+            if w.nmiss[n] == 0:
+                w.costs_missing &= ~bit
+        w.left -= 1
+
+
+cdef void _set_missing(Walk* w) noexcept nogil:
+    """``left`` and ``miss`` from ``need`` and ``found`` over the reached dots."""
+    cdef int i, u, n
+    cdef uint16_t lack
+    for n in range(1, w.budget + 1):
+        memset(&w.miss[n][0], 0, w.bd.words * sizeof(uint64_t))
+    memset(w.nmiss, 0, sizeof(w.nmiss))
+    w.costs_missing = 0
+    w.left = 0
+    for i in range(w.nreached):
+        u = w.reached[i]
+        lack = w.need[u] & ~w.found[u]
+        w.left += pl_popcount(<uint64_t>lack)
+        w.costs_missing |= lack
+        while lack:
+            n = pl_ctz(lack)
+            lack &= lack - 1
+            w.miss[n][u >> 6] |= (<uint64_t>1) << (u & 63)
+            w.nmiss[n] += 1
+
+
+cdef inline bint _quiet(Walk* w, int v, int k) noexcept nogil:
+    """Whether no missing (u, n) is within reach of walks going on from ``v`` at cost ``k``:
+    each such u is more than n - k steps from v even on the bare board."""
+    cdef int W = w.bd.words, n, j
+    cdef const uint64_t* ball = w.bd.ball + v * 13 * W
+    cdef uint16_t costs = w.costs_missing & _costs_from(k + 1)
+    while costs:
+        # the farthest first: their balls are the biggest, the likeliest to hold a missing dot
+        n = 31 - __builtin_clz(costs)
+        costs &= ~(1 << n)
+        for j in range(W):
+            if w.miss[n][j] & ball[(n - k) * W + j]:
+                return False
+    return True
+
+
+cdef void _set_budget(Walk* w, int budget) noexcept nogil:
+    cdef int m, step = 2 if w.bd.bipartite else 1
+    w.budget = budget
+    memset(w.want, 0, sizeof(w.want))
+    for m in range(budget, 0, -1):
+        w.want[m] = <uint16_t>(1 << m)
+        if m + step <= budget:
+            w.want[m] |= w.want[m + step]
+
+
+cdef inline void _reach_add(Walk* w, int u, int d, int* tail) noexcept nogil:
+    w.dist[u] = <int8_t>d
+    w.need[u] = w.want[d]
+    w.reached[w.nreached] = <int16_t>u
+    w.nreached += 1
+    _mark(w, u, d)
+    if w.cls[u] == C_PASS:
+        w.queue[tail[0]] = <int16_t>u
+        tail[0] += 1
+
+
+cdef void _reach(Walk* w, int s0, bint jumps, int own_base) noexcept nogil:
+    """Breadth-first distances from ``s0`` over PASS dots (TAKE dots end a path), with a 4's
+    jumps as links of cost 2: fills ``need``, ``left`` and the shortest (dot, cost) pairs."""
+    cdef int head = 0, tail = 0, c, dr, u, over, land, d
+    w.left = 0
+    w.nreached = 0
+    w.dist[s0] = 0
+    w.reached[0] = <int16_t>s0
+    w.nreached = 1
+    w.queue[0] = <int16_t>s0
+    tail = 1
+    while head < tail:
+        c = w.queue[head]
+        head += 1
+        d = w.dist[c]
+        if d >= w.budget:
+            break                   # the queue is in order of distance
+        for dr in range(4):
+            u = w.bd.nb[c][dr]
+            if u >= 0 and w.dist[u] < 0 and w.cls[u] != C_BLOCK:
+                _reach_add(w, u, d + 1, &tail)
+        if c == s0 and jumps and w.budget >= 2:
+            # the jumps land at cost 2: after every dot at distance 1, before those at 2
+            for dr in range(4):
+                over = w.bd.nb[s0][dr]
+                if over < 0 or w.army[over] == 0 or over == own_base:
+                    continue
+                land = w.bd.nb[over][dr]
+                if land >= 0 and w.dist[land] < 0 and w.cls[land] != C_BLOCK:
+                    _reach_add(w, land, 2, &tail)
+    _set_missing(w)
+
+
+cdef void _reach_clear(Walk* w) noexcept nogil:
+    cdef int i, u
+    for i in range(w.nreached):
+        u = w.reached[i]
+        w.dist[u] = -1
+        w.need[u] = 0
+
+
+cdef void _limit_takes(Walk* w, int s0) noexcept nogil:
+    """A TAKE dot is entered only from a PASS neighbour (or from the army's own dot), one step
+    after a cost needed there: tighten ``need`` of the TAKE dots so, and recount."""
+    cdef int i, u, c, dr
+    cdef uint16_t acc
+    for i in range(w.nreached):
+        u = w.reached[i]
+        if w.cls[u] != C_TAKE:
+            continue
+        acc = 0
+        for dr in range(4):
+            c = w.bd.nb[u][dr]
+            if c == s0:
+                acc |= 2
+            elif c >= 0 and w.dist[c] >= 0 and w.cls[c] == C_PASS:
+                acc |= <uint16_t>(w.need[c] << 1)
+        w.need[u] &= acc
+    _set_missing(w)
+
+
+cdef bint _quiet_off_path(Walk* w, int v, int k) noexcept nogil:
+    """Whether no missing (u, n) is within reach of walks going on from ``v`` at cost ``k``,
+    by breadth-first distances over the dots off the path (a sharper, dearer _quiet)."""
+    cdef int r = 31 - __builtin_clz(w.costs_missing) - k if w.costs_missing else 0
+    cdef int head = 0, tail = 1, end, e = 0, c, dr, u
+    cdef uint32_t cur
+    cdef uint16_t later
+    if r <= 0:
+        return True
+    w.cur += 1
+    cur = w.cur
+    w.stamp[v] = cur
+    w.queue[0] = <int16_t>v
+    while head < tail and e < r:
+        e += 1
+        later = _costs_from(k + e)
+        end = tail
+        while head < end:
+            c = w.queue[head]
+            head += 1
+            for dr in range(4):
+                u = w.bd.nb[c][dr]
+                if u < 0 or w.stamp[u] == cur or w.cls[u] == C_BLOCK:
+                    continue
+                w.stamp[u] = cur
+                if w.need[u] & ~w.found[u] & later:
+                    return False
+                if w.cls[u] == C_PASS:
+                    w.queue[tail] = <int16_t>u
+                    tail += 1
+    return True
+
+
+cdef inline void _last_step(Walk* w, int v, int c, int n) noexcept nogil:
+    """The path's last step, from ``v`` (reached from ``c``) at cost ``n``."""
+    cdef int dr, u
+    for dr in range(4):
+        u = w.bd.nb[v][dr]
+        if u >= 0 and u != c and w.cls[u] != C_BLOCK:
+            _mark(w, u, n)
+
+
+cdef void _walk(Walk* w, int c, int k) noexcept nogil:
+    """Extend the simple path that has reached ``c`` at cost ``k``. The dots on the path are
+    BLOCK while it is searched, which keeps it simple."""
+    cdef int dr, v, cl, k1 = k + 1
+    cdef const int16_t* nb = &w.bd.nb[c][0]
+    for dr in range(4):
+        v = nb[dr]
+        if v < 0:
+            continue
+        cl = w.cls[v]
+        if cl == C_BLOCK:
+            continue
+        _mark(w, v, k1)        # a plain end dot or a capture / conquest (the move ends there)
+        if cl != C_PASS or k1 >= w.budget or w.left == 0:
+            continue
+        if k1 == w.budget - 1:
+            _last_step(w, v, c, k1 + 1)
+        elif not _quiet(w, v, k1) and not (w.budget - k1 >= BFS_MIN and _quiet_off_path(w, v, k1)):
+            w.cls[v] = C_BLOCK
+            _walk(w, v, k1)
+            w.cls[v] = C_PASS
+
+
+cdef void _walk_two(Walk* w, int s0) noexcept nogil:
+    """A 2: plain moves along any path; captures and conquests only along an L of exactly two
+    steps, one radial (out, in) and one tangential (cw, ccw)."""
+    cdef int d1, d2, v, u, cl
+    for d1 in range(4):
+        v = w.bd.nb[s0][d1]
+        if v < 0 or w.cls[v] != C_PASS:
+            continue                # a 2 never takes after a single step
+        _mark(w, v, 1)
+        if w.budget < 2:
+            continue
+        for d2 in range(4):
+            u = w.bd.nb[v][d2]
+            if u < 0 or u == s0:
+                continue
+            cl = w.cls[u]
+            if cl == C_PASS or (cl == C_TAKE and (d1 < 2) != (d2 < 2)):
+                _mark(w, u, 2)
+
+
+cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
+    """A 4's jumps: the first link only, over an army (any Empire) on the neighbour in one
+    direction, landing on that army's neighbour in the same direction, for 2 steps; never over
+    the 4's own base. The jumped dot is not visited (the path may come back onto it)."""
+    cdef int dr, over, land, cl
+    for dr in range(4):
+        over = w.bd.nb[s0][dr]
+        if over < 0 or w.army[over] == 0 or over == own_base:
+            continue
+        land = w.bd.nb[over][dr]
+        if land < 0:
+            continue
+        cl = w.cls[land]
+        if cl == C_BLOCK:
+            continue
+        _mark(w, land, 2)
+        if cl == C_PASS and w.budget > 2 and w.left > 0 and not _quiet(w, land, 2):
+            w.cls[land] = C_BLOCK
+            _walk(w, land, 2)
+            w.cls[land] = C_PASS
+
+
+cdef void _classify(const EmpireState* s, uint8_t* cls) noexcept nogil:
+    """Class every dot for the Empire to act (the own base is BLOCK: only the Emblem's search
+    opens it)."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef int d, e, mover = s.to_move, me = s.owner[s.to_move]
+    cdef uint8_t b
+    for d in range(bd.ndots):
+        e = bd.base_emp[d]
+        if e >= 0 and (s.alive >> e) & 1:
+            # a base still standing: closed to its own small armies and to friends; an enemy
+            # base ends any move that enters it (a conquest)
+            cls[d] = C_BLOCK if (e == mover or s.owner[e] == me) else C_TAKE
+            continue
+        b = s.army[d]
+        if b == 0:
+            cls[d] = C_PASS
+        elif s.owner[army_empire(b)] == me:
+            cls[d] = C_BLOCK
+        else:
+            cls[d] = C_TAKE
+
+
+cdef int _emit(Walk* w, int s0, uint16_t keep, int32_t* out, int n) noexcept nogil:
+    """Write the ids of the marked (to, cost) of the army on ``s0`` (ascending) and clear the
+    marks."""
+    cdef int D = w.bd.ndots, word, v, k
+    cdef uint64_t bits
+    cdef uint16_t m
+    cdef int32_t base = s0 * D
+    for word in range((D + 63) >> 6):
+        bits = w.touched[word]
+        w.touched[word] = 0
+        while bits:
+            v = (word << 6) + pl_ctz(bits)
+            bits &= bits - 1
+            m = w.found[v] & keep
+            w.found[v] = 0
+            while m:
+                k = pl_ctz(m)
+                m &= m - 1
+                out[n] = (base + v) * EMPIRE_COSTS + k - 1
+                n += 1
+    return n
+
+
+cdef void _clear_marks(Walk* w) noexcept nogil:
+    """Forget every mark (as _emit does, without writing ids)."""
+    cdef int word
+    cdef uint64_t bits
+    for word in range((w.bd.ndots + 63) >> 6):
+        bits = w.touched[word]
+        w.touched[word] = 0
+        while bits:
+            w.found[(word << 6) + pl_ctz(bits)] = 0
+            bits &= bits - 1
+
+
+cdef uint16_t _found_any(Walk* w) noexcept nogil:
+    """The union of the marks of every dot."""
+    cdef int word
+    cdef uint64_t bits
+    cdef uint16_t acc = 0
+    for word in range((w.bd.ndots + 63) >> 6):
+        bits = w.touched[word]
+        while bits:
+            acc |= w.found[(word << 6) + pl_ctz(bits)]
+            bits &= bits - 1
+    return acc
+
+
+cdef void _gen_init(Gen* g, const EmpireState* s) noexcept nogil:
+    cdef int D = s.bd.ndots
+    g.w.bd = s.bd
+    g.w.army = s.army
+    g.w.cls = g.cls
+    g.w.found = g.found
+    g.w.need = g.need
+    g.w.touched = g.touched
+    g.w.queue = g.queue
+    g.w.reached = g.reached
+    g.w.dist = g.dist
+    g.w.stamp = g.stamp
+    g.w.cur = 0
+    memset(g.stamp, 0, D * sizeof(uint32_t))
+    memset(g.found, 0, D * sizeof(uint16_t))
+    memset(g.need, 0, D * sizeof(uint16_t))
+    memset(g.dist, -1, D)
+    memset(g.touched, 0, sizeof(g.touched))
+    _classify(s, g.cls)
+
+
+cdef int _army_budget(const EmpireState* s, int t) noexcept nogil:
+    """The most steps an unmoved army of type ``t`` of the Empire to act may take now."""
+    cdef int b
+    if t == EMPIRE_T_E:
+        return 0 if s.emblem_moved else EMPIRE_MAX_STEPS - s.total
+    if s.locked:
+        return 0
+    b = C_VALUE[t]
+    if EMPIRE_SMALL_STEPS - s.small < b:
+        b = EMPIRE_SMALL_STEPS - s.small
+    if EMPIRE_MAX_STEPS - s.total < b:
+        b = EMPIRE_MAX_STEPS - s.total
+    return b
+
+
+cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t* out,
+                     int n) noexcept nogil:
+    """Append the ids of the legal moves of the army on ``d`` (an unmoved army of the Empire to
+    act) to ``out[n:]``; returns the new length. ``filtered``: apply the ruling that an Emblem
+    moving after small armies must bring the total to 6 when it can."""
+    cdef int t = army_type(s.army[d]), budget = _army_budget(s, t)
+    cdef int own = s.bd.base_dot[s.to_move]
+    cdef uint16_t keep = ALL_COSTS, reach
+    if budget <= 0:
+        return n
+    _set_budget(&g.w, budget)
+    if t == EMPIRE_T_2:
+        _walk_two(&g.w, d)
+    else:
+        if t == EMPIRE_T_E and s.army[own] == 0:
+            g.cls[own] = C_PASS         # the Emblem may pass through and stop on its own base
+        _reach(&g.w, d, t == EMPIRE_T_4, own)
+        if t != EMPIRE_T_4 and g.w.left > 0:
+            _limit_takes(&g.w, d)     # (a 4's jumps are not edges of the block graph)
+        if g.w.left > 0:
+            _walk(&g.w, d, 0)           # (d holds the army: it is BLOCK)
+            if t == EMPIRE_T_4 and budget >= 2:
+                _jumps(&g.w, d, own)
+        _reach_clear(&g.w)
+        g.cls[own] = C_BLOCK
+    if filtered and t == EMPIRE_T_E and s.small > 0:
+        # [ruling] after small armies, the Emblem must bring the total to 6 when it can
+        reach = _costs_from(EMPIRE_END_MIN - s.total)
+        if _found_any(&g.w) & reach:
+            keep = reach
+    return _emit(&g.w, d, keep, out, n)
+
+
+cdef int _frees(const EmpireState* s, int32_t* out, int n) noexcept nogil:
+    """Append the legal frees (ascending): in the window after a conquest, the conqueror's own
+    armies that the conquered Empire had captured, a 2, 4 or 6 on an empty starting dot of its
+    type in either layout, the Emblem on the own base if it is empty."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef int D = bd.ndots, x = s.to_move, y = s.free_from, t, d, i, j
+    cdef int32_t base
+    cdef const int16_t* a1
+    cdef const int16_t* a2
+    if y < 0:
+        return n
+    for t in range(EMPIRE_TYPES):
+        if s.cap[y][x][t] == 0:
+            continue
+        base = bd.base_free + t * D
+        if t == EMPIRE_T_E:
+            d = bd.base_dot[x]
+            if s.army[d] == 0:
+                out[n] = base + d
+                n += 1
+            continue
+        a1 = &bd.starts[x][t][0]
+        a2 = &bd.starts[y][t][0]
+        i = j = 0
+        while i < bd.nstarts[x][t] or j < bd.nstarts[y][t]:
+            if j >= bd.nstarts[y][t] or (i < bd.nstarts[x][t] and a1[i] < a2[j]):
+                d = a1[i]
+                i += 1
+            else:
+                d = a2[j]
+                j += 1
+            if s.army[d] == 0:
+                out[n] = base + d
+                n += 1
+    return n
+
+
+cdef int empire_list(const EmpireState* s, int32_t* out) noexcept nogil:
+    """The legal action ids of ``s``, ascending, into ``out`` (room for ``bd.max_legal``);
+    returns how many."""
+    cdef Gen g
+    cdef int n = 0, d, nmoves
+    cdef uint8_t b
+    if s.result != EMPIRE_RUNNING:
+        return 0
+    _gen_init(&g, s)
+    for d in range(s.bd.ndots):
+        b = s.army[d]
+        if b == 0 or (b & EMPIRE_MOVED) or army_empire(b) != s.to_move:
+            continue
+        n = _army_moves(&g, s, d, True, out, n)
+    nmoves = n
+    n = _frees(s, out, n)
+    if s.total >= EMPIRE_END_MIN or nmoves == 0:
+        out[n] = s.bd.end_id
+        n += 1
+    return n
+
+
+# -- sampling one legal action (random playouts) --------------------------------------------------
+#
+# A random playout needs one uniformly random legal action, not the list. The list is cheap but
+# for the Emblem, so the Emblem's moves are drawn from a superset instead: the (dot, cost) pairs
+# that ``need`` allows after the breadth-first search, (u, d(u)) among them (always legal). A
+# draw that lands on the Emblem is checked by a search for one path of exactly that cost to that
+# dot; a pair with no such path leaves the superset and the draw is repeated. Every legal action
+# stays exactly as likely as any other.
+
+
+cdef bint _path_to(Walk* w, int c, int k, int u, int n, const int8_t* togo) noexcept nogil:
+    """Whether the simple path that reached ``c`` at cost ``k`` goes on to ``u`` at cost
+    exactly ``n`` (``togo``: distances to ``u`` over PASS dots, -1 beyond)."""
+    cdef int dr, v, left = n - k - 1, step = 2 if w.bd.bipartite else 1
+    cdef bint ok
+    for dr in range(4):
+        v = w.bd.nb[c][dr]
+        if v < 0:
+            continue
+        if v == u:
+            if left == 0:
+                return True
+            continue
+        if left <= 0 or w.cls[v] != C_PASS or togo[v] < 0 or togo[v] > left:
+            continue
+        if step == 2 and (left - togo[v]) & 1:
+            continue
+        w.cls[v] = C_BLOCK
+        ok = _path_to(w, v, k + 1, u, n, togo)
+        w.cls[v] = C_PASS
+        if ok:
+            return True
+    return False
+
+
+cdef bint _emblem_pair_legal(Walk* w, int s0, int u, int n, int8_t* togo) noexcept nogil:
+    """Whether the Emblem on ``s0`` has a path of exactly ``n`` steps to ``u``."""
+    cdef int head = 0, tail = 1, c, dr, v, i
+    cdef bint ok
+    cdef int16_t* queue = w.queue
+    togo[u] = 0
+    queue[0] = <int16_t>u
+    while head < tail:
+        c = queue[head]
+        head += 1
+        if togo[c] >= n - 1:
+            continue
+        for dr in range(4):
+            v = w.bd.nb[c][dr]
+            if v >= 0 and togo[v] < 0 and w.cls[v] == C_PASS:
+                togo[v] = togo[c] + 1
+                queue[tail] = <int16_t>v
+                tail += 1
+    ok = _path_to(w, s0, 0, u, n, togo)
+    for i in range(tail):
+        togo[queue[i]] = -1
+    return ok
+
+
+cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexcept nogil:
+    """A uniformly random legal action of ``s`` (a running game); ``buf`` holds
+    ``bd.max_legal`` ids. The same distribution as picking from ``empire_list``, faster."""
+    cdef Gen g
+    cdef int8_t togo[EMPIRE_MAX_DOTS]
+    cdef int n = 0, d, t, nmoves, emblem = -1, budget, own, i, u, k, bits, total_bits = 0
+    cdef int lo
+    cdef uint8_t b
+    cdef uint16_t need, reach
+    cdef uint32_t k32
+    _gen_init(&g, s)
+    own = s.bd.base_dot[s.to_move]
+    for d in range(s.bd.ndots):
+        b = s.army[d]
+        if b == 0 or (b & EMPIRE_MOVED) or army_empire(b) != s.to_move:
+            continue
+        if army_type(b) == EMPIRE_T_E:
+            emblem = d
+            continue
+        n = _army_moves(&g, s, d, True, buf, n)
+    budget = _army_budget(s, EMPIRE_T_E) if emblem >= 0 else 0
+    if budget > 0:
+        _set_budget(&g.w, budget)
+        if s.army[own] == 0:
+            g.cls[own] = C_PASS
+        _reach(&g.w, emblem, False, own)
+        _limit_takes(&g.w, emblem)
+        reach = ALL_COSTS
+        if s.small > 0:
+            # [ruling] after small armies the Emblem must bring the total to 6 when it can: it
+            # can if a shortest way does (else the area is small: list its moves exactly)
+            lo = EMPIRE_END_MIN - s.total
+            reach = _costs_from(lo)
+            for i in range(1, g.w.nreached):
+                if g.w.dist[g.w.reached[i]] >= lo:
+                    break
+            else:
+                reach = 0
+        if reach == 0:
+            _reach_clear(&g.w)
+            _clear_marks(&g.w)
+            g.cls[own] = C_BLOCK
+            n = _army_moves(&g, s, emblem, True, buf, n)
+            budget = 0
+        else:
+            for i in range(1, g.w.nreached):
+                u = g.w.reached[i]
+                g.w.need[u] &= reach
+                total_bits += pl_popcount(<uint64_t>g.w.need[u])
+    nmoves = n + total_bits
+    n = _frees(s, buf, n)
+    if s.total >= EMPIRE_END_MIN or nmoves == 0:
+        buf[n] = s.bd.end_id
+        n += 1
+    memset(togo, -1, s.bd.ndots)
+    while True:
+        k = <int>rng_below(r, <uint32_t>(n + total_bits))
+        if k < n:
+            k = buf[k]
+            break
+        k -= n
+        for i in range(1, g.w.nreached):
+            u = g.w.reached[i]
+            bits = pl_popcount(<uint64_t>g.w.need[u])
+            if k < bits:
+                break
+            k -= bits
+        need = g.w.need[u]
+        for t in range(k):
+            need &= need - 1
+        t = pl_ctz(need)            # the cost drawn
+        if (g.w.found[u] >> t) & 1 or _emblem_pair_legal(&g.w, emblem, u, t, togo):
+            k = (emblem * s.bd.ndots + u) * EMPIRE_COSTS + t - 1
+            break
+        g.w.need[u] &= ~(1 << t)    # no such path: out of the superset, draw again
+        total_bits -= 1
+    if budget > 0:
+        _reach_clear(&g.w)
+        _clear_marks(&g.w)
+        g.cls[own] = C_BLOCK
+    return k
+
+
+# ---------------------------------------------------------------------------------------------
+# Make
+# ---------------------------------------------------------------------------------------------
+
+cdef void _conquer(EmpireState* s, int y) noexcept nogil:
+    """Empire ``y``'s base has been entered by an enemy: all its armies leave, it is conquered,
+    its player may be out, and either the game ends or the free window opens."""
+    cdef int d, e, q = s.owner[y], standing = 0
+    cdef uint8_t b
+    for d in range(s.bd.ndots):
+        b = s.army[d] & EMPIRE_CODE_MASK
+        if b and army_empire(b) == y:
+            s.zob ^= _akey(d, b)
+            s.army[d] = 0
+    s.conq[s.nconq] = y
+    s.nconq += 1
+    s.alive &= ~(1 << y)
+    for e in range(4):
+        if (s.alive >> e) & 1 and s.owner[e] == q:
+            standing = 1
+    if not standing:
+        s.out[s.nout] = q
+        s.nout += 1
+    if s.nplayers - s.nout <= 1:
+        s.result = EMPIRE_WON
+    else:
+        s.free_from = y
+
+
+cdef void _move(EmpireState* s, int f, int t, int n) noexcept nogil:
+    cdef int x = s.to_move, be = s.bd.base_emp[t]
+    cdef uint8_t code = s.army[f] & EMPIRE_CODE_MASK, taken = s.army[t] & EMPIRE_CODE_MASK
+    cdef bint conquest = be >= 0 and be != x and (s.alive >> be) & 1
+    if taken:
+        s.cap[x][army_empire(taken)][army_type(taken)] += 1
+        s.zob ^= _akey(t, taken)
+    s.zob ^= _akey(f, code) ^ _akey(t, code)
+    s.army[f] = 0
+    s.army[t] = code | EMPIRE_MOVED
+    s.moved[s.nmoved] = <int16_t>t
+    s.nmoved += 1
+    s.total += n
+    if army_type(code) == EMPIRE_T_E:
+        if s.small > 0:
+            s.locked = 1
+        s.emblem_moved = 1
+    else:
+        s.small += n
+    s.free_from = -1              # the window closes at the next move
+    if conquest:
+        _conquer(s, be)
+
+
+cdef void _free(EmpireState* s, int t, int d) noexcept nogil:
+    cdef uint8_t code = army_code(s.to_move, t)
+    s.cap[s.free_from][s.to_move][t] -= 1
+    s.army[d] = code
+    s.zob ^= _akey(d, code)
+
+
+cdef void _end(EmpireState* s) noexcept nogil:
+    cdef int i, e
+    if s.total == 0:
+        s.empty_turns += 1
+    else:
+        s.empty_turns = 0
+    for i in range(s.nmoved):
+        s.army[s.moved[i]] &= ~EMPIRE_MOVED
+    s.nmoved = 0
+    s.total = 0
+    s.small = 0
+    s.emblem_moved = 0
+    s.locked = 0
+    s.free_from = -1
+    for i in range(1, 5):
+        e = (s.to_move + i) & 3
+        if (s.alive >> e) & 1:
+            s.to_move = e
+            break
+    if s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive):
+        s.result = EMPIRE_DRAW    # [ruling] a full round of empty turns
+
+
+cdef void empire_make(EmpireState* s, int a) noexcept nogil:
+    """Apply the legal action ``a``."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef int D = bd.ndots, m, r
+    s.ply += 1
+    if a < bd.base_free:
+        m = a // EMPIRE_COSTS
+        _move(s, m // D, m % D, a % EMPIRE_COSTS + 1)
+    elif a < bd.end_id:
+        r = a - bd.base_free
+        _free(s, r // D, r % D)
+    else:
+        _end(s)
+
+
+# ---------------------------------------------------------------------------------------------
+# Queries: hash, returns, observation, the heuristic's values
+# ---------------------------------------------------------------------------------------------
+
+cdef uint64_t empire_hash(const EmpireState* s) noexcept nogil:
+    """64-bit key of the position: the armies, the turn's record, the capture record, the
+    conquests and players out (in order) and the empty-turn counter; not the ply."""
+    cdef uint64_t h = s.zob, order = 0
+    cdef int i, c, v, t
+    h ^= splitmix64(K_TURN + <uint64_t>(s.to_move | (s.total << 2) | (s.small << 6)
+                                        | (s.emblem_moved << 9) | (s.locked << 10)
+                                        | ((s.free_from + 1) << 11) | (s.empty_turns << 14)
+                                        | (s.result << 18)))
+    for i in range(s.nmoved):
+        h ^= splitmix64(K_MOVED + <uint64_t>s.moved[i])
+    for c in range(4):
+        for v in range(4):
+            for t in range(4):
+                if s.cap[c][v][t]:
+                    h ^= splitmix64(K_CAP + <uint64_t>((((c * 4 + v) * 4 + t) << 8) | s.cap[c][v][t]))
+    for i in range(s.nconq):
+        order = order * 5 + s.conq[i] + 1
+    for i in range(s.nout):
+        order = order * 5 + s.out[i] + 1
+    return h ^ splitmix64(K_ORDER + (order << 8) + <uint64_t>(s.nconq * 5 + s.nout))
+
+
+cdef void empire_returns(const EmpireState* s, float* out) noexcept nogil:
+    """Points by place of the ranking now (final once the game is over): the players not out
+    share the first places (their points averaged), then the players out, the last to go out
+    first."""
+    cdef int p, i, k = 0, n = s.nplayers
+    cdef float shared = 0
+    cdef bint is_out
+    for p in range(n):
+        out[p] = 0
+    for i in range(s.nout):
+        out[s.out[i]] = C_POINTS[n][n - 1 - i]
+    for i in range(n - s.nout):
+        shared += C_POINTS[n][i]
+    for p in range(n):
+        is_out = False
+        for i in range(s.nout):
+            if s.out[i] == p:
+                is_out = True
+        if not is_out:
+            out[p] = shared / (n - s.nout)
+
+
+cdef int _slot_of(const EmpireState* s, int viewer, int e) noexcept nogil:
+    """Empire ``e``'s slot in ``viewer``'s planes: slot 0 is the viewer's first Empire in turn
+    order, then clockwise."""
+    cdef int first = 0, k
+    for k in range(4):
+        if s.owner[k] == viewer:
+            first = k
+            break
+    return (e - first) & 3
+
+
+cdef void empire_observe(const EmpireState* s, int viewer, float* out) noexcept nogil:
+    """Observation planes for ``viewer`` (layout: docs/empire-plateau.md), all written."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef int plane = bd.rows * bd.cols, d, e, k, i
+    cdef int alive = pl_popcount(<uint64_t><uint8_t>s.alive)
+    cdef int slot[4]
+    cdef uint8_t b
+    cdef float value
+    for e in range(4):
+        slot[e] = _slot_of(s, viewer, e)
+    memset(out, 0, EMPIRE_OBS_PLANES * plane * sizeof(float))
+    for d in range(bd.ndots):
+        b = s.army[d]
+        if b:
+            out[(4 * slot[army_empire(b)] + army_type(b)) * plane + bd.cell[d]] = 1
+        e = bd.base_emp[d]
+        if e >= 0 and (s.alive >> e) & 1:
+            out[(16 + slot[e]) * plane + bd.cell[d]] = 1
+        out[35 * plane + bd.cell[d]] = 1
+    for i in range(s.nmoved):
+        out[20 * plane + bd.cell[s.moved[i]]] = 1
+    for k in range(21, 35):
+        value = 0
+        if k == 21:
+            value = s.total / 12.0
+        elif k == 22:
+            value = s.small / 6.0
+        elif k == 23:
+            value = s.emblem_moved
+        elif k == 24:
+            value = s.locked
+        elif k == 25:
+            value = s.free_from >= 0
+        elif k < 30:
+            value = s.result == EMPIRE_RUNNING and slot[s.to_move] == k - 26
+        elif k < 34:
+            for e in range(4):
+                if slot[e] == k - 30:
+                    value = s.owner[e] == viewer
+        else:
+            value = s.empty_turns / (<float>alive if alive else 1.0)
+        if value != 0:
+            for i in range(plane):
+                out[k * plane + i] = value
+
+
+cdef void empire_values(const EmpireState* s, double* v) noexcept nogil:
+    """The heuristic's value of each player (docs/empire-plateau.md): for each Empire still
+    standing 60 plus its material (Emblem 15, 6, 4, 2), plus half a point per step by which
+    the player's nearest army is closer than 12 steps to each enemy base still standing
+    (board distance, armies ignored)."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef int D = bd.ndots, p, d, e, head, tail, c, k, j
+    cdef uint8_t b
+    cdef int8_t dist[EMPIRE_MAX_DOTS]
+    cdef int16_t queue[EMPIRE_MAX_DOTS]
+    for p in range(s.nplayers):
+        v[p] = 0
+        for e in range(4):
+            if (s.alive >> e) & 1 and s.owner[e] == p:
+                v[p] += 60
+        memset(dist, -1, D)
+        tail = 0
+        for d in range(D):
+            b = s.army[d]
+            if b and s.owner[army_empire(b)] == p:
+                v[p] += C_WORTH[army_type(b)]
+                dist[d] = 0
+                queue[tail] = d
+                tail += 1
+        head = 0
+        while head < tail:
+            c = queue[head]
+            head += 1
+            if dist[c] >= 11:
+                continue
+            for k in range(4):
+                j = bd.nb[c][k]
+                if j >= 0 and dist[j] < 0:
+                    dist[j] = dist[c] + 1
+                    queue[tail] = j
+                    tail += 1
+        for e in range(4):
+            if (s.alive >> e) & 1 and s.owner[e] != p and dist[bd.base_dot[e]] >= 0:
+                v[p] += 0.5 * (12 - dist[bd.base_dot[e]])
+
+
+# ---------------------------------------------------------------------------------------------
+# Search: perft and random games
+# ---------------------------------------------------------------------------------------------
+
+cdef inline Py_ssize_t _perft_ply_bytes(const EmpireBoard* bd) noexcept nogil:
+    """Scratch per perft ply: a spare state (the root's copy, in ply 0), the child state, the
+    legal ids."""
+    return 2 * bd.state_bytes + bd.max_legal * sizeof(int32_t)
+
+
+cdef uint64_t empire_perft(const EmpireState* s, int depth, bint bulk, char* scratch,
+                           Work* w) noexcept nogil:
+    """Leaves ``depth`` plies below ``s``; ``scratch`` holds ``depth`` plies of
+    ``_perft_ply_bytes``."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef EmpireState* child = <EmpireState*>(scratch + bd.state_bytes)
+    cdef int32_t* ids = <int32_t*>(scratch + 2 * bd.state_bytes)
+    cdef int n, i
+    cdef uint64_t total = 0
+    if depth == 0:
+        return 1
+    if s.result != EMPIRE_RUNNING:
+        return 0
+    n = empire_list(s, ids)
+    if depth == 1 and bulk:
+        return n
+    if depth >= 2 and work_tick(w, NODE_TICKS):
+        return 0
+    for i in range(n):
+        memcpy(child, s, bd.state_bytes)
+        empire_make(child, ids[i])
+        total += empire_perft(child, depth - 1, bulk, scratch + _perft_ply_bytes(bd), w)
+    return total
+
+
+cdef int empire_random_game(EmpireState* s, Rng* r, int ply_cap, int32_t* buf,
+                            Work* w) noexcept nogil:
+    """Play uniformly random legal actions until the game ends, ``ply_cap`` plies are played or
+    Ctrl-C; ``buf`` holds ``bd.max_legal`` ids. Returns the plies played."""
+    cdef int plies = 0
+    while s.result == EMPIRE_RUNNING and plies < ply_cap and s.ply < EMPIRE_PLY_CEILING:
+        if work_tick(w, PLY_TICKS):
+            break
+        empire_make(s, empire_random_action(s, r, buf))
+        plies += 1
+    return plies
+
+
+# ---------------------------------------------------------------------------------------------
+# Module functions for the Python layer
+# ---------------------------------------------------------------------------------------------
+
+cdef const int8_t* _variant_owner(int variant, int8_t* owner) noexcept:
+    cdef int e
+    for e in range(4):
+        owner[e] = VARIANTS[variant][2][e]
+    return owner
+
+
+def random_playouts(EmpireTables tables not None, variant, n, seed=0, ply_cap=400):
+    """Play ``n`` uniformly random games from the start in C (GIL released); game ``i`` uses
+    seed ``seed + i``. A game still running after ``ply_cap`` plies scores as its ranking at
+    that moment. Returns ``games``, ``plies``, ``ended``, ``wins`` (first places per player,
+    shared first places counted for each) and ``draws`` (games ended by empty turns)."""
+    cdef int v = check_int(variant, 0, len(VARIANTS), "variant index")
+    cdef long long games = check_int(n, 0, 1 << 62, "n"), i, plies = 0, ended = 0, draws = 0
+    cdef uint64_t sd = check_seed(seed, "seed")
+    cdef int cap = check_int(ply_cap, 0, 1 << 31, "ply_cap"), p
+    cdef int8_t owner[4]
+    cdef int players = VARIANTS[v][1]
+    cdef long long wins[4]
+    cdef const EmpireBoard* bd = tables.bd
+    cdef EmpireState* st = <EmpireState*>malloc(bd.state_bytes)
+    cdef int32_t* buf = <int32_t*>malloc(bd.max_legal * sizeof(int32_t))
+    cdef Rng r
+    cdef Work w = Work(0, False)
+    cdef float pts[4]
+    cdef float best
+    if st == NULL or buf == NULL:
+        free(st)
+        free(buf)
+        raise MemoryError()
+    _variant_owner(v, owner)
+    wins[:] = [0, 0, 0, 0]
+    try:
+        with nogil:
+            for i in range(games):
+                empire_init(st, bd, owner, players)
+                rng_seed(&r, sd + <uint64_t>i)
+                plies += empire_random_game(st, &r, cap, buf, &w)
+                if w.stop:
+                    break
+                if st.result != EMPIRE_RUNNING:
+                    ended += 1
+                    if st.result == EMPIRE_DRAW:
+                        draws += 1
+                    empire_returns(st, pts)
+                    best = pts[0]
+                    for p in range(players):
+                        if pts[p] > best:
+                            best = pts[p]
+                    for p in range(players):
+                        if pts[p] == best:
+                            wins[p] += 1
+    finally:
+        free(st)
+        free(buf)
+    if w.stop:
+        raise_pending()
+    return {"games": games, "plies": plies, "ended": ended,
+            "wins": [wins[p] for p in range(players)], "draws": draws}
+
+
+# ---------------------------------------------------------------------------------------------
+# EmpireCore: one game in progress, with its undo history
+# ---------------------------------------------------------------------------------------------
+
+# A growable id buffer for generation under the GIL (legal lists are copied into each state's
+# own, right-sized cache). Only code that holds the GIL throughout uses it.
+cdef int32_t* _SCRATCH = NULL
+cdef Py_ssize_t _SCRATCH_LEN = 0
+
+
+cdef int32_t* _scratch(Py_ssize_t n) except NULL:
+    global _SCRATCH, _SCRATCH_LEN
+    cdef int32_t* grown
+    if n > _SCRATCH_LEN:
+        grown = <int32_t*>realloc(_SCRATCH, n * sizeof(int32_t))
+        if grown == NULL:
+            raise MemoryError()
+        _SCRATCH = grown
+        _SCRATCH_LEN = n
+    return _SCRATCH
+
+
+@cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
+cdef class EmpireCore(GameCore):
+    """An Empire Plateau position with its history (the shared machinery is ``GameCore``'s).
+    The public class ``plateau.EmpirePlateauState`` adds notation, set-ups, serialization and
+    the diagram; everything here validates its input before a kernel sees it."""
+
+    cdef EmpireState* s
+    cdef Py_ssize_t _s_cap          # bytes allocated at s
+    cdef EmpireTables _tables       # keeps the board tables that s points to alive
+    cdef int _variant
+    cdef int32_t* _legal            # cached legal ids of s (ascending), valid while _legal_ok
+    cdef int _nlegal
+    cdef int _legal_cap
+
+    def __cinit__(self, *args, **kwargs):
+        self._legal = NULL
+        self._nlegal = 0
+        self._legal_cap = 0
+        self._variant = 0
+        self._tables = None
+        self._s_cap = _EMPTY.state_bytes
+        self.s = <EmpireState*>calloc(1, self._s_cap)
+        if self.s == NULL:
+            raise MemoryError()
+        cdef int8_t none[4]
+        none[:] = [-1, -1, -1, -1]
+        empire_init(self.s, &_EMPTY, none, 1)
+        self._set_sizes()
+
+    def __dealloc__(self):
+        free(self.s)
+        free(self._legal)
+
+    cdef void _set_sizes(self) noexcept:
+        cdef const EmpireBoard* bd = self.s.bd
+        self._snap_size = _round8(sizeof(int64_t) + bd.state_bytes)
+        self._num_actions = bd.num_actions
+        self._num_players = self.s.nplayers
+        self._scratch_bytes = _perft_ply_bytes(bd)
+
+    cdef int _fit(self, Py_ssize_t nbytes) except -1:
+        """Make room for a state of ``nbytes`` at self.s."""
+        cdef EmpireState* grown
+        if nbytes > self._s_cap:
+            grown = <EmpireState*>realloc(self.s, nbytes)
+            if grown == NULL:
+                raise MemoryError()
+            self.s = grown
+            self._s_cap = nbytes
+        return 0
+
+    def _core_init(self, EmpireTables tables not None, variant):
+        """The start position of variant ``variant`` (an index of ``VARIANTS``) on the board
+        of ``tables``."""
+        cdef int v = check_int(variant, 0, len(VARIANTS), "variant index")
+        cdef int8_t owner[4]
+        self._fit(tables.bd.state_bytes)
+        self._reset_history()
+        self._setup = False
+        self._tables = tables
+        self._variant = v
+        empire_init(self.s, tables.bd, _variant_owner(v, owner), VARIANTS[v][1])
+        self._set_sizes()
+
+    # -- GameCore hooks -----------------------------------------------------------------------
+    cdef int _gen(self) except -1:
+        cdef int n
+        cdef int32_t* buf
+        cdef int32_t* grown
+        if self._legal_ok:
+            return 0
+        buf = _scratch(self.s.bd.max_legal)
+        n = empire_list(self.s, buf)
+        if n > self._legal_cap:
+            grown = <int32_t*>realloc(self._legal, max(n, 64) * sizeof(int32_t))
+            if grown == NULL:
+                raise MemoryError()
+            self._legal = grown
+            self._legal_cap = max(n, 64)
+        if n > 0:
+            memcpy(self._legal, buf, n * sizeof(int32_t))
+        self._nlegal = n
+        self._legal_ok = True
+        return 0
+
+    cdef bint _has(self, long a) noexcept:
+        return ids_contain32(self._legal, self._nlegal, a)
+
+    cdef int _count(self) noexcept:
+        return self._nlegal
+
+    cdef void _write_list(self, int64_t* out) noexcept:
+        cdef int i
+        for i in range(self._nlegal):
+            out[i] = self._legal[i]
+
+    cdef void _write_mask(self, uint8_t* out) noexcept:
+        cdef int i
+        for i in range(self._nlegal):
+            out[self._legal[i]] = 1
+
+    cdef void _save(self, char* snap, int a) noexcept:
+        (<int32_t*>snap)[0] = a
+        memcpy(snap + sizeof(int64_t), self.s, self.s.bd.state_bytes)
+
+    cdef void _restore(self, const char* snap) noexcept:
+        memcpy(self.s, snap + sizeof(int64_t), (<const EmpireState*>(snap + sizeof(int64_t))).bd.state_bytes)
+
+    cdef void _make(self, int a) noexcept:
+        empire_make(self.s, a)
+
+    cdef int _copy_to(self, GameCore other) except -1:
+        cdef EmpireCore o = <EmpireCore>other
+        o._fit(self.s.bd.state_bytes)
+        empire_copy(o.s, self.s)
+        o._tables = self._tables
+        o._variant = self._variant
+        o._set_sizes()
+        return 0
+
+    cdef bint _over(self) noexcept:
+        return self.s.result != EMPIRE_RUNNING
+
+    cdef int _mover(self) noexcept:
+        return self.s.owner[self.s.to_move]
+
+    cdef uint64_t _perft_copy(self, int depth, bint bulk, void* scratch, Work* w) noexcept:
+        cdef EmpireState* local = <EmpireState*>scratch
+        cdef uint64_t r
+        empire_copy(local, self.s)
+        with nogil:
+            r = empire_perft(local, depth, bulk, <char*>scratch, w)
+        return r
+
+    cdef void _playout_copy(self, uint64_t seed, int cap, bint sensible_end, double* out,
+                            Work* w) noexcept:
+        # ``sensible_end`` has no effect: End ends a turn here, never the game
+        cdef const EmpireBoard* bd = self.s.bd
+        cdef EmpireState* st = <EmpireState*>malloc(bd.state_bytes)
+        cdef int32_t* buf = <int32_t*>malloc(bd.max_legal * sizeof(int32_t))
+        cdef Rng r
+        cdef float pts[4]
+        cdef int p
+        if st == NULL or buf == NULL:
+            free(st)
+            free(buf)
+            _no_memory()            # pending for GameCore.random_playout's raise_pending
+            w.stop = True
+            return
+        empire_copy(st, self.s)
+        rng_seed(&r, seed)
+        with nogil:
+            empire_random_game(st, &r, cap, buf, w)
+            empire_returns(st, pts)
+        free(st)
+        free(buf)
+        for p in range(self.s.nplayers):
+            out[p] = pts[p]
+
+    cdef void _observe(self, int viewer, float* out) noexcept:
+        empire_observe(self.s, viewer, out)
+
+    # -- Empire Plateau queries ---------------------------------------------------------------
+
+    @property
+    def ply(self) -> int:
+        return self.s.ply
+
+    @property
+    def hash(self) -> int:
+        """64-bit Zobrist hash of the position (not of the way it was reached, nor the ply)."""
+        return empire_hash(self.s)
+
+    @property
+    def observation_shape(self) -> tuple:
+        """Shape of :meth:`observation_tensor`: ``(36, rows, cols)``, the rows and columns
+        being the rings and spokes of a polar board (else one row of dots)."""
+        return (EMPIRE_OBS_PLANES, self.s.bd.rows, self.s.bd.cols)
+
+    @property
+    def _variant_index(self) -> int:
+        return self._variant
+
+    @property
+    def _board_tables(self):
+        return self._tables
+
+    def _army(self, dot) -> int:
+        """The army code (0 none, else 1 + 4 * empire + type) on ``dot``."""
+        return self.s.army[check_int(dot, 0, self.s.bd.ndots, "dot index")] & EMPIRE_CODE_MASK
+
+    def _position(self) -> tuple:
+        """The raw position: ``(armies, to_move, total, small, emblem_moved, locked, free_from,
+        result, conquered, out, empty_turns, moved, captures)``; armies as bytes of codes,
+        captures as ``(captor, victim, type, count)``."""
+        cdef EmpireState* s = self.s
+        cdef int c, v, t
+        armies = bytes([s.army[d] & EMPIRE_CODE_MASK for d in range(s.bd.ndots)])
+        caps = [(c, v, t, s.cap[c][v][t]) for c in range(4) for v in range(4) for t in range(4)
+                if s.cap[c][v][t]]
+        return (armies, s.to_move, s.total, s.small, bool(s.emblem_moved), bool(s.locked),
+                s.free_from, s.result, [s.conq[i] for i in range(s.nconq)],
+                [s.out[i] for i in range(s.nout)], s.empty_turns,
+                sorted(s.moved[i] for i in range(s.nmoved)), caps)
+
+    def _owners(self) -> tuple:
+        return tuple(self.s.owner[e] for e in range(4))
+
+    def _values(self) -> list:
+        """The heuristic's value of each player."""
+        cdef double v[4]
+        empire_values(self.s, v)
+        return [v[p] for p in range(self.s.nplayers)]
+
+    def _army_moves(self, dot, bint filtered=True):
+        """The legal move ids of the army on ``dot`` if it belongs to the Empire to act and has
+        not moved (else none), ``filtered`` or not by the Emblem-after-small ruling."""
+        cdef int d = check_int(dot, 0, self.s.bd.ndots, "dot index"), n = 0
+        cdef uint8_t b = self.s.army[d]
+        cdef Gen* g
+        cdef int32_t* buf
+        cdef void* data
+        if self.s.result != EMPIRE_RUNNING or b == 0 or (b & EMPIRE_MOVED) \
+                or army_empire(b) != self.s.to_move:
+            return np.zeros(0, dtype=np.int64)
+        g = <Gen*>malloc(sizeof(Gen))
+        if g == NULL:
+            raise MemoryError()
+        buf = _scratch(self.s.bd.max_legal)
+        _gen_init(g, self.s)
+        n = _army_moves(g, self.s, d, filtered, buf, 0)
+        free(g)
+        out = new_array(n, _INT64, False, &data)
+        for i in range(n):
+            (<int64_t*>data)[i] = buf[i]
+        return out
+
+    def _sample(self, seed, count) -> list:
+        """``count`` draws of the random playouts' action sampler from this position (seeded),
+        for tests of its distribution; empty once the game is over."""
+        cdef uint64_t sd = check_seed(seed, "seed")
+        cdef long k = check_int(count, 0, 1 << 40, "count"), i
+        cdef Rng r
+        cdef int32_t* buf
+        if self.s.result != EMPIRE_RUNNING:
+            return []
+        buf = _scratch(self.s.bd.max_legal)
+        rng_seed(&r, sd)
+        return [empire_random_action(self.s, &r, buf) for i in range(k)]
+
+    def _root(self):
+        """For a game from a set-up position: that position (a new core, no history); else
+        None."""
+        cdef EmpireCore other
+        if not self._setup:
+            return None
+        other = type(self).__new__(type(self))
+        other._fit(self.s.bd.state_bytes)
+        other._tables = self._tables
+        other._variant = self._variant
+        if self._len > 0:
+            empire_copy(other.s, <EmpireState*>(self._h.data + sizeof(int64_t)))
+        else:
+            empire_copy(other.s, self.s)
+        other._setup = True
+        other._set_sizes()
+        return other
+
+    def _load(self, EmpireTables tables not None, variant, bytes armies, int to_move,
+              int total, int small, bint emblem_moved, bint locked, int free_from,
+              list conquered, list out, int empty_turns, list moved, list captures, ply=0):
+        """Replace the position (history cleared) by a set-up that the Python layer has
+        checked against the rules (``from_position_dict``). Here only what keeps the kernels in
+        bounds is checked again (ValueError)."""
+        cdef int v = check_int(variant, 0, len(VARIANTS), "variant index")
+        cdef const EmpireBoard* bd = tables.bd
+        cdef int D = bd.ndots, d, e, i, c, y, t, k, nplayers = VARIANTS[v][1]
+        cdef int8_t owner[4]
+        cdef EmpireState* s
+        cdef int standing[4]
+        _variant_owner(v, owner)
+        if len(armies) != D:
+            raise ValueError(f"armies: {len(armies)} dots given, the board has {D}")
+        for d in range(D):
+            if armies[d] > 16:
+                raise ValueError(f"armies: bad army code {armies[d]} on dot {d}")
+            if armies[d] and owner[army_empire(armies[d])] < 0:
+                raise ValueError(f"armies: an army of an Empire not in play on dot {d}")
+        if not (0 <= to_move < 4 and owner[to_move] >= 0):
+            raise ValueError(f"to_move: {to_move} is not an Empire in play")
+        if not (0 <= small <= EMPIRE_SMALL_STEPS and small <= total <= EMPIRE_MAX_STEPS):
+            raise ValueError(f"total and small out of range: {total}, {small}")
+        if not (-1 <= free_from < 4) or not (0 <= empty_turns <= 4):
+            raise ValueError("free_from or empty_turns out of range")
+        cdef int at_ply = check_int(ply, 0, 1 << 30, "ply")
+        if len(conquered) > 4 or len(out) > nplayers or len(moved) > 12 or len(moved) > total:
+            raise ValueError("too many conquered Empires, players out or moved armies")
+        for e in conquered:
+            if not (0 <= e < 4 and owner[e] >= 0):
+                raise ValueError(f"conquered: {e} is not an Empire in play")
+        for p in out:
+            if not 0 <= p < nplayers:
+                raise ValueError(f"out: {p} is not a player")
+        for d in moved:
+            if not (0 <= d < D and armies[d] and army_empire(armies[d]) == to_move):
+                raise ValueError(f"moved: no army of the Empire to act on dot {d}")
+        for c, y, t, k in captures:
+            if not (0 <= c < 4 and 0 <= y < 4 and 0 <= t < 4 and 0 < k <= C_COUNT[t]):
+                raise ValueError(f"captures: bad entry {(c, y, t, k)}")
+        self._fit(bd.state_bytes)
+        s = self.s
+        empire_init(s, bd, owner, nplayers)
+        for d in range(D):
+            if s.army[d]:
+                s.zob ^= _akey(d, s.army[d])
+            s.army[d] = armies[d]
+            if armies[d]:
+                s.zob ^= _akey(d, armies[d])
+        s.to_move = to_move
+        s.ply = at_ply
+        s.total = total
+        s.small = small
+        s.emblem_moved = emblem_moved
+        s.locked = locked
+        s.free_from = free_from
+        s.empty_turns = empty_turns
+        for e in conquered:
+            s.conq[s.nconq] = e
+            s.nconq += 1
+            s.alive &= ~(1 << e)
+        for p in out:
+            s.out[s.nout] = p
+            s.nout += 1
+        for d in moved:
+            s.army[d] |= EMPIRE_MOVED
+            s.moved[s.nmoved] = d
+            s.nmoved += 1
+        for c, y, t, k in captures:
+            s.cap[c][y][t] = k
+        if nplayers - s.nout <= 1:
+            s.result = EMPIRE_WON
+        elif s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive):
+            s.result = EMPIRE_DRAW
+        self._tables = tables
+        self._variant = v
+        self._reset_history()
+        self._setup = True
+        self._set_sizes()
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout helpers for the Python layer (notation lives there; the id layout lives here, once)
+# ---------------------------------------------------------------------------------------------
+
+def layout(EmpireTables tables not None) -> dict:
+    """The action-id layout of a board: moves ``(from * D + to) * 12 + n - 1`` from 0, frees
+    ``base_free + type * D + dot`` (types E, 6, 4, 2), then ``end``."""
+    cdef const EmpireBoard* bd = tables.bd
+    return {"dots": bd.ndots, "base_free": bd.base_free, "end": bd.end_id,
+            "num_actions": bd.num_actions, "max_legal": bd.max_legal}

@@ -1,0 +1,996 @@
+"""Empire Plateau (Frances Games, 2021): variants, the board option, notation, set-up positions,
+the diagram and the public state class, on top of the compiled kernel ``plateau_core.empire``.
+
+Rules: ``docs/rules/empire-plateau.md``. How the library exposes the game (action ids,
+observation planes, the position dict, the heuristic, its own decisions):
+``docs/empire-plateau.md``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+import re
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+from plateau_core import empire as _e
+from plateau_core import empire_batch as _eb
+
+from plateau import yardsticks
+from plateau.checks import check_int
+from plateau.errors import InvalidActionError, InvalidBoardError
+from plateau.games.empire_board import (
+    ARMY_COUNTS,
+    ARMY_TYPES,
+    EMPIRE_NAMES,
+    EMPIRES,
+    SHIPPED_BOARDS,
+    Board,
+    board_from_dict,
+    board_from_json,
+    board_to_json,
+    load_board,
+    polar_board,
+)
+from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
+from plateau.state import GameState
+
+#: army types in id order (a type's index is its place here): Emblem, 6, 4, 2
+TYPES: tuple[str, ...] = tuple(_e.TYPES)
+#: the most steps an army of each type takes in one move
+VALUE: dict[str, int] = dict(zip(TYPES, _e.VALUE))
+#: steps in a turn, steps of the small armies in a turn, steps before End is legal
+TURN_STEPS, SMALL_STEPS, END_MIN = 12, 6, 6
+
+if tuple(ARMY_TYPES) != TYPES:  # pragma: no cover - the two modules must agree
+    raise ImportError("plateau_core.empire.TYPES differs from empire_board.ARMY_TYPES")
+
+
+@dataclass(frozen=True)
+class EmpireVariant:
+    """One variant: who owns which Empire (the rules page's variant table)."""
+
+    name: str
+    index: int  # the kernel's variant index
+    players: int
+    #: the player of each Empire in EMPIRES order (B, G, M, R), None if it is not in play
+    owners: tuple[int | None, ...]
+
+    def empires(self, player: int) -> tuple[str, ...]:
+        """The Empires of ``player``, in turn order."""
+        return tuple(e for e, p in zip(EMPIRES, self.owners) if p == player)
+
+
+VARIANTS: dict[str, EmpireVariant] = {
+    name: EmpireVariant(name, index, players, tuple(None if p < 0 else p for p in owners))
+    for index, (name, players, owners) in enumerate(_e.VARIANTS)
+}
+_BY_INDEX = {v.index: v for v in VARIANTS.values()}
+POINTS: dict[int, tuple[float, ...]] = {k: tuple(v) for k, v in _e.POINTS.items()}
+
+#: a board given as the ``board`` option: a shipped board's name, a path to a board file, a
+#: board as a dict in the file format, or a ``Board``
+BoardSpec = Union[str, "os.PathLike[str]", Mapping[str, Any], Board]
+
+
+# -- boards -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _BoardInfo:
+    """What the Python layer keeps about a board whose tables are loaded in the kernel."""
+
+    board: Board
+    #: what ``options["board"]`` shows: the name of a shipped board, else the board itself as
+    #: JSON text in the board file format (so that a game record replays anywhere)
+    option: str
+    bipartite: bool
+
+
+_SHIPPED_TABLES: dict[str, _e.EmpireTables] = {}
+#: user boards by their canonical JSON text (a few kept: each game holds its own tables)
+_USER_TABLES: OrderedDict[str, _e.EmpireTables] = OrderedDict()
+_USER_CACHE = 16
+
+
+def _tables_of(board: Board, option: str) -> _e.EmpireTables:
+    if board.polar is not None and board.spokes is not None and board.rings is not None:
+        rows, cols = board.rings, board.spokes
+        cells = np.array([(ring - 1) * cols + spoke for spoke, ring in board.polar], np.int32)
+    else:
+        rows, cols = 1, len(board)
+        cells = np.arange(len(board), dtype=np.int32)
+    tables = _e.EmpireTables(
+        board.name,
+        board.neighbour_array(),
+        board.base_array(),
+        board.layout_array(),
+        cells,
+        rows,
+        cols,
+    )
+    tables.info = _BoardInfo(board, option, tables.bipartite)
+    return tables
+
+
+def board_tables(board: object) -> _e.EmpireTables:
+    """The kernel's tables of the ``board`` option (loaded once per board). ``board`` is a
+    shipped board's name (``"ep16"``, ``"ep24"``), a path to a board file (see
+    ``docs/empire-board-format.md``), the JSON text of a board file (a string that starts with
+    ``{``), a board as a dict in that format, or a ``Board``; ValueError (InvalidBoardError for
+    a bad board) otherwise."""
+    if isinstance(board, str) and board in SHIPPED_BOARDS:
+        tables = _SHIPPED_TABLES.get(board)
+        if tables is None:
+            tables = _SHIPPED_TABLES[board] = _tables_of(load_board(board), board)
+        return tables
+    if isinstance(board, str) and board.lstrip().startswith("{"):
+        tables = _USER_TABLES.get(board)  # the canonical text of a board seen before
+        if tables is not None:
+            _USER_TABLES.move_to_end(board)
+            return tables
+        b = board_from_json(board)
+    elif isinstance(board, Board):
+        b = board
+    elif isinstance(board, Mapping):
+        b = board_from_dict(dict(board))
+    elif isinstance(board, (str, os.PathLike)):
+        b = load_board(board)
+    else:
+        raise ValueError(
+            f"the board option is the name of a shipped board ({', '.join(SHIPPED_BOARDS)}), "
+            f"a path to a board file, board JSON text or a board as a dict; got {board!r}"
+        )
+    if b.name in SHIPPED_BOARDS:
+        if b != load_board(b.name):
+            raise InvalidBoardError(
+                f"the name {b.name!r} belongs to a shipped board, and this board differs from "
+                "it; give your board another name"
+            )
+        return board_tables(b.name)
+    text = board_to_json(b)
+    tables = _USER_TABLES.get(text)
+    if tables is None:
+        tables = _tables_of(b, text)
+        _USER_TABLES[text] = tables
+        while len(_USER_TABLES) > _USER_CACHE:
+            _USER_TABLES.popitem(last=False)
+    else:
+        _USER_TABLES.move_to_end(text)
+    return tables
+
+
+def _info(tables: _e.EmpireTables) -> _BoardInfo:
+    info: _BoardInfo = tables.info
+    return info
+
+
+# -- notation -----------------------------------------------------------------------------------
+
+# a dot is letters then a number (no leading zero), so the separator after the first dot's
+# digits is unambiguous even on ep24, whose spoke x is also a separator: x5xa5:1 is x5-a5:1
+_DOT = r"[a-z]+[1-9][0-9]{0,3}"
+_MOVE = re.compile(rf"({_DOT})[-x]({_DOT}):([1-9][0-9]?)\Z")
+_FREE = re.compile(rf"\+([e642])@({_DOT})\Z")
+_TYPE_WORD = {"E": "Emblem", "6": "6", "4": "4", "2": "2"}
+
+
+def _a(t: str) -> str:
+    """``t`` with its indefinite article."""
+    return f"an {_TYPE_WORD[t]}" if t == "E" else f"a {t}"
+
+
+class EmpirePlateauState(_e.EmpireCore, GameState):
+    """A game of Empire Plateau in progress.
+
+    Turns belong to Empires (B, G, M, R in turn order); ``current_player`` is the owner of the
+    Empire to act (``current_empire``). A turn is moves ``from-to:n``, frees ``+T@dot`` right
+    after a conquest, then ``end``.
+
+    >>> import plateau
+    >>> s = plateau.new_game("empire-plateau")          # variant two, board ep16
+    >>> s.num_legal_actions(), s.current_empire, s.num_distinct_actions
+    (133, 'B', 372417)
+    >>> s.apply("m5-a5:4"); s.army_at("a5"), s.budget()["steps_left"]
+    ('B4', 8)
+    """
+
+    __slots__ = ()
+    game = "empire-plateau"
+
+    def __init__(self, variant: str = "two", board: BoardSpec = "ep16") -> None:
+        v = VARIANTS.get(variant) if isinstance(variant, str) else None
+        if v is None:
+            raise ValueError(
+                f"unknown variant {variant!r} of 'empire-plateau'; known variants: "
+                f"{', '.join(VARIANTS)}"
+            )
+        self._core_init(board_tables(board), v.index)
+
+    # -- identity -----------------------------------------------------------------------------
+
+    @property
+    def spec(self) -> EmpireVariant:
+        """The variant: its players and who owns which Empire."""
+        return _BY_INDEX[self._variant_index]
+
+    @property
+    def variant(self) -> str:
+        return self.spec.name
+
+    @property
+    def board(self) -> Board:
+        """The board (``plateau.games.empire_board.Board``)."""
+        return _info(self._board_tables).board
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """``{"board": ...}``: the board's name for a shipped board, else the board itself as
+        JSON text in the board file format (so that records replay without the file)."""
+        return {"board": _info(self._board_tables).option}
+
+    def points_by_place(self) -> tuple[float, ...]:
+        return POINTS[self.num_players]
+
+    def points_for(self, ranking: Sequence[Sequence[int]]) -> list[float]:
+        """Points by place; the players of a tied group (the players still in, after a draw)
+        share the points of the places they hold, so the points always sum to the same
+        total (two players: 1/2 each in a draw)."""
+        groups = self._check_ranking(ranking)
+        points = self.points_by_place()
+        out = [0.0] * self.num_players
+        place = 0
+        for group in groups:
+            share = sum(points[place : place + len(group)]) / len(group)
+            for p in group:
+                out[p] = share
+            place += len(group)
+        return out
+
+    # -- the position -------------------------------------------------------------------------
+
+    def _raw(self) -> dict[str, Any]:
+        """The kernel's position, decoded into names (dots as indices)."""
+        (armies, to_move, total, small, emblem_moved, locked, free_from, result, conquered,
+         out, empty_turns, moved, captures) = self._position()  # fmt: skip
+        return {
+            "armies": armies,
+            "to_move": EMPIRES[to_move],
+            "total": total,
+            "small": small,
+            "emblem_moved": emblem_moved,
+            "locked": locked,
+            "free_window": None if free_from < 0 else EMPIRES[free_from],
+            "result": result,
+            "conquered": [EMPIRES[e] for e in conquered],
+            "out": list(out),
+            "empty_turns": empty_turns,
+            "moved": list(moved),
+            "captures": [(EMPIRES[c], EMPIRES[v], TYPES[t], n) for c, v, t, n in captures],
+        }
+
+    def _dot(self, dot: int | str) -> int:
+        """A dot index from a name (either case) or an index."""
+        if isinstance(dot, str):
+            return self.board.index(dot)
+        if isinstance(dot, bool) or not isinstance(dot, numbers.Integral):
+            raise ValueError(f"a dot is a name like 'a11' or an index, got {dot!r}")
+        return check_int(dot, "dot index", 0, len(self.board))
+
+    def army_at(self, dot: int | str) -> str | None:
+        """The army on ``dot`` (name or index) as Empire letter + type (``"B4"``, ``"GE"``),
+        or None."""
+        code = int(self._army(self._dot(dot)))
+        return None if code == 0 else EMPIRES[(code - 1) >> 2] + TYPES[(code - 1) & 3]
+
+    def armies(self) -> dict[str, str]:
+        """Every army on the board: dot name -> Empire letter + type, in dot-index order."""
+        dots = self.board.dots
+        return {
+            dots[d]: EMPIRES[(c - 1) >> 2] + TYPES[(c - 1) & 3]
+            for d, c in enumerate(self._position()[0])
+            if c
+        }
+
+    @property
+    def current_empire(self) -> str | None:
+        """The letter of the Empire whose turn it is, or None once the game is over."""
+        return None if self.is_terminal() else EMPIRES[self._position()[1]]
+
+    def owner(self, empire: str) -> int | None:
+        """The player who commands ``empire`` (a letter), or None if it is not in play."""
+        if empire not in EMPIRES:
+            raise ValueError(f"an Empire is one of {', '.join(EMPIRES)}, got {empire!r}")
+        return self.spec.owners[EMPIRES.index(empire)]
+
+    def empires(self, player: int) -> tuple[str, ...]:
+        """The Empires of ``player`` (conquered ones included), in turn order."""
+        return self.spec.empires(self._check_player(player))
+
+    def budget(self) -> dict[str, Any]:
+        """The turn so far and what is left of it: ``total`` and ``small`` steps, whether the
+        Emblem has moved and the small armies are locked, ``steps_left`` (of the turn's 12),
+        ``small_steps_left`` (of the small armies' 6; 0 when locked), the dots of the armies
+        that have moved, and ``end_allowed_at_total`` (6; End is also legal when nothing can
+        move)."""
+        r = self._raw()
+        dots = self.board.dots
+        return {
+            "total": r["total"],
+            "small": r["small"],
+            "emblem_moved": r["emblem_moved"],
+            "locked": r["locked"],
+            "steps_left": TURN_STEPS - r["total"],
+            "small_steps_left": 0
+            if r["locked"]
+            else min(SMALL_STEPS - r["small"], TURN_STEPS - r["total"]),
+            "moved": [dots[d] for d in r["moved"]],
+            "end_allowed_at_total": END_MIN,
+        }
+
+    def captured(self) -> list[tuple[str, str, str, int]]:
+        """The capture record (armies freed again are taken off it): ``(captor, victim, type,
+        count)``, by captor and victim in turn order, types E, 6, 4, 2."""
+        captures: list[tuple[str, str, str, int]] = self._raw()["captures"]
+        return captures
+
+    def conquered(self) -> list[str]:
+        """The Empires conquered so far, in order."""
+        conquered: list[str] = self._raw()["conquered"]
+        return conquered
+
+    def players_out(self) -> list[int]:
+        """The players who are out, in the order they went out."""
+        out: list[int] = self._raw()["out"]
+        return out
+
+    @property
+    def free_window(self) -> str | None:
+        """The Empire just conquered while its captures of the conqueror's armies may be freed
+        (``+T@dot``), else None."""
+        window: str | None = self._raw()["free_window"]
+        return window
+
+    @property
+    def empty_turns(self) -> int:
+        """Consecutive turns ended with no step (a full round of them is a draw)."""
+        return int(self._position()[10])
+
+    @property
+    def result(self) -> str | None:
+        """None while the game runs, ``"win"`` (one player left) or ``"draw"`` (a full round
+        of empty turns)."""
+        return (None, "win", "draw")[self._position()[7]]
+
+    def ranking(self) -> list[list[int]]:
+        """The players still in share first place (alone once the game is won), then the
+        players out, the last to go out first; valid at any ply ("if it ended now")."""
+        out = self._raw()["out"]
+        standing = [p for p in range(self.num_players) if p not in out]
+        groups = [standing] if standing else []
+        return groups + [[p] for p in reversed(out)]
+
+    def _position_key(self) -> object:
+        return self._position()
+
+    # -- notation -----------------------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        """Canonical notation of any action id (legal here or not): ``from-to:n``, ``+T@dot``
+        or ``end``, dots in lower case."""
+        a = self.action_id(action)
+        dots = self.board.dots
+        n = len(dots)
+        base_free = n * n * 12
+        if a < base_free:
+            m, cost = divmod(a, 12)
+            f, t = divmod(m, n)
+            return f"{dots[f]}-{dots[t]}:{cost + 1}"
+        if a < base_free + 4 * n:
+            t, d = divmod(a - base_free, n)
+            return f"+{TYPES[t]}@{dots[d]}"
+        return "end"
+
+    def parse_action(self, text: str) -> int:
+        """The id of the action written ``text`` (legal here or not): ``from-to:n`` (``x`` may
+        replace ``-``), ``+T@dot`` with T one of E, 6, 4, 2, or ``end``; either letter case."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"action notation must be a string, got {text!r}")
+        t = text.strip().lower()
+        board = self.board
+        n = len(board)
+        try:
+            if t == "end":
+                return n * n * 12 + 4 * n
+            m = _MOVE.match(t)
+            if m:
+                f, to, cost = board.index(m.group(1)), board.index(m.group(2)), int(m.group(3))
+                if cost > TURN_STEPS:
+                    raise InvalidActionError(
+                        f"{text!r}: a move costs 1 to {TURN_STEPS} steps, not {cost}"
+                    )
+                return (f * n + to) * 12 + cost - 1
+            m = _FREE.match(t)
+            if m:
+                return n * n * 12 + TYPES.index(m.group(1).upper()) * n + board.index(m.group(2))
+        except InvalidActionError:
+            raise
+        except ValueError as e:
+            raise InvalidActionError(f"{text!r}: {e}") from None
+        raise InvalidActionError(
+            f"{text!r} is not Empire Plateau notation (a move like m5-a5:4, a free like +2@h8, "
+            "or end)"
+        )
+
+    def history_strings(self, viewer: int | None = None) -> list[str]:
+        """The applied actions in canonical notation (every action is public; ``viewer``
+        changes nothing)."""
+        if viewer is not None:
+            check_int(viewer, "viewer", 0, self.num_players)
+        return [self.action_to_string(a) for a in self.history]
+
+    def _why_illegal(self, action: int) -> str:
+        r = self._raw()
+        board = self.board
+        dots = board.dots
+        n = len(dots)
+        if action == n * n * 12 + 4 * n:
+            return (
+                f"End needs a total of {END_MIN} steps (the turn has {r['total']}) while an "
+                "army can still move"
+            )
+        if action >= n * n * 12:
+            ti, d = divmod(action - n * n * 12, n)
+            return self._why_not_free(r, TYPES[ti], d)
+        m, cost = divmod(action, 12)
+        f, to = divmod(m, n)
+        return self._why_not_move(r, f, to, cost + 1)
+
+    def _why_not_free(self, r: dict[str, Any], t: str, d: int) -> str:
+        board = self.board
+        x, y = r["to_move"], r["free_window"]
+        name = board.dots[d]
+        if y is None:
+            return (
+                "no free window is open: captured armies are freed right after a conquest, "
+                "before the next move or End"
+            )
+        held = {(c, v, ty): k for c, v, ty, k in r["captures"]}
+        if not held.get((y, x, t)):
+            return f"the {EMPIRE_NAMES[y]} Empire holds no captured {EMPIRE_NAMES[x]} {t}"
+        if t == "E":
+            base = board.bases[EMPIRES.index(x)]
+            if d != base:
+                return f"a freed Emblem goes only on its own base {board.dots[base]}"
+        elif d not in board.layouts[x][t] and d not in board.layouts[y][t]:
+            return (
+                f"{name} is not a starting dot of {_a(t)} in the {EMPIRE_NAMES[x]} or the "
+                f"{EMPIRE_NAMES[y]} layout"
+            )
+        if r["armies"][d]:
+            return f"{name} is occupied"
+        return "it is not among the legal actions"  # pragma: no cover - every case is above
+
+    def _why_not_move(self, r: dict[str, Any], f: int, to: int, cost: int) -> str:
+        board = self.board
+        dots = board.dots
+        x = r["to_move"]
+        code = r["armies"][f]
+        if not code:
+            return f"there is no army on {dots[f]}"
+        e, t = EMPIRES[(code - 1) >> 2], TYPES[(code - 1) & 3]
+        if e != x:
+            return (
+                f"the army on {dots[f]} is {EMPIRE_NAMES[e]} ({e}{t}); it is the "
+                f"{EMPIRE_NAMES[x]} Empire's turn"
+            )
+        if f in r["moved"]:
+            return f"the army on {dots[f]} has already moved this turn"
+        if f == to:
+            return "a move must end on another dot"
+        if t == "E" and r["emblem_moved"]:
+            return "the Emblem has already moved this turn"
+        if t != "E" and r["locked"]:
+            return "the small armies are locked: the Emblem has moved after a small army"
+        if cost > VALUE[t]:
+            return f"{_a(t)} moves at most {VALUE[t]} steps"
+        if cost > TURN_STEPS - r["total"]:
+            return f"only {TURN_STEPS - r['total']} of the turn's {TURN_STEPS} steps are left"
+        if t != "E" and cost > SMALL_STEPS - r["small"]:
+            return (
+                f"the small armies have only {SMALL_STEPS - r['small']} of their "
+                f"{SMALL_STEPS} steps left this turn"
+            )
+        owners = self.spec.owners
+        me = owners[EMPIRES.index(x)]
+        base_of = {d: b for d, b in board.base_of.items() if owners[EMPIRES.index(b)] is not None}
+        base = base_of.get(to)
+        if base is not None and base in r["conquered"]:
+            base = None
+        target = r["armies"][to]
+        enemy = False
+        if base == x and t != "E":
+            return f"only the Emblem may enter its own base {dots[to]}"
+        if base is not None and base != x:
+            if owners[EMPIRES.index(base)] == me:
+                return (
+                    f"{dots[to]} is the base of a friendly Empire ({EMPIRE_NAMES[base]}): "
+                    "friendly bases are closed"
+                )
+            enemy = True
+        elif target:
+            te = EMPIRES[(target - 1) >> 2]
+            if owners[EMPIRES.index(te)] == me:
+                return f"a friendly army ({te}{TYPES[(target - 1) & 3]}) stands on {dots[to]}"
+            enemy = True
+        if (
+            t == "E"
+            and r["small"] > 0
+            and self._army_moves(f, False).tolist().count((f * len(dots) + to) * 12 + cost - 1)
+        ):
+            return (
+                f"after small armies the Emblem must bring the total to at least {END_MIN}, "
+                "and a longer move of it can"
+            )
+        if t == "2" and enemy:
+            if cost == 1:
+                return "a 2 never captures after a single step: only along an L of two steps"
+            return "a 2 captures only along an L: one radial and one tangential step"
+        return (
+            f"no allowed path of {cost} step{'s' if cost > 1 else ''} leads from {dots[f]} to "
+            f"{dots[to]} (a path visits no dot twice, passes only through empty dots that are "
+            "not bases, ends at the first army or enemy base it enters, and only 4s jump)"
+        )
+
+    # -- set-up positions ---------------------------------------------------------------------
+
+    def position_dict(self) -> dict[str, Any]:
+        """The position as plain data (the independent reference's format): ``variant``,
+        ``board`` (as the ``board`` option), ``to_move``, ``armies`` (dot -> Empire letter +
+        type, in dot-index order), the turn record (``total``, ``small``, ``emblem_moved``,
+        ``locked``, ``moved`` dots, ``free_window``: the Empire just conquered or None),
+        ``captures`` (``[captor, victim, type, count]``), ``conquered``, ``out``,
+        ``empty_turns`` and ``ply`` (the one field the reference does not have).
+        :meth:`from_position_dict` rebuilds it."""
+        r = self._raw()
+        dots = self.board.dots
+        rank = {e: i for i, e in enumerate(EMPIRES)}
+        order = ("2", "4", "6", "E")
+        captures = sorted(r["captures"], key=lambda c: (rank[c[0]], rank[c[1]], order.index(c[2])))
+        return {
+            "variant": self.variant,
+            "board": self.options["board"],
+            "to_move": r["to_move"],
+            "armies": {
+                dots[d]: EMPIRES[(c - 1) >> 2] + TYPES[(c - 1) & 3]
+                for d, c in enumerate(r["armies"])
+                if c
+            },
+            "total": r["total"],
+            "small": r["small"],
+            "emblem_moved": r["emblem_moved"],
+            "locked": r["locked"],
+            "moved": [dots[d] for d in r["moved"]],
+            "free_window": r["free_window"],
+            "captures": [list(c) for c in captures],
+            "conquered": r["conquered"],
+            "out": r["out"],
+            "empty_turns": r["empty_turns"],
+            "ply": self.ply,
+        }
+
+    @classmethod
+    def from_position_dict(
+        cls, data: Mapping[str, Any], board: BoardSpec | None = None
+    ) -> EmpirePlateauState:
+        """A game (no history) from a :meth:`position_dict`; only ``variant`` and ``armies``
+        are required (the rest defaults to the start of a turn: board ep16, the first Empire
+        in play to act). ``board`` (the option's values) overrides ``data["board"]``. Every
+        field is checked against the rules; ValueError names the bad field."""
+        state = cls.__new__(cls)
+        state._load(*_setup_args(data, board))
+        return state
+
+    def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
+        """The set-up position the history starts from (:meth:`position_dict` form), or None
+        for a game from the start position."""
+        if viewer is not None:
+            check_int(viewer, "viewer", 0, self.num_players)
+        root = self._root()
+        return None if root is None else root.position_dict()
+
+    # -- what a player sees (everything: perfect information) ------------------------------
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        """The whole position as plain data for ``player`` (default: the player to act; 0 once
+        the game is over): :meth:`position_dict` plus ``player``, ``ply``,
+        ``current_player``, ``current_empire``, ``terminal`` and the ``history``. Every player
+        sees all of it."""
+        p = self._viewer(player)
+        out: dict[str, Any] = {
+            "player": p,
+            "ply": self.ply,
+            "current_player": self.current_player,
+            "current_empire": self.current_empire,
+            "terminal": self.is_terminal(),
+        }
+        out.update(self.position_dict())
+        out["history"] = self.history_strings()
+        return out
+
+    def heuristic(self, player: int) -> float:
+        """Static value for ``player`` (bigger is better; antisymmetric with two players):
+        the player's value minus the best other player's, a value being, per Empire still
+        standing, 60 plus its material (Emblem 15, 6, 4, 2 each), plus half a point per step
+        by which the player's nearest army is closer than 12 steps to each enemy base still
+        standing (distances on the bare board). Computed in C."""
+        me = self._check_player(player)
+        values = self._values()
+        return float(values[me] - max(v for i, v in enumerate(values) if i != me))
+
+    # -- display ------------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        r = self._raw()
+        board = self.board
+        marks = {
+            d: EMPIRES[(c - 1) >> 2] + TYPES[(c - 1) & 3] for d, c in enumerate(r["armies"]) if c
+        }
+        standing = {
+            d: "*" + b
+            for d, b in board.base_of.items()
+            if self.spec.owners[EMPIRES.index(b)] is not None
+            and b not in r["conquered"]
+            and d not in marks
+        }
+        lines: list[str] = []
+        if board.polar is not None:
+            lines.append(board.diagram({**standing, **marks}))
+        else:
+            for d in range(len(board)):
+                if d in marks or d in standing:
+                    lines.append(f"{board.dots[d]}: {marks.get(d, standing.get(d))}")
+        dots = board.dots
+        if r["captures"]:
+            lines.append(
+                "captured: " + ", ".join(f"{c}x{v}{t}:{k}" for c, v, t, k in r["captures"])
+            )
+        if r["conquered"]:
+            lines.append(f"conquered: {' '.join(r['conquered'])}; out: {r['out']}")
+        if self.is_terminal():
+            state = "game over: " + (
+                "a draw (a full round of empty turns)"
+                if r["result"] == 2
+                else f"player {self.ranking()[0][0]} wins"
+            )
+        else:
+            x = r["to_move"]
+            moved = " ".join(dots[d] for d in r["moved"]) or "-"
+            state = (
+                f"{EMPIRE_NAMES[x]} ({x}, player {self.current_player}) to act: total "
+                f"{r['total']}, small {r['small']}, Emblem "
+                f"{'moved' if r['emblem_moved'] else 'not moved'}"
+                f"{', locked' if r['locked'] else ''}; moved {moved}"
+                + (f"; free window after {r['free_window']}" if r["free_window"] else "")
+            )
+        lines.append(
+            f"{self.game} {self.variant} on {board.name}, ply {self.ply}, "
+            f"empty turns {r['empty_turns']}; {state}"
+        )
+        return "\n".join(lines)
+
+
+# -- set-up checking ----------------------------------------------------------------------------
+
+#: set-up plies stay below this (the kernel counts plies in 32 bits)
+_MAX_PLY = 2**30
+
+_FIELDS = (
+    "variant",
+    "board",
+    "to_move",
+    "armies",
+    "total",
+    "small",
+    "emblem_moved",
+    "locked",
+    "moved",
+    "free_window",
+    "captures",
+    "conquered",
+    "out",
+    "empty_turns",
+    "ply",
+)
+
+
+def _field_int(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{key} must be an int in [{lo}, {hi}], got {value!r}")
+    return value
+
+
+def _field_bool(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise ValueError(f"{key} must be true or false, got {value!r}")
+    return value
+
+
+def _field_list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise ValueError(f"{key} must be a list, got {value!r}")
+    return value
+
+
+def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
+    """The arguments of ``EmpireCore._load`` for the position ``data`` after checking every
+    field against the rules (ValueError naming the field)."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"a position is a dict, got {type(data).__name__}")
+    unknown = [k for k in data if k not in _FIELDS]
+    if unknown:
+        raise ValueError(f"unknown field {unknown[0]!r} in the position (fields: {_FIELDS})")
+    variant = data.get("variant")
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    v = VARIANTS[variant]
+    try:
+        tables = board_tables(data.get("board", "ep16") if board is None else board)
+    except ValueError as err:
+        raise ValueError(f"board: {err}") from None
+    b = _info(tables).board
+    owners = v.owners
+    in_play = [e for e, p in zip(EMPIRES, owners) if p is not None]
+
+    def empire(value: object, key: str) -> str:
+        if not isinstance(value, str) or value not in in_play:
+            raise ValueError(
+                f"{key}: {value!r} is not an Empire in play in {variant} ({', '.join(in_play)})"
+            )
+        return value
+
+    def dot(value: object, key: str) -> int:
+        if not isinstance(value, str):
+            raise ValueError(f"{key}: a dot is a name like 'a11', got {value!r}")
+        try:
+            return b.index(value)
+        except ValueError as err:
+            raise ValueError(f"{key}: {err}") from None
+
+    conquered = [empire(e, "conquered") for e in _field_list(data, "conquered")]
+    if len(set(conquered)) != len(conquered):
+        raise ValueError(f"conquered: an Empire is conquered only once, got {conquered!r}")
+    alive = [e for e in in_play if e not in conquered]
+    if not alive:
+        raise ValueError("conquered: at least one Empire stands until the end")
+
+    # the armies
+    raw_armies = data.get("armies")
+    if not isinstance(raw_armies, Mapping):
+        raise ValueError(f"armies must map dot names to armies like 'B4', got {raw_armies!r}")
+    codes = bytearray(len(b))
+    count: dict[tuple[str, str], int] = {}
+    for name, code in raw_armies.items():
+        d = dot(name, "armies")
+        if not isinstance(code, str) or len(code) != 2:
+            raise ValueError(
+                f"armies: the army on {name!r} must be an Empire letter and a type "
+                f"(E, 6, 4, 2), like 'B4', got {code!r}"
+            )
+        e, t = code[0].upper(), code[1].upper()
+        if t not in TYPES:
+            raise ValueError(f"armies: {code!r} on {name}: the type is one of E, 6, 4, 2")
+        if e not in alive:
+            raise ValueError(
+                f"armies: {code!r} on {name}: {e!r} is not an Empire standing in this position "
+                f"({', '.join(alive)})"
+            )
+        if codes[d]:
+            raise ValueError(f"armies: two armies on {b.dots[d]}")
+        codes[d] = 1 + 4 * EMPIRES.index(e) + TYPES.index(t)
+        count[e, t] = count.get((e, t), 0) + 1
+    for d, base in b.base_of.items():
+        if base in alive and codes[d] and codes[d] != 1 + 4 * EMPIRES.index(base):
+            raise ValueError(
+                f"armies: only the {EMPIRE_NAMES[base]} Emblem may stand on its base {b.dots[d]}"
+            )
+
+    # the capture record, and no more armies than exist
+    captures: list[tuple[int, int, int, int]] = []
+    taken: dict[tuple[str, str], int] = {}
+    seen: set[tuple[str, str, str]] = set()
+    for entry in _field_list(data, "captures"):
+        if not isinstance(entry, list) or len(entry) != 4:
+            raise ValueError(f"captures: an entry is [captor, victim, type, count], got {entry!r}")
+        c, y, t, k = entry
+        c, y = empire(c, "captures"), empire(y, "captures")
+        if owners[EMPIRES.index(c)] == owners[EMPIRES.index(y)]:
+            raise ValueError(f"captures: {entry!r}: {c} and {y} are friends; only enemies capture")
+        if not isinstance(t, str) or t.upper() not in TYPES:
+            raise ValueError(f"captures: {entry!r}: the type is one of E, 6, 4, 2")
+        t = t.upper()
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= ARMY_COUNTS[t]:
+            raise ValueError(f"captures: {entry!r}: the count is an int in [1, {ARMY_COUNTS[t]}]")
+        if (c, y, t) in seen:
+            raise ValueError(f"captures: ({c}, {y}, {t}) is given twice")
+        seen.add((c, y, t))
+        taken[y, t] = taken.get((y, t), 0) + k
+        captures.append((EMPIRES.index(c), EMPIRES.index(y), TYPES.index(t), k))
+    for e in in_play:
+        for t in TYPES:
+            here, gone = count.get((e, t), 0), taken.get((e, t), 0)
+            if here + gone > ARMY_COUNTS[t]:
+                raise ValueError(
+                    f"armies: {EMPIRE_NAMES[e]} has {here} x {t} on the board and {gone} "
+                    f"captured; it has only {ARMY_COUNTS[t]}"
+                )
+
+    # who is out follows from the conquests
+    expected_out: list[int] = []
+    for i in range(len(conquered)):
+        fallen = set(conquered[: i + 1])
+        for p in range(v.players):
+            if p not in expected_out and all(e in fallen for e in v.empires(p)):
+                expected_out.append(p)
+    out = _field_list(data, "out")
+    if out != expected_out:
+        raise ValueError(
+            f"out: the players out follow from the conquests ({conquered!r}): expected "
+            f"{expected_out!r}, got {out!r}"
+        )
+    won = v.players - len(out) <= 1
+
+    # the turn
+    to_move = empire(data.get("to_move", alive[0]), "to_move")
+    if to_move not in alive:
+        raise ValueError(f"to_move: {to_move} is conquered")
+    x = EMPIRES.index(to_move)
+    total = _field_int(data, "total", 0, TURN_STEPS, 0)
+    small = _field_int(data, "small", 0, SMALL_STEPS, 0)
+    emblem_moved = _field_bool(data, "emblem_moved")
+    locked = _field_bool(data, "locked")
+    moved = [dot(m, "moved") for m in _field_list(data, "moved")]
+    if len(set(moved)) != len(moved):
+        raise ValueError(f"moved: a dot is given twice in {data.get('moved')!r}")
+    for d in moved:
+        if not codes[d] or (codes[d] - 1) >> 2 != x:
+            raise ValueError(f"moved: {b.dots[d]} holds no army of the Empire to act ({to_move})")
+    emblem_on_moved = any((codes[d] - 1) & 3 == 0 for d in moved)
+    smalls_moved = sum(1 for d in moved if (codes[d] - 1) & 3 != 0)
+    if small > total:
+        raise ValueError(f"small: {small} steps by small armies, but only {total} in all")
+    if emblem_moved != emblem_on_moved:
+        raise ValueError(
+            "emblem_moved: it must say whether the Emblem of the Empire to act stands on one of "
+            "the moved dots"
+        )
+    if emblem_moved and total - small < 1:
+        raise ValueError("total: the Emblem has moved, so the total exceeds the small steps")
+    if not emblem_moved and total != small:
+        raise ValueError("total: without the Emblem, the total is the small armies' steps")
+    if smalls_moved > small or (small > 0) != (smalls_moved > 0):
+        raise ValueError(
+            f"moved: {smalls_moved} small armies have moved, for {small} small steps (each move "
+            "takes at least one step)"
+        )
+    if locked and not (emblem_moved and small > 0):
+        raise ValueError("locked: the small armies lock only when the Emblem moves after them")
+    window = data.get("free_window")
+    free_from = -1
+    if window is not None:
+        y = empire(window, "free_window")
+        if not conquered or y != conquered[-1] or won or total < 1:
+            raise ValueError(
+                "free_window: it is open only right after the conquest of the last Empire in "
+                "conquered, by a move of the Empire to act, while the game goes on"
+            )
+        if owners[EMPIRES.index(y)] == owners[x]:
+            raise ValueError(f"free_window: {y} is a friend of {to_move}")
+        free_from = EMPIRES.index(y)
+    empty_turns = _field_int(data, "empty_turns", 0, len(alive), 0)
+    ply = _field_int(data, "ply", 0, _MAX_PLY - 1, 0)
+    return (
+        tables,
+        v.index,
+        bytes(codes),
+        x,
+        total,
+        small,
+        emblem_moved,
+        locked,
+        free_from,
+        [EMPIRES.index(e) for e in conquered],
+        out,
+        empty_turns,
+        sorted(moved),
+        captures,
+        ply,
+    )
+
+
+# -- the registry -------------------------------------------------------------------------------
+
+
+def _playouts(variant: str, n: int, seed: int, ply_cap: int, board: BoardSpec = "ep16") -> Any:
+    return dict(_e.random_playouts(board_tables(board), VARIANTS[variant].index, n, seed, ply_cap))
+
+
+def _batch(variant: str, n: int, seed: int, ply_cap: int, board: BoardSpec = "ep16") -> Any:
+    return _eb.EmpireBatch(board_tables(board), VARIANTS[variant].index, n, seed, ply_cap)
+
+
+def _from_setup(
+    variant: str, setup: Mapping[str, Any], board: BoardSpec = "ep16"
+) -> EmpirePlateauState:
+    if not isinstance(setup, Mapping):
+        raise ValueError(f"a set-up position is an object, got {type(setup).__name__}")
+    if setup.get("variant", variant) != variant:
+        raise ValueError(f"the set-up is of variant {setup.get('variant')!r}, not {variant!r}")
+    tables = board_tables(board)
+    if "board" in setup:
+        try:
+            theirs = board_tables(setup["board"])
+        except ValueError as e:
+            raise ValueError(f"board: {e}") from None
+        if _info(theirs).board != _info(tables).board:
+            raise ValueError("board: the set-up is on another board than the game's option")
+    return EmpirePlateauState.from_position_dict({**setup, "variant": variant}, board=board)
+
+
+#: the actions from the start of ``two`` to the "turn start (seed 1, ply 9)" position of
+#: tests/data/empire_perft.json (a test keeps the counts below equal to that file's)
+_PLY_9 = (
+    "m6-p7:4", "m7-o7:2", "end", "a7-c9:4", "a6-p7:2", "end", "e8-h9:4", "d10-c9:2", "end",
+)  # fmt: skip
+
+
+def _ply_9() -> EmpirePlateauState:
+    state = EmpirePlateauState("two")
+    state.apply_all(_PLY_9)
+    return state
+
+
+#: what ``plateau bench`` times; the targets are the issue's (docs/empire-plateau.md, Speed)
+BENCH = BenchSpec(
+    positions=(
+        BenchPosition("two start", lambda: EmpirePlateauState("two"), 3, 306_547, 11_331),
+        BenchPosition("two ply 9", _ply_9, 3, 288_537, 10_936),
+    ),
+    midgame="two ply 9",
+    batch_masks=False,  # hundreds of thousands of ids a game: a learner uses legal_lists
+    yardsticks=(yardsticks.OPENSPIEL_BREAKTHROUGH,),
+    targets={
+        "perft two start": "perft(3) in < 0.1 s",
+        "playouts": ">= 200,000 actions/s",
+        "python-loop": ">= 0.5x",
+        "clone": "<= 3x",
+    },
+)
+
+
+register(
+    GameInfo(
+        name="empire-plateau",
+        title="Empire Plateau (Frances Games, 2021)",
+        variants=tuple(VARIANTS),
+        default_variant="two",
+        factory=EmpirePlateauState,
+        playouts=_playouts,
+        options={"board": "ep16"},
+        batch=_batch,
+        from_setup=_from_setup,
+        # a random game runs to some 1,200 actions, far past mcts's playout cap (400): a cut
+        # playout mostly says "nobody is out yet", so leaves are valued by the heuristic
+        mcts_eval="heuristic",
+        # the first edition's board, and a user board (ep16 with a twelfth ring) as JSON text
+        option_values={"board": ("ep24", board_to_json(polar_board("ring12", 16, 12)))},
+        bench=BENCH,
+    )
+)
