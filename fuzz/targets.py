@@ -37,7 +37,7 @@ import numbers
 import os
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn, TypeVar, Union
 
 import numpy as np
@@ -530,10 +530,15 @@ def action_input(p: Provider, s: GameState) -> object:
     return p.pick(ODD_ACTIONS)
 
 
-def _same_letters(text: str, canonical: str) -> bool:
-    """``text`` spells ``canonical`` up to letter case, surrounding blanks and the order of its
-    parts (build squares, multisets): the same characters, the same number of times."""
-    return sorted(text.strip().lower()) == sorted(canonical.lower())
+def _same_letters(text: str, canonical: str, aliases: Mapping[str, str]) -> bool:
+    """``text`` spells ``canonical`` up to letter case, surrounding blanks, the order of its
+    parts (build squares, multisets) and the game's ``notation_aliases`` (Empire Plateau reads
+    ``x`` as ``-``): the same characters, the same number of times."""
+
+    def spelt(t: str) -> list[str]:
+        return sorted(aliases.get(c, c) for c in t)
+
+    return spelt(text.strip().lower()) == spelt(canonical.lower())
 
 
 def check_action_input(s: GameState, x: Any, what: str) -> None:
@@ -567,7 +572,7 @@ def check_action_input(s: GameState, x: Any, what: str) -> None:
             canonical = must("action_to_string", functools.partial(s.action_to_string, parsed))
             if s.parse_action(canonical) != parsed:
                 fail("canonical-round-trip", f"{shown}: canonical {canonical!r} parses otherwise")
-            if not _same_letters(x, canonical):
+            if not _same_letters(x, canonical, type(s).notation_aliases):
                 fail(
                     "notation-strict",
                     f"{shown} is accepted as {canonical!r} (id {parsed}), which it does not spell "

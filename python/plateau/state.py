@@ -11,7 +11,7 @@ from __future__ import annotations
 import numbers
 import operator
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Union
 
 from plateau.checks import check_int, check_seed
@@ -110,6 +110,9 @@ class GameState:
 
     #: registry name of the game
     game: ClassVar[str]
+    #: characters the notation reader takes for others (Empire Plateau: ``x`` for ``-``), so
+    #: that checks of "accepted notation spells the canonical one" can allow them
+    notation_aliases: ClassVar[Mapping[str, str]] = {}
 
     if TYPE_CHECKING:  # supplied by the compiled core class
 

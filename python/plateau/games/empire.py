@@ -14,7 +14,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, ClassVar, Union
 
 import numpy as np
 from plateau_core import empire as _e
@@ -201,6 +201,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
 
     __slots__ = ()
     game = "empire-plateau"
+    notation_aliases: ClassVar[Mapping[str, str]] = {"x": "-"}
 
     def __init__(self, variant: str = "two", board: BoardSpec = "ep16") -> None:
         v = VARIANTS.get(variant) if isinstance(variant, str) else None
