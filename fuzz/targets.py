@@ -425,17 +425,33 @@ NUMPY_INTS: tuple[type[np.integer[Any]], ...] = (
 )
 
 
+def _options_key(options: dict[str, Any] | None) -> str:
+    # a game's options (which may change its ids: Empire Plateau's board) as a cache key
+    return json.dumps(options or {}, sort_keys=True)
+
+
 @functools.cache
-def action_strings(game: str, variant: str) -> tuple[str, ...]:
-    """The canonical notation of every action id of a variant."""
-    s = plateau.new_game(game, variant)
+def _action_strings(game: str, variant: str, options: str) -> tuple[str, ...]:
+    s = plateau.new_game(game, variant, **json.loads(options))
     return tuple(s.action_to_string(a) for a in range(s.num_distinct_actions))
 
 
+def action_strings(
+    game: str, variant: str, options: dict[str, Any] | None = None
+) -> tuple[str, ...]:
+    """The canonical notation of every action id of a variant with these options."""
+    return _action_strings(game, variant, _options_key(options))
+
+
 @functools.cache
-def alphabet(game: str, variant: str) -> str:
-    chars = sorted(set("".join(action_strings(game, variant))))
+def _alphabet(game: str, variant: str, options: str) -> str:
+    chars = sorted(set("".join(_action_strings(game, variant, options))))
     return "".join(chars) + "".join(c.swapcase() for c in chars if c.swapcase() != c) + "0 "
+
+
+def alphabet(game: str, variant: str, options: dict[str, Any] | None = None) -> str:
+    """The characters of the variant's notation, in both cases, with a zero and a blank."""
+    return _alphabet(game, variant, _options_key(options))
 
 
 def mutate_text(p: Provider, text: str, letters: str, pool: Sequence[str]) -> str:
@@ -509,9 +525,9 @@ def numpy_int(p: Provider, a: int) -> object:
 def action_input(p: Provider, s: GameState) -> object:
     """Something to hand ``apply`` & co.: mostly notation strings, legal or nearly so."""
     game, variant = s.game, s.variant
-    strings = action_strings(game, variant)
+    strings = action_strings(game, variant, s.options)
     legal = s.legal_actions().tolist()
-    letters = alphabet(game, variant)
+    letters = alphabet(game, variant, s.options)
     mode = p.below(16)
     if mode < 5 and legal:
         return mutate_text(p, strings[p.pick(legal)], letters, strings)
