@@ -680,7 +680,7 @@ def test_on_ep24_the_spoke_x_is_read_right_after_the_first_dots_digits() -> None
 )
 def test_bad_notation_is_refused_with_a_reason(text: str, reason: str) -> None:
     s = plateau.new_game("empire-plateau")
-    with pytest.raises(IllegalActionError, match=reason):
+    with pytest.raises(plateau.InvalidActionError, match=reason):
         s.parse_action(text)
 
 
