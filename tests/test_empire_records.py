@@ -137,6 +137,29 @@ def test_a_record_with_a_bad_board_is_refused() -> None:
         plateau.from_json(json.dumps(record))
 
 
+def test_a_record_never_reads_a_board_file(tmp_path: Path) -> None:
+    # a record from elsewhere holds its board; a path in it would make the loader read the
+    # reader's files, so it is refused before any file is touched
+    path = tmp_path / "mine.json"
+    save_board(polar_board("ring12", 16, 12), path)
+    plateau.new_game("empire-plateau", board=str(path))  # a path is fine from the caller
+    record = json.loads(plateau.new_game("empire-plateau").to_json())
+    for board in (str(path), "ep9" + "9" * 5000, str(tmp_path), "/dev/zero", 16):
+        record["options"]["board"] = board
+        with pytest.raises(InvalidRecordError, match=r"never a file path|bad value"):
+            plateau.from_json(json.dumps(record))
+    from plateau.engine import BotEngine
+
+    reply = BotEngine("random").handle(f'game empire-plateau two {{"board": "{path}"}}')
+    assert reply is not None and any("never a file path" in line for line in reply)
+
+
+def test_unreadable_board_paths_are_invalid_boards(tmp_path: Path) -> None:
+    for bad in (str(tmp_path), "x" * 5000, "a\0b"):
+        with pytest.raises(InvalidBoardError, match="cannot read board file"):
+            plateau.new_game("empire-plateau", board=bad)
+
+
 def test_a_bigger_red_centre() -> None:
     board = board_from_dict(hollow_board())
     s = plateau.new_game("empire-plateau", "two", board=board)

@@ -32,7 +32,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from plateau.clock import held_to_budget, own_seconds
 from plateau.errors import IllegalActionError
-from plateau.registry import game_info, new_game
+from plateau.registry import check_data_options, game_info, new_game
 
 if TYPE_CHECKING:
     from plateau.bots.base import Bot
@@ -189,6 +189,7 @@ class BotEngine:
         options = json.loads(parts[2]) if len(parts) == 3 else {}
         if not isinstance(options, dict):
             raise ValueError(f"the options are a JSON object, got {parts[2]!r}")
+        check_data_options(parts[0], options)  # a path would make the engine read a file
         probe = new_game(parts[0], parts[1], **options)
         self.bot.check_game(probe)
         self.bot.reset()

@@ -9,7 +9,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from plateau.errors import ActionError, InvalidRecordError
-from plateau.registry import check_variant, game_info, new_game
+from plateau.registry import check_data_options, check_variant, game_info, new_game
 
 if TYPE_CHECKING:  # for types only: state.py imports this module (lazily) for its records
     from plateau.state import GameState
@@ -90,6 +90,7 @@ def from_record(record: object) -> GameState:
     if not isinstance(actions, list):
         raise InvalidRecordError(f"'actions' must be a list, got {type(actions).__name__}")
     try:
+        check_data_options(game, options)
         state = new_game(game, variant, **options)
     except ValueError as e:
         raise InvalidRecordError(f"bad options: {e}") from None

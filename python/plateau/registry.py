@@ -123,6 +123,9 @@ class GameInfo:
     #: a few accepted values of an option besides its default, for the conformance suite and
     #: the fuzzers (which otherwise try int options moved up by a few)
     option_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: ``check_data_options(options)`` raises ValueError for option values a saved game (a
+    #: record, a pickle) may not hold because they would reach outside it, such as a file path
+    check_data_options: Callable[[dict[str, Any]], None] | None = None
 
 
 _GAMES: dict[str, GameInfo] = {}
@@ -202,6 +205,15 @@ def check_options(game: str, options: dict[str, Any]) -> None:
     """Refuse option names that ``game`` does not have (their values are the game's to
     check)."""
     _check_options(game, game_info(game), options)
+
+
+def check_data_options(game: str, options: dict[str, Any]) -> None:
+    """Refuse option values that data (a record, a pickle, the engine protocol) may not carry,
+    such as a file path, with ValueError (the game's :attr:`GameInfo.check_data_options`)."""
+    info = game_info(game)
+    _check_options(game, info, options)
+    if info.check_data_options is not None:
+        info.check_data_options(options)
 
 
 def _check_options(game: str, info: GameInfo, options: dict[str, Any]) -> None:

@@ -919,6 +919,19 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
 # -- the registry -------------------------------------------------------------------------------
 
 
+def _check_data_options(options: dict[str, Any]) -> None:
+    """A saved game names a shipped board or holds its board as JSON text, never a path: a
+    record from elsewhere must not make the loader read the reader's files."""
+    board = options.get("board", "ep16")
+    if isinstance(board, str) and (board in SHIPPED_BOARDS or board.lstrip().startswith("{")):
+        return
+    shown = repr(board) if len(repr(board)) <= 60 else repr(board)[:50] + "..."
+    raise ValueError(
+        f"a saved game's board is a shipped board's name ({', '.join(SHIPPED_BOARDS)}) or the "
+        f"board itself as JSON text, never a file path; got {shown}"
+    )
+
+
 def _playouts(variant: str, n: int, seed: int, ply_cap: int, board: BoardSpec = "ep16") -> Any:
     return dict(_e.random_playouts(board_tables(board), VARIANTS[variant].index, n, seed, ply_cap))
 
@@ -987,6 +1000,7 @@ register(
         options={"board": "ep16"},
         batch=_batch,
         from_setup=_from_setup,
+        check_data_options=_check_data_options,
         # a random game runs to some 1,200 actions, far past mcts's playout cap (400): a cut
         # playout mostly says "nobody is out yet", so leaves are valued by the heuristic
         mcts_eval="heuristic",

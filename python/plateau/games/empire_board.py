@@ -753,6 +753,11 @@ def load_board(name_or_path: PathLike) -> Board:
             f"no board {str(name_or_path)!r}: not a shipped board ({', '.join(SHIPPED_BOARDS)}) "
             "and no such file"
         ) from None
+    except (OSError, ValueError) as e:  # a directory, no permission, a name too long, a NUL
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        name = str(name_or_path)
+        shown = name if len(name) <= 80 else name[:60] + "..." + name[-10:]
+        raise InvalidBoardError(f"cannot read board file {shown!r}: {why}") from None
     try:
         text = raw.decode("utf-8")
         return board_from_dict(_parse_json(text))
