@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
+import os
 import random
 from typing import Any
 
+import pytest
+
 import plateau
+
+
+def require_extra(module: str, extra: str) -> Any:
+    """Import ``module`` of the optional ``extra``; skip the test without it, or fail when
+    ``PLATEAU_REQUIRE_EXTRAS=1`` (CI sets it where it installed the extras, so that a missing
+    install cannot pass as skipped tests)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        if os.environ.get("PLATEAU_REQUIRE_EXTRAS") == "1":
+            pytest.fail(f"PLATEAU_REQUIRE_EXTRAS=1 but {module} is missing ({e})")
+        pytest.skip(f"the optional {extra!r} extra is not installed (pip install '.[{extra}]')")
 
 
 def random_game(variant: str, seed: int, plies: int | None = None, first_player: int = 0) -> Any:

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 import pytest
 
 import plateau
+from helpers import require_extra
 from plateau import arena
 from plateau.bots import BOTS, Bot, register_bot
 from plateau.cli import main
@@ -209,7 +210,7 @@ def test_cli_arena_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.ray
 def test_ray_backend_on_a_local_instance() -> None:
-    pytest.importorskip("ray", reason="the optional ray extra is not installed")
+    require_extra("ray", "ray")
     local = arena.run("plateau-x", "mini", ["random", "greedy"], games=3, seed=2)
     remote = arena.run("plateau-x", "mini", ["random", "greedy"], games=3, seed=2, backend="ray")
     assert [r.record for r in remote.results] == [r.record for r in local.results]
