@@ -1327,11 +1327,18 @@ class BatchHarness:
         if err is not None:
             if legal and outputs_ok:
                 fail("batch-step-refused", f"{self.where()}: legal actions {ids} refused: {err!r}")
-            # ids of the right shape and type but out of range or illegal: IllegalActionError,
-            # as the docstring says (malformed arrays may get a plain ValueError)
-            well_formed = ids is not None
-            if outputs_ok and well_formed and not isinstance(err, plateau.IllegalActionError):
-                fail("batch-step-error-class", f"{self.where()}: illegal ids refused: {err!r}")
+            # ids of the right shape and type: InvalidActionError for the first refused game's
+            # id out of range, IllegalActionError for an id in range the game does not allow
+            # (malformed arrays: InvalidActionError, or ValueError from numpy for the buffers)
+            if outputs_ok and ids is not None and first is not None:
+                n = b.num_distinct_actions
+                want = (
+                    plateau.IllegalActionError
+                    if 0 <= ids[first] < n
+                    else plateau.InvalidActionError
+                )
+                if not isinstance(err, want):
+                    fail("batch-step-error-class", f"{self.where()}: {ids} refused: {err!r}")
             in_int64 = ids is not None and all(-(2**63) <= a < 2**63 for a in ids)
             names = f"game {first} of the batch" in str(err)
             if outputs_ok and first is not None and in_int64 and not names:

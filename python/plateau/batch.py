@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from plateau.checks import check_int
-from plateau.errors import IllegalActionError
+from plateau.errors import IllegalActionError, InvalidActionError
 from plateau.registry import NO_PLY_CAP, check_options, check_variant, game_info
 
 
@@ -138,8 +138,9 @@ class StateBatch:
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
         """Apply one action per game. ``done[i]`` is 1 if game ``i`` ended, 2 if it reached
         ``ply_cap``, else 0; a finished game's points by place go to ``returns[i]`` (zeros
-        when truncated) and the game restarts. If any action is illegal, nothing is applied
-        and IllegalActionError names the first such game."""
+        when truncated) and the game restarts. If any action is refused, nothing is applied:
+        InvalidActionError for a malformed array or an id out of range, IllegalActionError for
+        an id the game does not allow now; either names the first such game."""
         acts = actions
         if not (
             type(acts) is np.ndarray
@@ -149,13 +150,13 @@ class StateBatch:
         ):
             acts = np.asarray(actions)
             if acts.shape != (self.num_envs,):
-                raise IllegalActionError(
+                raise InvalidActionError(
                     f"actions must have shape ({self.num_envs},), got {acts.shape}"
                 )
             if acts.dtype.kind not in "iu":
-                raise IllegalActionError(f"actions must be integer ids, got dtype {acts.dtype}")
+                raise InvalidActionError(f"actions must be integer ids, got dtype {acts.dtype}")
             if acts.dtype.kind == "u" and acts.size and int(acts.max()) >= 2**63:
-                raise IllegalActionError("action ids must be below 2**63")
+                raise InvalidActionError("action ids must be below 2**63")
             acts = np.ascontiguousarray(acts, dtype=np.int64)
         done = _out(done, _U8, (self.num_envs,), "done array")
         returns = _out(returns, _F32, (self.num_envs, self.num_players), "returns array")
@@ -163,12 +164,12 @@ class StateBatch:
         if code < 0:
             i = -1 - code
             a = int(acts[i])
-            reason = (
-                f"out of range [0, {self.num_distinct_actions})"
-                if not 0 <= a < self.num_distinct_actions
-                else "not legal in that game"
-            )
-            raise IllegalActionError(f"game {i} of the batch: action {a} is {reason}")
+            if not 0 <= a < self.num_distinct_actions:
+                raise InvalidActionError(
+                    f"game {i} of the batch: action {a} is out of range "
+                    f"[0, {self.num_distinct_actions})"
+                )
+            raise IllegalActionError(f"game {i} of the batch: action {a} is not legal in that game")
         return done, returns
 
     def observations(self, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:

@@ -102,15 +102,15 @@ def test_bad_actions_change_nothing(batch_variant: tuple[str, str]) -> None:
     before = (b.hashes().tolist(), b.plies().tolist(), b.legal_masks().tobytes())
     good = b.sample_random()
     illegal = int(np.flatnonzero(b.legal_masks()[2] == 0)[0])
-    for i, value, reason in (
-        (2, illegal, "not legal"),
-        (3, -1, "out of range"),
-        (4, b.num_distinct_actions, "out of range"),
-        (0, 2**62, "out of range"),
+    for i, value, error, reason in (
+        (2, illegal, plateau.IllegalActionError, "not legal"),
+        (3, -1, plateau.InvalidActionError, "out of range"),
+        (4, b.num_distinct_actions, plateau.InvalidActionError, "out of range"),
+        (0, 2**62, plateau.InvalidActionError, "out of range"),
     ):
         acts = good.copy()
         acts[i] = value
-        with pytest.raises(plateau.IllegalActionError, match=f"game {i} of the batch.*{reason}"):
+        with pytest.raises(error, match=f"game {i} of the batch.*{reason}"):
             b.step(acts)
     for acts, reason in (
         (good[:-1], "shape"),
@@ -119,7 +119,7 @@ def test_bad_actions_change_nothing(batch_variant: tuple[str, str]) -> None:
         (good.astype(np.float64), "integer"),
         (np.full(N, 2**64 - 1, dtype=np.uint64), "below 2..63"),
     ):
-        with pytest.raises(plateau.IllegalActionError, match=reason):
+        with pytest.raises(plateau.InvalidActionError, match=reason):
             b.step(acts)
     assert (b.hashes().tolist(), b.plies().tolist(), b.legal_masks().tobytes()) == before
     done, _ = b.step(good.tolist())  # a plain list of legal ids is fine
