@@ -1,6 +1,6 @@
 # Shared toolkit of the compiled core: 64-bit board helpers, a seeded PRNG and numpy buffers.
 # Every game kernel cimports these; all but new_array are inline, noexcept and nogil.
-from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int64_t
 
 cdef extern from "bits.h" nogil:
     int pl_popcount(uint64_t x)
@@ -191,3 +191,16 @@ cdef class GameCore:
     cdef int _push(self, int a) except -1
     cdef int _check_player(self, object p) except -1
     cdef int _reset_history(self) except -1
+
+
+cdef class ListCore(GameCore):
+    # A game whose legal actions are cached as a list of ids (ascending): the legal-list hooks
+    # (_has, _count, _write_list, _write_mask) are here, and the game's _gen stores its list
+    # with _store_legal / _store_legal16. The cache is sized to the list, not to the game's
+    # worst case: programs keep many states alive.
+    cdef int32_t* _legal
+    cdef int _nlegal
+    cdef int _legal_cap
+    cdef int _legal_fit(self, int n) except -1
+    cdef int _store_legal(self, const int32_t* ids, int n) except -1
+    cdef int _store_legal16(self, const uint16_t* ids, int n) except -1

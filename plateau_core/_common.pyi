@@ -36,3 +36,6 @@ class GameCore:
         self, seed: int = 0, ply_cap: int | None = 400, sensible_end: bool = False
     ) -> list[float]: ...
     def observation_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]: ...
+
+class ListCore(GameCore):
+    """A ``GameCore`` whose legal actions are cached as a list of ids."""

@@ -2,8 +2,8 @@
 """Python-visible hooks into the shared core toolkit (used by tests of the PRNG and hashing)."""
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 cimport cython
-from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
-from libc.stdlib cimport malloc, free
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int64_t
+from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
 import numbers
@@ -385,3 +385,61 @@ cdef class GameCore:
         out = new_array(self.observation_shape, _FLOAT32, True, &data)
         self._observe(viewer, <float*>data)
         return out
+
+
+@cython.auto_pickle(False)
+cdef class ListCore(GameCore):
+    """A ``GameCore`` whose legal actions are cached as a list of ids."""
+
+    def __cinit__(self, *args, **kwargs):
+        self._legal = NULL
+        self._nlegal = 0
+        self._legal_cap = 0
+
+    def __dealloc__(self):
+        free(self._legal)
+
+    cdef int _legal_fit(self, int n) except -1:
+        cdef int cap
+        cdef int32_t* grown
+        if n > self._legal_cap:
+            cap = max(n, 64)
+            grown = <int32_t*>realloc(self._legal, cap * sizeof(int32_t))
+            if grown == NULL:
+                raise MemoryError()
+            self._legal = grown
+            self._legal_cap = cap
+        return 0
+
+    cdef int _store_legal(self, const int32_t* ids, int n) except -1:
+        self._legal_fit(n)
+        if n > 0:
+            memcpy(self._legal, ids, n * sizeof(int32_t))
+        self._nlegal = n
+        self._legal_ok = True
+        return 0
+
+    cdef int _store_legal16(self, const uint16_t* ids, int n) except -1:
+        cdef int i
+        self._legal_fit(n)
+        for i in range(n):
+            self._legal[i] = ids[i]
+        self._nlegal = n
+        self._legal_ok = True
+        return 0
+
+    cdef bint _has(self, long a) noexcept:
+        return ids_contain32(self._legal, self._nlegal, a)
+
+    cdef int _count(self) noexcept:
+        return self._nlegal
+
+    cdef void _write_list(self, int64_t* out) noexcept:
+        cdef int i
+        for i in range(self._nlegal):
+            out[i] = self._legal[i]
+
+    cdef void _write_mask(self, uint8_t* out) noexcept:
+        cdef int i
+        for i in range(self._nlegal):
+            out[self._legal[i]] = 1

@@ -13,7 +13,7 @@ from libc.stdlib cimport malloc, realloc, free
 import numpy as np
 
 from plateau_core._common cimport (
-    GameCore, Rng, ids_contain, new_array,
+    GameCore, ListCore, Rng, ids_contain, new_array,
     rng_below, rng_seed, splitmix64, check_int, check_seed, check_depth, Work, work_tick,
     raise_pending, NODE_TICKS, PLY_TICKS,
 )
@@ -1199,29 +1199,20 @@ def random_playouts(n, seed, ply_cap, max_plies=0):
 
 
 @cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
-cdef class AlbeaCore(GameCore):
+cdef class AlbeaCore(ListCore):
     """An Albea Plateau position (the referee's full truth) with its undo history (the shared
     machinery is ``GameCore``'s). The public class ``plateau.AlbeaPlateauState`` adds
     notation, views and serialization; everything here validates its input before a kernel
     sees it."""
 
     cdef AlbeaState s
-    cdef uint16_t* _legal       # cached legal ids of s (ascending), valid while _legal_ok
-    cdef int _nlegal
-    cdef int _legal_cap
 
     def __cinit__(self, *args, **kwargs):
-        self._legal = NULL
-        self._nlegal = 0
-        self._legal_cap = 0
         self._snap_size = sizeof(AlbeaSnap)
         self._num_actions = ALBEA_NUM_ACTIONS
         self._num_players = 2
         self._scratch_bytes = ALBEA_MAX_LEGAL * sizeof(uint16_t)
         albea_init(&self.s, 0)
-
-    def __dealloc__(self):
-        free(self._legal)
 
     def _core_init(self, max_plies):
         cdef int mp = check_int(max_plies, 0, ALBEA_MAX_PLY, "max_plies")
@@ -1232,40 +1223,9 @@ cdef class AlbeaCore(GameCore):
     # -- GameCore hooks -----------------------------------------------------------------------
     cdef int _gen(self) except -1:
         cdef uint16_t buf[ALBEA_MAX_LEGAL]
-        cdef int n
-        cdef uint16_t* grown
-        if self._legal_ok:
-            return 0
-        n = albea_list(&self.s, buf)
-        if n > self._legal_cap:
-            # sized to the list (a few hundred bytes), not to the 16 KiB worst case: programs
-            # keep many states alive
-            grown = <uint16_t*>realloc(self._legal, max(n, 256) * sizeof(uint16_t))
-            if grown == NULL:
-                raise MemoryError()
-            self._legal = grown
-            self._legal_cap = max(n, 256)
-        if n > 0:
-            memcpy(self._legal, buf, n * sizeof(uint16_t))
-        self._nlegal = n
-        self._legal_ok = True
+        if not self._legal_ok:
+            self._store_legal16(buf, albea_list(&self.s, buf))
         return 0
-
-    cdef bint _has(self, long a) noexcept:
-        return ids_contain(self._legal, self._nlegal, a)
-
-    cdef int _count(self) noexcept:
-        return self._nlegal
-
-    cdef void _write_list(self, int64_t* out) noexcept:
-        cdef int i
-        for i in range(self._nlegal):
-            out[i] = self._legal[i]
-
-    cdef void _write_mask(self, uint8_t* out) noexcept:
-        cdef int i
-        for i in range(self._nlegal):
-            out[self._legal[i]] = 1
 
     cdef void _save(self, char* snap, int a) noexcept:
         (<AlbeaSnap*>snap).action = a

@@ -6,6 +6,4 @@ OBSERVATION_SHAPE: tuple[int, int, int]
 
 class AlbeaBatch(BatchCore):
     max_plies: int
-    def __init__(
-        self, n: int, seed: int = 0, ply_cap: int = 400, max_plies: int = 0
-    ) -> None: ...
+    def __init__(self, n: int, seed: int = 0, ply_cap: int = 400, max_plies: int = 0) -> None: ...

@@ -17,7 +17,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 
 from plateau_core._common cimport (
-    GameCore, Rng, Work, rng_seed, rng_below, splitmix64, pl_ctz, pl_popcount, check_int,
+    GameCore, ListCore, Rng, Work, rng_seed, rng_below, splitmix64, pl_ctz, pl_popcount, check_int,
     check_seed, work_tick, raise_pending, ids_contain32, new_array, NODE_TICKS, PLY_TICKS,
 )
 
@@ -1369,7 +1369,7 @@ cdef int32_t* _scratch(Py_ssize_t n) except NULL:
 
 
 @cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
-cdef class EmpireCore(GameCore):
+cdef class EmpireCore(ListCore):
     """An Empire Plateau position with its history (the shared machinery is ``GameCore``'s).
     The public class ``plateau.EmpirePlateauState`` adds notation, set-ups, serialization and
     the diagram; everything here validates its input before a kernel sees it."""
@@ -1378,14 +1378,8 @@ cdef class EmpireCore(GameCore):
     cdef Py_ssize_t _s_cap          # bytes allocated at s
     cdef EmpireTables _tables       # keeps the board tables that s points to alive
     cdef int _variant
-    cdef int32_t* _legal            # cached legal ids of s (ascending), valid while _legal_ok
-    cdef int _nlegal
-    cdef int _legal_cap
 
     def __cinit__(self, *args, **kwargs):
-        self._legal = NULL
-        self._nlegal = 0
-        self._legal_cap = 0
         self._variant = 0
         self._tables = None
         self._s_cap = _EMPTY.state_bytes
@@ -1399,7 +1393,6 @@ cdef class EmpireCore(GameCore):
 
     def __dealloc__(self):
         free(self.s)
-        free(self._legal)
 
     cdef void _set_sizes(self) noexcept:
         cdef const EmpireBoard* bd = self.s.bd
@@ -1434,40 +1427,11 @@ cdef class EmpireCore(GameCore):
 
     # -- GameCore hooks -----------------------------------------------------------------------
     cdef int _gen(self) except -1:
-        cdef int n
         cdef int32_t* buf
-        cdef int32_t* grown
-        if self._legal_ok:
-            return 0
-        buf = _scratch(self.s.bd.max_legal)
-        n = empire_list(self.s, buf)
-        if n > self._legal_cap:
-            grown = <int32_t*>realloc(self._legal, max(n, 64) * sizeof(int32_t))
-            if grown == NULL:
-                raise MemoryError()
-            self._legal = grown
-            self._legal_cap = max(n, 64)
-        if n > 0:
-            memcpy(self._legal, buf, n * sizeof(int32_t))
-        self._nlegal = n
-        self._legal_ok = True
+        if not self._legal_ok:
+            buf = _scratch(self.s.bd.max_legal)
+            self._store_legal(buf, empire_list(self.s, buf))
         return 0
-
-    cdef bint _has(self, long a) noexcept:
-        return ids_contain32(self._legal, self._nlegal, a)
-
-    cdef int _count(self) noexcept:
-        return self._nlegal
-
-    cdef void _write_list(self, int64_t* out) noexcept:
-        cdef int i
-        for i in range(self._nlegal):
-            out[i] = self._legal[i]
-
-    cdef void _write_mask(self, uint8_t* out) noexcept:
-        cdef int i
-        for i in range(self._nlegal):
-            out[self._legal[i]] = 1
 
     cdef void _save(self, char* snap, int a) noexcept:
         (<int32_t*>snap)[0] = a

@@ -6,6 +6,10 @@ class XBatch(BatchCore):
     variant_index: int
     first_player: int
     def __init__(
-        self, variant_index: int, n: int, seed: int = 0, ply_cap: int = 400,
+        self,
+        variant_index: int,
+        n: int,
+        seed: int = 0,
+        ply_cap: int = 400,
         first_player: int = 0,
     ) -> None: ...
