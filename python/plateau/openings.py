@@ -237,6 +237,8 @@ def make_openings(
         line_rng = random.Random(line_seed)
         players = new_game(game, variant).num_players
         bots = [make_bot(bot, seed=line_seed + p) for p in range(players)] if bot else []
+        for b in bots:
+            b.reset()
         state = new_game(game, variant)
         while state.ply < plies and not state.is_terminal():
             if bots:
