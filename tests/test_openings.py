@@ -288,3 +288,19 @@ def test_bot_plies_are_deterministic_per_seed() -> None:
     assert make_openings("plateau-x", "mini", 4, 3, bot="mcts:iters=30", seed=3) != records
     with pytest.raises(ValueError, match="unknown bot"):
         make_openings("plateau-x", "mini", 4, 3, bot="nobody")
+
+
+def test_cli_openings_refuses_bad_settings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "o.jsonl"
+    argv = ["openings", "--variant", "mini", "--count", "3", "--plies", "4", "--out", str(out)]
+    assert main([*argv, "--max-eval", "-1"]) == 2
+    assert "max_eval must be a number >= 0" in capsys.readouterr().err
+    assert main([*argv, "--bot", "nobody"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+    assert main(
+        ["openings", "--variant", "nine", "--count", "1", "--plies", "1", "--out", str(out)]
+    )
+    assert "unknown variant 'nine'" in capsys.readouterr().err
+    assert not out.exists()
