@@ -16,6 +16,7 @@ from helpers import require_extra
 from plateau import arena
 from plateau.bots import BOTS, Bot, register_bot
 from plateau.cli import main
+from plateau.openings import OpeningSource
 
 
 class _Crash(Bot):
@@ -214,6 +215,14 @@ def test_ray_backend_on_a_local_instance() -> None:
     local = arena.run("plateau-x", "mini", ["random", "greedy"], games=3, seed=2)
     remote = arena.run("plateau-x", "mini", ["random", "greedy"], games=3, seed=2, backend="ray")
     assert [r.record for r in remote.results] == [r.record for r in local.results]
+    # with openings: the tasks carry their opening, so Ray workers need no file
+    source = OpeningSource(random_plies=4)
+    local = arena.run("plateau-x", "mini", ["random", "greedy"], 4, seed=2, openings=source)
+    remote = arena.run(
+        "plateau-x", "mini", ["random", "greedy"], 4, seed=2, openings=source, backend="ray"
+    )
+    assert [r.record for r in remote.results] == [r.record for r in local.results]
+    assert [r.opening for r in remote.results] == [0, 0, 1, 1]
 
 
 def test_bots_get_the_game_s_view_and_results_its_scoring(

@@ -16,6 +16,7 @@ import plateau
 from plateau import arena
 from plateau.bots import Bot
 from plateau.cli import main
+from plateau.openings import OpeningSource
 from plateau.sprt import EPSILON, SPRT, SPRTCounter, expected_score, llr
 
 # -- the LLR against a straightforward computation ----------------------------------------------
@@ -268,6 +269,27 @@ def test_arena_plays_pairs_until_h1_and_reports_from_the_file(tmp_path: Path) ->
             "plateau-x", "mini", ["greedy", "random"], 400, seed=2, out=out, resume=True,
             sprt=SPRT(elo0=0, elo1=100),
         )  # fmt: skip
+
+
+def test_sprt_pairs_share_their_opening(tmp_path: Path) -> None:
+    out = tmp_path / "sprt.jsonl"
+    openings = OpeningSource(random_plies=4)
+    bots = ["greedy", "random"]
+    res = arena.run("plateau-x", "mini", bots, 400, seed=2, out=out, sprt=FAST, openings=openings)
+    state = res.sprt_state()
+    assert state is not None and state.decision == "H1"
+    assert [r.index for r in res.results] == list(range(2 * state.pairs))
+    for k in range(state.pairs):
+        first, second = res.results[2 * k : 2 * k + 2]
+        assert first.opening == second.opening == k
+        assert first.record["actions"][:4] == second.record["actions"][:4]
+        assert first.seats == second.seats[::-1]
+    assert len({tuple(r.record["actions"][:4]) for r in res.results}) == state.pairs
+    assert arena.report(out).format_table() == res.format_table()
+    again = arena.run(
+        "plateau-x", "mini", bots, 400, seed=2, out=out, resume=True, sprt=FAST, openings=openings
+    )
+    assert again.format_table() == res.format_table()
 
 
 def test_the_decision_does_not_depend_on_the_workers() -> None:

@@ -16,6 +16,11 @@ action forfeits that game, with the reason and the tail of its stderr in the res
 With ``sprt=SPRT(...)`` (:mod:`plateau.sprt`, two bots in a two-player game) the arena plays
 game pairs, games ``2k`` and ``2k+1`` (the two seat orders), until the sequential test accepts
 H1 or H0, or ``games`` (then a maximum) runs out: ``docs/sprt.md``.
+
+With ``openings=OpeningSource(...)`` (:mod:`plateau.openings`, ``docs/openings.md``) games
+start from the openings of a file or from random plies: games come in groups of ``n`` (the
+number of players), the ``n`` rotations of seats, and every game of group ``k`` starts from
+opening ``k``, so that opening luck cancels out. With two players a group is an SPRT's pair.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from plateau.checks import check_int
 from plateau.clock import TimeControl, held_to_budget, own_seconds
 from plateau.engine import EngineError, EnginePool, check_engine, is_engine_spec
 from plateau.engine import split_outside_quotes as _split_outside_quotes
+from plateau.openings import Opening, OpeningSource
 from plateau.record import to_record
 from plateau.registry import check_variant, new_game
 from plateau.sprt import SPRT, SPRTCounter, SPRTState
@@ -74,8 +80,15 @@ class GameResult:
     sprt: dict[str, Any] | None = None
     #: the time control (``"10+0.1"``), None without clocks
     tc: str | None = None
-    #: the seconds each move took its bot (measured by the arena), ply by ply
+    #: the seconds each move took its bot (measured by the arena), ply by ply after the opening
     move_seconds: list[float] = field(default_factory=list)
+    #: the opening the game started from: its index (the line of the opening file, from 0, or
+    #: the group of a random-ply opening), None for the start position
+    opening: int | None = None
+    #: the plies of the opening, the first plies of ``record["actions"]`` (the bots' moves follow)
+    opening_plies: int = 0
+    #: the arena's opening source (``OpeningBook.tag``), None without openings
+    openings: str | None = None
 
     def to_line(self) -> str:
         return json.dumps({"format": FORMAT, **asdict(self)})
@@ -173,12 +186,16 @@ def play_game(
     move_timeout: float | None = None,
     ply_cap: int = 400,
     tc: TimeControl | None = None,
+    opening: Opening | None = None,
 ) -> GameResult:
     """Play arena game ``index`` with ``specs[seat]`` in each seat (never raises for a bot's
-    fault: that is a forfeit), with a clock per seat under the time control ``tc``."""
+    fault: that is a forfeit), with a clock per seat under the time control ``tc``, from the
+    position of ``opening`` (None: the start)."""
     pool = _POOL if _POOL is not None else EnginePool()
     try:
-        return _play_game(game, variant, specs, index, seed, move_timeout, ply_cap, pool, tc)
+        return _play_game(
+            game, variant, specs, index, seed, move_timeout, ply_cap, pool, tc, opening
+        )
     finally:
         if pool is not _POOL:
             pool.close()
@@ -207,8 +224,9 @@ def _play_game(
     ply_cap: int,
     pool: EnginePool,
     tc: TimeControl | None = None,
+    opening: Opening | None = None,
 ) -> GameResult:
-    state = new_game(game, variant)
+    state = opening.start() if opening is not None else new_game(game, variant)
     clocks = [tc.base] * state.num_players if tc is not None else None
     inc = tc.inc if tc is not None else 0.0
     move_seconds: list[float] = []
@@ -317,6 +335,9 @@ def _play_game(
         },
         tc=tc.describe() if tc is not None else None,
         move_seconds=move_seconds,
+        opening=opening.index if opening is not None else None,
+        opening_plies=opening.plies if opening is not None else 0,
+        openings=opening.source if opening is not None else None,
     )
 
 
@@ -485,6 +506,13 @@ class ArenaResult:
             f"{len(self.results)} games of {self.game}/{self.variant}, seats rotated; "
             f"{truncated} stopped at the ply limit and scored by their ranking then."
         )
+        sources = sorted({r.openings for r in self.results if r.openings is not None})
+        if sources:
+            used = len({r.opening for r in self.results})
+            lines.append(
+                f"Openings ({', '.join(sources)}): {used} used, one for each group of "
+                f"{len(self.bots)} games (the seat rotations)."
+            )
         timed = sorted({r.tc for r in self.results if r.tc is not None})
         if timed:
             on_time = sum(
@@ -547,6 +575,7 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
             (r.game, r.variant) != (first.game, first.variant)
             or sorted(r.seats) != sorted(bots)
             or _without_games(r.sprt) != _without_games(first.sprt)
+            or r.openings != first.openings
         ):
             raise ValueError(f"{path}: game {r.index} belongs to another arena")
     results.sort(key=lambda r: r.index)
@@ -651,6 +680,7 @@ def run(
     progress: bool | Callable[[Iterable[GameResult], int], Iterable[GameResult]] = False,
     sprt: SPRT | None = None,
     tc: TimeControl | None = None,
+    openings: OpeningSource | None = None,
 ) -> ArenaResult:
     """Play ``games`` games of ``bots`` (one per seat, rotated every game; each a spec string,
     a Bot subclass or factory, or a Bot object: see :data:`BotSource`) and return the
@@ -663,7 +693,12 @@ def run(
     With ``tc`` (:class:`plateau.clock.TimeControl`) each seat has a clock per game: engines
     are sent it with every ``go``, library bots that search by time (``seconds``) are held to a
     budget from it, every move is measured, and a bot whose clock runs out loses on time (a
-    forfeit with reason ``time``)."""
+    forfeit with reason ``time``).
+
+    With ``openings`` (:class:`plateau.openings.OpeningSource`: a file, or random plies drawn
+    from ``seed``) games ``n * k`` to ``n * k + n - 1`` (the ``n`` seat rotations; an SPRT's
+    pair with two players) all start from opening ``k``; each game's record holds the opening's
+    plies then the bots' moves, and ``GameResult.opening`` names the opening."""
     check_variant(game, variant)
     probe = new_game(game, variant)
     bots = list(bots)
@@ -687,6 +722,22 @@ def run(
     if tc is not None and not isinstance(tc, TimeControl):
         raise ValueError(f"tc must be a plateau.clock.TimeControl, got {tc!r}")
     tc_text = tc.describe() if tc is not None else None
+    if openings is not None and not isinstance(openings, OpeningSource):
+        raise ValueError(f"openings must be a plateau.openings.OpeningSource, got {openings!r}")
+    book = openings.book(game, variant, seed) if openings is not None else None
+    book_tag = book.tag if book is not None else None
+    num = len(bots)
+    opening_cache: dict[int, Opening] = {}
+
+    def opening_of(index: int) -> Opening | None:
+        """The opening of game ``index``: that of its group of seat rotations."""
+        if book is None:
+            return None
+        group = index // num
+        if group not in opening_cache:
+            opening_cache[group] = book.opening(group)
+        return opening_cache[group]
+
     tag: dict[str, Any] | None = None
     if sprt is not None:
         if not isinstance(sprt, SPRT):
@@ -704,6 +755,8 @@ def run(
             same = (r.game, r.variant, r.seed) == (game, variant, seed)
             # an SPRT arena resumes with the same test (its maximum of games may change)
             same = same and _without_games(r.sprt) == _without_games(tag) and r.tc == tc_text
+            # the same openings, each game from its group's
+            same = same and r.openings == book_tag and r.opening == _index_of(opening_of(r.index))
             labels = [bot_label(bots[b]) for b in seat_order(r.index, len(bots))]
             if not same or r.seats != labels:
                 raise ValueError(f"{out}: game {r.index} was played by another arena setup")
@@ -734,6 +787,7 @@ def run(
             move_timeout,
             ply_cap,
             tc,
+            opening_of(i),
         )
         for i in range(games)
         if i not in done and not finished
@@ -775,6 +829,10 @@ def run(
         return ArenaResult(game, variant, labels, results)
     results = _sprt_cut(results, sprt_state(results, sprt, games))
     return ArenaResult(game, variant, labels, results, sprt, games)
+
+
+def _index_of(opening: Opening | None) -> int | None:
+    return opening.index if opening is not None else None
 
 
 def _without_games(tag: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from plateau import __version__
-from plateau.record import from_json
+from plateau.record import from_json, from_record
 from plateau.registry import game_info, games, new_game, random_playouts
 
 
@@ -154,9 +154,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     from plateau import arena
     from plateau.clock import TimeControl
+    from plateau.openings import OpeningSource
     from plateau.sprt import SPRT
 
     sprt = SPRT.parse(args.sprt) if args.sprt is not None else None
+    openings = None
+    if args.openings is not None:
+        openings = OpeningSource(path=args.openings)
+    elif args.random_plies is not None:
+        openings = OpeningSource(random_plies=args.random_plies)
     games = args.games if args.games is not None else (20000 if sprt else 100)
     result = arena.run(
         args.game,
@@ -174,8 +180,32 @@ def cmd_arena(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         sprt=sprt,
         tc=TimeControl.parse(args.tc) if args.tc is not None else None,
+        openings=openings,
     )
     print(result.format_table())
+    return 0
+
+
+def cmd_openings(args: argparse.Namespace) -> int:
+    from plateau.openings import evaluation_spread, make_openings, write_openings
+
+    variant = args.variant or game_info(args.game).default_variant
+    records = make_openings(
+        args.game,
+        variant,
+        args.count,
+        args.plies,
+        bot=args.bot,
+        max_eval=args.max_eval,
+        seed=args.seed,
+    )
+    write_openings(args.out, records)
+    spreads = sorted(evaluation_spread(from_record(r)) for r in records)
+    print(
+        f"{len(records)} openings of {args.game}/{variant} after {args.plies} plies written to "
+        f"{args.out}; evaluation spread min {spreads[0]:g}, median "
+        f"{spreads[len(spreads) // 2]:g}, max {spreads[-1]:g}"
+    )
     return 0
 
 
@@ -309,7 +339,38 @@ def build_parser() -> argparse.ArgumentParser:
         help="game clocks: BASE seconds per seat and game, INC added after each move "
         "(e.g. 10+0.1); a bot whose clock runs out loses on time",
     )
+    start = p.add_mutually_exclusive_group()
+    start.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="start games from the openings of FILE (JSON lines of game records, cycled); "
+        "the seat rotations of a game share its opening (docs/openings.md)",
+    )
+    start.add_argument(
+        "--random-plies",
+        type=POSITIVE,
+        metavar="N",
+        help="start games after N random plies (seeded by --seed), shared by the seat rotations",
+    )
     p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser(
+        "openings", help="write an opening file of positions a static evaluation judges even"
+    )
+    _add_game_args(p)
+    p.add_argument("--count", type=POSITIVE, required=True, help="how many openings")
+    p.add_argument("--plies", type=POSITIVE, required=True, help="plies from the start")
+    p.add_argument("--out", required=True, help="the opening file to write (JSON lines)")
+    p.add_argument("--bot", help="a bot spec that plays the plies (default: random plies)")
+    p.add_argument(
+        "--max-eval",
+        type=float,
+        default=None,
+        help="keep positions whose evaluation spread (the largest |heuristic| over the "
+        "players) is at most this (default: any)",
+    )
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the random lines")
+    p.set_defaults(func=cmd_openings)
 
     p = sub.add_parser("arena-report", help="re-tabulate an arena from its JSON-lines file")
     p.add_argument("file", help="the JSON-lines file of an arena (its --out)")

@@ -5,6 +5,7 @@ is given unchanged; and the arena plays every variant in-process."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ import plateau
 from conformance.support import GAME_VARIANTS, seed_of, snapshot
 from plateau import GameState, arena
 from plateau.bots import BOTS, bot_names, make_bot
+from plateau.openings import OpeningSource, write_openings
+from plateau.record import from_record, to_record
 
 MAX_PLIES = 2000
 
@@ -158,3 +161,42 @@ def test_arena_scores_games_cut_at_the_ply_limit(game_variant: tuple[str, str]) 
         assert not replayed.is_terminal()
         assert r.ranking == replayed.ranking()
         assert r.returns == replayed.points_for(replayed.ranking())
+
+
+def test_arena_plays_every_seat_rotation_from_one_opening(
+    game_variant: tuple[str, str], tmp_path: Path
+) -> None:
+    game, variant = game_variant
+    players = plateau.new_game(game, variant).num_players
+    bots = arena_bots(players)
+    seed = seed_of("openings", game, variant) % 2**31
+    res = arena.run(game, variant, bots, players, seed=seed, openings=OpeningSource(random_plies=4))
+    opening = OpeningSource(random_plies=4).book(game, variant, seed).opening(0).record
+    for r in res.results:
+        assert r.forfeit is None and r.opening == 0 and r.opening_plies == 4
+        assert r.record["actions"][:4] == opening["actions"]
+        replayed = plateau.from_json(json.dumps(r.record))
+        assert replayed.ply == r.plies and replayed.ranking() == r.ranking
+    # an opening file: a set-up position (where the game has them) and a game from the start
+    start = from_record(opening)
+    lines = [opening]
+    info = plateau.game_info(game)
+    position_dict = getattr(start, "position_dict", None)
+    if info.from_setup is not None and callable(position_dict):
+        lines.insert(0, to_record(info.from_setup(variant, position_dict())))
+    path = tmp_path / "openings.jsonl"
+    write_openings(path, lines)
+    res = arena.run(
+        game, variant, bots, players * len(lines), seed=seed, openings=OpeningSource(path=path)
+    )
+    for r in res.results:
+        assert r.forfeit is None and r.opening == r.index // players
+        line = lines[r.opening]
+        assert r.record.get("setup") == line.get("setup") and r.opening_plies == len(
+            line["actions"]
+        )
+        assert r.record["actions"][: r.opening_plies] == line["actions"]
+        replayed = plateau.from_json(json.dumps(r.record))
+        assert replayed.ply == r.plies and replayed.ranking() == r.ranking
+        scored = replayed.points_for(r.ranking) if r.truncated else replayed.returns()
+        assert scored == r.returns
