@@ -102,18 +102,19 @@ def rgb_array(
 
 
 def frames(state: GameState, viewer: int | None = None) -> list[tuple[str, str]]:
-    """``(caption, svg)`` for every ply of the game of ``state``, from the start of its
-    history (a set-up position, for a game from one) to ``state`` itself; ``state`` is left
-    as it was. Captions name the action that led to each picture, as ``viewer`` saw it."""
+    """``(caption, svg)`` after each number of actions of the game of ``state``, from the
+    start of its history (a set-up position, for a game from one) to ``state`` itself;
+    ``state`` is left as it was. A caption is the action that led to its picture, as
+    ``viewer`` saw it (``"start"`` for the first)."""
     probe = state.clone()
     actions = probe.history
     for _ in actions:
         probe.undo()
     texts = state.history_strings(viewer)
     out = [("start", svg(probe, viewer))]
-    for ply, (action, text) in enumerate(zip(actions, texts)):
+    for action, text in zip(actions, texts):
         probe.apply(action)
-        out.append((f"ply {ply}: {text}", svg(probe, viewer)))
+        out.append((text, svg(probe, viewer)))
     return out
 
 

@@ -38,10 +38,10 @@ h1 { font-size: 17px; margin: 0 0 8px; }
 <body data-ply="0">
 <h1>__TITLE__</h1>
 <div id="controls">
-<button id="first" title="start (Home)">&#x23EE;</button>
+<button id="first" title="start (Home)">|&#x25C0;</button>
 <button id="prev" title="back (left arrow)">&#x25C0;</button>
 <button id="next" title="forward (right arrow)">&#x25B6;</button>
-<button id="last" title="end (End)">&#x23ED;</button>
+<button id="last" title="end (End)">&#x25B6;|</button>
 <input id="slider" type="range" min="0" max="__MAX__" value="0" aria-label="ply">
 <span id="label"></span>
 </div>
@@ -61,7 +61,7 @@ function show(i) {
     current = i;
     frame.innerHTML = frames[i][1];
     slider.value = String(i);
-    label.textContent = frames[i][0] + "  (" + i + " / " + (frames.length - 1) + ")";
+    label.textContent = i + " / " + (frames.length - 1) + ": " + frames[i][0];
     document.body.dataset.ply = String(i);
     moves.forEach((li, k) => li.classList.toggle("current", k === i));
   }

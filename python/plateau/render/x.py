@@ -124,6 +124,6 @@ def draw(state: GameState, viewer: int | None, last: bool) -> str:
         d.circle(MARGIN + 6, y, 6, fill=PIECE_FILL[p], stroke=PIECE_STROKE[p], stroke_width=1.5)
         mark = "  \u25c0 to move" if p == s.current_player and not s.is_terminal() else ""
         d.text(MARGIN + 18, y, f"{p} {COLOURS[p]}: singles {stock['single']}, doubles "
-               f"{stock['double']}, pieces off board {off}{mark}", size=12,
+               f"{stock['double']}, {off} off board{mark}", size=12,
                anchor="start")  # fmt: skip
     return d.to_svg()
