@@ -10,8 +10,8 @@ import json
 import os
 import random
 import re
-import shutil
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -234,7 +234,7 @@ def test_render_from_actions_to_stdout(capsys: pytest.CaptureFixture[str]) -> No
 def test_render_refuses_bad_plies_and_viewers(
     record_file: tuple[Path, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path, s = record_file
+    path, _ = record_file
     assert main(["render", "--record", str(path), "--ply", "13"]) == 2
     assert "the game has 12 actions" in capsys.readouterr().err
     assert main(["render", "--record", str(path), "--viewer", "2"]) == 2
@@ -402,3 +402,139 @@ def test_a_screenshot_of_the_viewer_is_not_blank(
     colours = {tuple(int(c) for c in px) for px in a[::7, ::7].reshape(-1, 3)}
     assert (244, 238, 223) in colours  # the bare board (level 0)
     assert len(colours) > 50
+
+
+class WebDriver:
+    """A W3C WebDriver session with Debian's chromedriver, over its local HTTP API (stdlib
+    only): enough to click, press keys, run a script and take a screenshot."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        import socket
+
+        driver = "/usr/bin/chromedriver"
+        chromium()
+        if not os.path.exists(driver):
+            if os.environ.get("PLATEAU_REQUIRE_EXTRAS") == "1":
+                pytest.fail(f"PLATEAU_REQUIRE_EXTRAS=1 but {driver} is missing")
+            pytest.skip(f"{driver} is missing (apt-get install chromium-driver)")
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        self.proc = subprocess.Popen(
+            [driver, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        self.session = ""
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if self.call("GET", "/status")["ready"]:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.close()
+                pytest.fail("chromedriver did not start within 30 s")
+            time.sleep(0.1)
+        flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--window-size=900,800",
+                 f"--user-data-dir={tmp_path / 'driver-profile'}"]  # fmt: skip
+        caps = {"browserName": "chrome",
+                "goog:chromeOptions": {"binary": CHROMIUM, "args": flags}}  # fmt: skip
+        self.session = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}})[
+            "sessionId"
+        ]
+
+    def call(self, method: str, path: str, body: object = None) -> Any:
+        import urllib.request
+
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return json.loads(r.read())["value"]
+
+    def s(self, path: str) -> str:
+        return f"/session/{self.session}{path}"
+
+    def open(self, url: str) -> None:
+        self.call("POST", self.s("/url"), {"url": url})
+
+    def script(self, js: str) -> Any:
+        return self.call("POST", self.s("/execute/sync"), {"script": js, "args": []})
+
+    def click(self, css: str) -> None:
+        found = self.call("POST", self.s("/element"), {"using": "css selector", "value": css})
+        element = next(iter(found.values()))
+        self.call("POST", self.s(f"/element/{element}/click"), {})
+
+    def press(self, key: str) -> None:
+        keys = [{"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]
+        self.call("POST", self.s("/actions"),
+                  {"actions": [{"type": "key", "id": "keyboard", "actions": keys}]})  # fmt: skip
+
+    def screenshot(self) -> bytes:
+        import base64
+
+        return base64.b64decode(self.call("GET", self.s("/screenshot")))
+
+    def close(self) -> None:
+        try:
+            if self.session:
+                self.call("DELETE", self.s(""))
+        finally:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
+
+
+ARROW_LEFT, ARROW_RIGHT, HOME, END = "\ue012", "\ue014", "\ue011", "\ue010"
+
+
+@pytest.mark.browser
+def test_the_viewer_steps_with_buttons_and_keys_in_chromium(
+    viewer_file: tuple[Path, Any], tmp_path: Path
+) -> None:
+    path, s = viewer_file
+    last = len(s.history)
+    texts = ["-", *s.history_strings()]
+    browser = WebDriver(tmp_path)
+    try:
+        browser.open(path.as_uri())
+
+        def where() -> tuple[int, str, str]:
+            ply, caption, hash_ = browser.script(
+                "return [document.body.dataset.ply,"
+                " document.querySelector('#frame .last-action').textContent, location.hash]"
+            )
+            return int(ply), caption, hash_
+
+        assert where() == (0, "last: -", "#ply=0")
+        first = browser.screenshot()
+        browser.click("#next")
+        browser.click("#next")
+        assert where() == (2, f"last: {texts[2]}", "#ply=2")
+        browser.press(ARROW_RIGHT)
+        assert where()[0] == 3
+        browser.press(ARROW_LEFT)
+        browser.press(ARROW_LEFT)
+        assert where() == (1, f"last: {texts[1]}", "#ply=1")
+        browser.press(END)
+        assert where() == (last, f"last: {texts[last]}", f"#ply={last}")
+        browser.press(ARROW_RIGHT)  # stays at the end
+        assert where()[0] == last
+        assert browser.screenshot() != first  # the picture on screen changed
+        browser.click("#prev")
+        assert where()[0] == last - 1
+        browser.press(HOME)
+        assert where()[0] == 0
+        browser.click("#last")
+        browser.click("#first")
+        assert where()[0] == 0
+        browser.click("#moves li:nth-child(5)")  # the move list: the picture after 4 actions
+        assert where() == (4, f"last: {texts[4]}", "#ply=4")
+        # no request left the page (only the file itself was loaded)
+        urls = browser.script("return performance.getEntriesByType('resource').map(e => e.name)")
+        assert urls == []
+    finally:
+        browser.close()
