@@ -244,8 +244,8 @@ def test_render_refuses_bad_plies_and_viewers(
 def frames_of(page: str) -> list[list[str]]:
     m = re.search(r'<script id="frames" type="application/json">(.*?)</script>', page, re.S)
     assert m is not None
-    data: list[list[str]] = json.loads(m.group(1))
-    return data
+    data = json.loads(m.group(1))
+    return [[caption, "".join(data["pieces"][k] for k in ks)] for caption, ks in data["frames"]]
 
 
 def assert_self_contained(page: str) -> None:

@@ -6,6 +6,7 @@ address ``viewer.html#ply=N`` opens it at ply N, and stepping keeps that address
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,9 @@ from plateau.render import frames
 
 if TYPE_CHECKING:
     from plateau.state import GameState
+
+#: where an SVG document is cut into pieces: between two tags
+_PIECES = re.compile(r"(?<=>)(?=<)")
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -49,7 +53,10 @@ h1 { font-size: 17px; margin: 0 0 8px; }
 <script id="frames" type="application/json">__FRAMES__</script>
 <script>
 "use strict";
-const frames = JSON.parse(document.getElementById("frames").textContent);
+// pictures are stored as lists of indices into a table of distinct SVG pieces (elements):
+// the board and most pieces repeat from one ply to the next
+const data = JSON.parse(document.getElementById("frames").textContent);
+const frames = data.frames.map((f) => [f[0], f[1].map((k) => data.pieces[k]).join("")]);
 const frame = document.getElementById("frame");
 const slider = document.getElementById("slider");
 const label = document.getElementById("label");
@@ -64,6 +71,7 @@ function show(i) {
     label.textContent = i + " / " + (frames.length - 1) + ": " + frames[i][0];
     document.body.dataset.ply = String(i);
     moves.forEach((li, k) => li.classList.toggle("current", k === i));
+    if (moves[i]) moves[i].scrollIntoView({ block: "nearest" });
   }
   if (location.hash !== "#ply=" + i) {
     try { history.replaceState(null, "", "#ply=" + i); } catch (e) { /* file: URLs */ }
@@ -94,14 +102,21 @@ show(fromHash());
 
 def viewer_html(state: GameState, title: str | None = None, viewer: int | None = None) -> str:
     """The HTML page of the game of ``state``, from the start of its history to ``state``,
-    as ``viewer`` sees it (None: the full truth)."""
+    as ``viewer`` sees it (None: the full truth). The pictures are stored as indices into one
+    table of their distinct elements, which keeps a page of a thousand plies to a few MB."""
     pictures = frames(state, viewer)
     if title is None:
         title = f"{state.game} {state.variant}, {state.ply} plies"
         if viewer is not None:
             title += f", seen by player {viewer}"
+    table: dict[str, int] = {}
+    packed = [
+        [caption, [table.setdefault(piece, len(table)) for piece in _PIECES.split(picture)]]
+        for caption, picture in pictures
+    ]
+    data = json.dumps({"pieces": list(table), "frames": packed}, separators=(",", ":"))
     # inside <script>, "</" could close the element: JSON lets "/" be written "\/"
-    data = json.dumps(pictures, separators=(",", ":")).replace("</", "<\\/")
+    data = data.replace("</", "<\\/")
     items = "".join(f"<li>{escape(caption)}</li>" for caption, _ in pictures)
     return (
         _PAGE.replace("__TITLE__", escape(title))
