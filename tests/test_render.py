@@ -538,3 +538,18 @@ def test_the_viewer_steps_with_buttons_and_keys_in_chromium(
         assert urls == []
     finally:
         browser.close()
+
+
+@pytest.mark.parametrize("game", [g for g in plateau.games() if plateau.game_info(g).from_setup])
+def test_frames_of_a_game_from_a_set_up_position_start_there(game: str) -> None:
+    s = random_game(game, None, 2, 15)
+    t = plateau.game_info(game).from_setup(s.variant, s.position_dict(), **s.options)
+    rng = random.Random(4)
+    for _ in range(5):
+        t.apply(int(rng.choice(t.legal_actions())))
+    u = plateau.from_json(t.to_json())
+    pictures = frames(u)
+    assert [c for c, _ in pictures] == ["start", *u.history_strings()]
+    assert pictures[0][1] == svg(plateau.game_info(game).from_setup(s.variant, s.position_dict(),
+                                                                    **s.options))  # fmt: skip
+    assert pictures[-1][1] == svg(u) and u.ply == 20
