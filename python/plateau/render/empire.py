@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from plateau.games.empire import EmpirePlateauState
     from plateau.state import GameState
 
-SIZE, RIM, CENTRE = 640, 275, 44
+SIZE, RIM = 640, 275
 #: the Empires' colours (the rules page: Babylonian gold, Greek bronze, Median Persian silver,
 #: Roman iron) and the ink of the type written on their armies
 FILL = {"B": "#e0b12a", "G": "#b8733a", "M": "#c9ccd1", "R": "#4b5159"}
@@ -38,10 +38,13 @@ def draw(state: GameState, viewer: int | None, last: bool) -> str:
     cx = cy = SIZE / 2
     polar = board.polar if board.spokes and board.rings else None
     spokes, rings = board.spokes or n, board.rings or 1
-    step = (RIM - CENTRE) / max(rings - 1, 1)
+    # ring 1's radius: dots as far apart round it as along a spoke, so that every army gets
+    # the same room on any number of spokes and rings
+    centre = RIM * spokes / (2 * math.pi * max(rings - 1, 1) + spokes)
+    step = (RIM - centre) / max(rings - 1, 1)
 
     def radius(ring: int) -> float:
-        return CENTRE + (ring - 1) * step
+        return centre + (ring - 1) * step
 
     def angle(spoke: float) -> float:
         return 2 * math.pi * spoke / spokes  # from North, clockwise
@@ -52,7 +55,7 @@ def draw(state: GameState, viewer: int | None, last: bool) -> str:
     pos = [at(radius(p[1]), angle(p[0])) for p in polar] if polar else [
         at(RIM, angle(i)) for i in range(n)]  # fmt: skip
     d.circle(cx, cy, RIM + 30, cls="board", fill="#f6efdc", stroke="#8c7648", stroke_width=2)
-    d.circle(cx, cy, CENTRE - 14, fill="#c0392b", stroke="#7b241c", stroke_width=1.5)
+    d.circle(cx, cy, centre - 14, fill="#c0392b", stroke="#7b241c", stroke_width=1.5)
     # the links of the board table: out along a spoke, cw along a ring (each link once)
     with d.group(cls="edges", fill="none", stroke="#a8946a", stroke_width=1.2):
         for i, row in enumerate(board.neighbours):
@@ -80,7 +83,7 @@ def draw(state: GameState, viewer: int | None, last: bool) -> str:
     # bases: squares in their Empire's colour (crossed once conquered); an Empire not in play
     # has no base (its dot is an ordinary dot)
     conquered = s.conquered()
-    army_r = min(11.0, 0.42 * step, 0.42 * 2 * math.pi * CENTRE / spokes) if polar else 9.0
+    army_r = min(11.0, 0.45 * step) if polar else 9.0
     for dot, e in board.base_of.items():
         if s.owner(e) is None:
             continue
