@@ -56,22 +56,23 @@ def draw(state: GameState, viewer: int | None, last: bool) -> str:
         at(RIM, angle(i)) for i in range(n)]  # fmt: skip
     d.circle(cx, cy, RIM + 30, cls="board", fill="#f6efdc", stroke="#8c7648", stroke_width=2)
     d.circle(cx, cy, centre - 14, fill="#c0392b", stroke="#7b241c", stroke_width=1.5)
-    # the links of the board table: out along a spoke, cw along a ring (each link once)
-    with d.group(cls="edges", fill="none", stroke="#a8946a", stroke_width=1.2):
-        for i, row in enumerate(board.neighbours):
-            for direction in (OUT, CW):
-                j = row[direction]
-                if j < 0:
-                    continue
-                (x1, y1), (x2, y2) = pos[i], pos[j]
-                if polar and direction == CW and polar[i][1] == polar[j][1]:
-                    r = radius(polar[i][1])
-                    d.path(f"M {x1:.2f} {y1:.2f} A {r:.2f} {r:.2f} 0 0 1 {x2:.2f} {y2:.2f}")
-                else:
-                    d.line(x1, y1, x2, y2)
-    with d.group(cls="dots", fill="#6f5d3a"):
-        for x, y in pos:
-            d.circle(x, y, 2.2)
+    # the links of the board table: out along a spoke, cw along a ring (each link once), all
+    # in one path, and the dots as one path of zero-length round-capped strokes
+    links = []
+    for i, row in enumerate(board.neighbours):
+        for direction in (OUT, CW):
+            j = row[direction]
+            if j < 0:
+                continue
+            (x1, y1), (x2, y2) = pos[i], pos[j]
+            if polar and direction == CW and polar[i][1] == polar[j][1]:
+                r = radius(polar[i][1])
+                links.append(f"M{x1:.1f} {y1:.1f}A{r:.1f} {r:.1f} 0 0 1 {x2:.1f} {y2:.1f}")
+            else:
+                links.append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
+    d.path("".join(links), cls="edges", fill="none", stroke="#a8946a", stroke_width=1.2)
+    d.path("".join(f"M{x:.1f} {y:.1f}h0" for x, y in pos), cls="dots", stroke="#6f5d3a",
+           stroke_width=4.4, stroke_linecap="round")  # fmt: skip
     # coordinates: spoke letters outside the rim, ring numbers between spokes a and b
     if polar:
         for k in range(spokes):
