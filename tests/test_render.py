@@ -553,3 +553,19 @@ def test_frames_of_a_game_from_a_set_up_position_start_there(game: str) -> None:
     assert pictures[0][1] == svg(plateau.game_info(game).from_setup(s.variant, s.position_dict(),
                                                                     **s.options))  # fmt: skip
     assert pictures[-1][1] == svg(u) and u.ply == 20
+
+
+def test_png_without_the_render_extra_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    from plateau.render import png
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # import cairosvg now fails
+    with pytest.raises(ImportError, match=r"pip install 'plateau\[render\]'"):
+        png(plateau.new_game("plateau-x", "mini"))
+    out = tmp_path / "pos.png"
+    assert main(["render", "--game", "plateau-x", "--out", str(out)]) == 2
+    assert "pip install 'plateau[render]'" in capsys.readouterr().err
+    assert not out.exists()

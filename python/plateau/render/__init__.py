@@ -74,11 +74,11 @@ def png(
     the ``render`` extra: ``pip install "plateau[render]"``)."""
     try:
         import cairosvg  # type: ignore[import-untyped,import-not-found,unused-ignore]
-    except ImportError as e:  # pragma: no cover - depends on the environment
+    except ImportError as e:
         raise ImportError(
             f"PNG pictures need cairosvg: pip install 'plateau[render]' ({e})"
         ) from None
-    if not (isinstance(scale, (int, float)) and 0 < scale <= 16):
+    if isinstance(scale, bool) or not (isinstance(scale, (int, float)) and 0 < scale <= 16):
         raise ValueError(f"scale must be a number in (0, 16], got {scale!r}")
     out: bytes = cairosvg.svg2png(
         bytestring=svg(state, viewer, last).encode("utf-8"), scale=float(scale)
