@@ -5,8 +5,9 @@ Conventions (every game's picture keeps them, so that tests and tools need no pe
 
 - a piece (a disc, a pawn, an army) is an element of class ``piece`` with ``data-player``
   (the player it belongs to) and ``data-at`` (its square or dot);
-- the last action's squares or dots carry the class ``last``, and a text element of class
-  ``last-action`` spells the action;
+- the last action's squares or dots carry the class ``last`` (a move's arrow: ``last-move``),
+  and one text element of class ``last-action`` reads ``last: <the action as the viewer saw
+  it>``, or ``last: -`` with no action to mark;
 - the board's background has the class ``board``.
 
 >>> d = Drawing(40, 20, title="a <test>")
