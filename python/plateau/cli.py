@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from plateau import __version__
 from plateau.record import from_json, from_record
 from plateau.registry import game_info, games, new_game, random_playouts
+from plateau.state import GameState
 
 
 def _add_game_args(p: argparse.ArgumentParser) -> None:
@@ -112,6 +113,86 @@ def cmd_show(args: argparse.Namespace) -> int:
         state.apply_all(args.actions)
     print(state)
     print(f"ranking: {state.ranking()}  hash: {state.hash:016x}")
+    return 0
+
+
+def _load_game(path: str, game_index: int | None = None) -> tuple[GameState, str]:
+    """The game in ``path``, a JSON game record or an arena's JSON-lines file (the game whose
+    ``index`` is ``game_index``, default the file's first), and a title for it."""
+    import json
+
+    from plateau import arena
+
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        head = json.loads(first)
+    except ValueError:
+        head = None
+    if not (isinstance(head, dict) and head.get("format") == arena.FORMAT):
+        if game_index is not None:
+            raise ValueError(f"{path} is a game record, not an arena file: no --game-index")
+        state = from_json(text)
+        return state, f"{os.path.basename(path)}: {state.game} {state.variant}"
+    results = arena.read_results(path)
+    if not results:
+        raise ValueError(f"{path}: no arena game in the file")
+    chosen = results[0] if game_index is None else None
+    for r in results:
+        if r.index == game_index:
+            chosen = r
+    if chosen is None:
+        known = ", ".join(str(r.index) for r in results[:20])
+        raise ValueError(f"{path} has no game with index {game_index} (games: {known}, ...)")
+    state = from_record(chosen.record)
+    seats = ", ".join(f"{p}: {bot}" for p, bot in enumerate(chosen.seats))
+    title = (
+        f"arena game {chosen.index}, {chosen.game} {chosen.variant} ({seats}); "
+        f"ranking {chosen.ranking}"
+    )
+    return state, title
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from plateau import render
+
+    if args.record:
+        state, _ = _load_game(args.record, args.game_index)
+    else:
+        state = new_game(args.game, args.variant)
+        state.apply_all(args.actions)
+    plies = len(state.history)
+    if args.ply is not None:
+        if args.ply > plies:
+            raise ValueError(f"--ply {args.ply}: the game has {plies} actions")
+        for _ in range(plies - args.ply):
+            state.undo()
+    last = not args.no_last
+    if args.out and args.out.lower().endswith(".png"):
+        try:
+            data = render.png(state, args.viewer, last, scale=args.scale)
+        except ImportError as e:
+            print(f"plateau: error: {e}", file=sys.stderr)
+            return 2
+        with open(args.out, "wb") as f:
+            f.write(data)
+    elif args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(render.svg(state, args.viewer, last))
+    else:
+        print(render.svg(state, args.viewer, last))
+    return 0
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    from plateau.render.viewer import viewer_html
+
+    state, title = _load_game(args.file, args.game_index)
+    page = viewer_html(state, title=args.title or title, viewer=args.viewer)
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(page)
+    print(f"{args.out}: {len(state.history) + 1} pictures, {len(page):,} bytes")
     return 0
 
 
@@ -286,6 +367,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("actions", nargs="*", help="actions from the start, in notation")
     p.add_argument("--record", help="a JSON game record to load instead")
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("render", help="a picture of a position: SVG, or PNG for --out *.png")
+    _add_game_args(p)
+    p.add_argument("actions", nargs="*", help="actions from the start, in notation")
+    p.add_argument("--record", help="a JSON game record or arena JSON-lines file instead")
+    p.add_argument("--game-index", type=NON_NEGATIVE, help="the arena game (its index)")
+    p.add_argument("--ply", type=NON_NEGATIVE, help="after this many actions (default: all)")
+    p.add_argument("--viewer", type=NON_NEGATIVE, help="draw what this player sees")
+    p.add_argument("--no-last", action="store_true", help="do not mark the last action")
+    p.add_argument("--scale", type=_positive_float, default=1.0, help="PNG size factor")
+    p.add_argument("--out", help="the file to write (.svg or .png; default: SVG on stdout)")
+    p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("view", help="an HTML page to step through a game (no server needed)")
+    p.add_argument("file", help="a JSON game record or an arena JSON-lines file")
+    p.add_argument("--game-index", type=NON_NEGATIVE, help="the arena game (its index)")
+    p.add_argument("--viewer", type=NON_NEGATIVE, help="draw what this player sees")
+    p.add_argument("--title", help="the page's title")
+    p.add_argument("--out", required=True, help="the HTML file to write")
+    p.set_defaults(func=cmd_view)
 
     p = sub.add_parser("playouts", help="uniformly random games inside the core")
     _add_game_args(p)

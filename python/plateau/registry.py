@@ -126,6 +126,10 @@ class GameInfo:
     #: ``check_data_options(options)`` raises ValueError for option values a saved game (a
     #: record, a pickle) may not hold because they would reach outside it, such as a file path
     check_data_options: Callable[[dict[str, Any]], None] | None = None
+    #: ``render(state, viewer, last)`` draws the position as SVG text, as ``viewer`` may see
+    #: it (None: the full truth), marking the last action if ``last``: what
+    #: ``plateau.render.svg`` calls (None: the text diagram is drawn instead)
+    render: Callable[[GameState, int | None, bool], str] | None = None
 
 
 _GAMES: dict[str, GameInfo] = {}

@@ -397,6 +397,13 @@ class GameState:
 
         return new_game(self.game, self.variant, **self.options)
 
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (the full truth, last action marked): Jupyter shows
+        a state as this. ``plateau.render.svg(state, viewer)`` draws a player's view."""
+        from plateau.render import svg
+
+        return svg(self)
+
     def __repr__(self) -> str:
         return (
             f"<{type(self).__name__} {self.game}/{self.variant} ply={self.ply} "

@@ -23,6 +23,7 @@ from plateau.errors import InvalidActionError
 from plateau.games import albea_notation as _notation
 from plateau.notation import square_index, square_name
 from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
+from plateau.render import drawn_by
 from plateau.state import Determinizer as _Determinizer
 from plateau.state import GameState, RandomSource
 
@@ -958,5 +959,6 @@ register(
         # 31.5% with mixed leaf values and 47.5% with the heuristic alone (200 games each)
         mcts_eval="heuristic",
         bench=BENCH,
+        render=drawn_by("plateau.render.albea"),
     )
 )

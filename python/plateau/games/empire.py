@@ -37,6 +37,7 @@ from plateau.games.empire_board import (
     polar_board,
 )
 from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
+from plateau.render import drawn_by
 from plateau.state import GameState
 
 #: army types in id order (a type's index is its place here): Emblem, 6, 4, 2
@@ -1007,5 +1008,6 @@ register(
         # the first edition's board, and a user board (ep16 with a twelfth ring) as JSON text
         option_values={"board": ("ep24", board_to_json(polar_board("ring12", 16, 12)))},
         bench=BENCH,
+        render=drawn_by("plateau.render.empire"),
     )
 )

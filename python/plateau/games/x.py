@@ -19,6 +19,7 @@ from plateau.checks import check_int
 from plateau.errors import InvalidActionError
 from plateau.notation import square_index, square_name
 from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
+from plateau.render import drawn_by
 from plateau.state import GameState, rank_by_keys
 
 COLOURS = ("black", "yellow", "orange", "green")
@@ -431,5 +432,6 @@ register(
         options={"first_player": 0},
         batch=_batch,
         bench=BENCH,
+        render=drawn_by("plateau.render.x"),
     )
 )

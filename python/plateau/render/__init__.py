@@ -1,0 +1,132 @@
+"""Pictures of positions: SVG for every registered game, PNG and RGB arrays through cairosvg.
+
+Each game draws itself through the ``render`` hook of its registry entry
+(:attr:`plateau.registry.GameInfo.render`); this module only dispatches, checks arguments and
+converts. A game without a hook is drawn as its text diagram.
+
+>>> import plateau
+>>> from plateau.render import svg
+>>> s = plateau.new_game("plateau-x", "mini")
+>>> s.apply("T@c3d3c4")
+>>> svg(s).startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from typing import TYPE_CHECKING, Callable
+
+from plateau.registry import game_info
+from plateau.render.drawing import Drawing
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from plateau.state import GameState
+
+__all__ = ["drawn_by", "frames", "last_action", "png", "rgb_array", "svg"]
+
+
+def svg(state: GameState, viewer: int | None = None, last: bool = True) -> str:
+    """The position as an SVG document (text). ``viewer``: the player whose view is drawn
+    (None: the full truth, as ``str(state)``; in a game with hidden information a player sees
+    only what :meth:`~plateau.GameState.observation` gives them); ``last``: mark the last
+    action."""
+    if viewer is not None:
+        viewer = state._check_player(viewer, "viewer")
+    hook = game_info(state.game).render
+    if hook is None:
+        return _text_picture(state, viewer)
+    return hook(state, viewer, bool(last))
+
+
+def drawn_by(module: str) -> Callable[[GameState, int | None, bool], str]:
+    """A game's ``render`` hook that calls ``draw(state, viewer, last)`` of ``module``,
+    imported when first used (playing needs no drawing code).
+
+    >>> drawn_by("plateau.render.x").__name__
+    'draw_plateau_render_x'
+    """
+
+    def draw(state: GameState, viewer: int | None, last: bool) -> str:
+        text: str = importlib.import_module(module).draw(state, viewer, last)
+        return text
+
+    draw.__name__ = draw.__qualname__ = "draw_" + module.replace(".", "_")
+    return draw
+
+
+def last_action(state: GameState, viewer: int | None) -> str | None:
+    """The last action as ``viewer`` saw it (None: as played), or None at the start of the
+    history (a determinization has none)."""
+    if not state.history:
+        return None
+    return state.history_strings(viewer)[-1]
+
+
+def png(
+    state: GameState, viewer: int | None = None, last: bool = True, scale: float = 1.0
+) -> bytes:
+    """The picture of :func:`svg` as PNG bytes, ``scale`` times its size in pixels (needs
+    the ``render`` extra: ``pip install "plateau[render]"``)."""
+    try:
+        import cairosvg  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError as e:
+        raise ImportError(
+            f"PNG pictures need cairosvg: pip install 'plateau[render]' ({e})"
+        ) from None
+    if isinstance(scale, bool) or not (isinstance(scale, (int, float)) and 0 < scale <= 16):
+        raise ValueError(f"scale must be a number in (0, 16], got {scale!r}")
+    out: bytes = cairosvg.svg2png(
+        bytestring=svg(state, viewer, last).encode("utf-8"), scale=float(scale)
+    )
+    return out
+
+
+def rgb_array(
+    state: GameState, viewer: int | None = None, last: bool = True, scale: float = 1.0
+) -> npt.NDArray[np.uint8]:
+    """The picture of :func:`png` as a ``uint8`` array of shape ``(height, width, 3)`` (what
+    ``render_mode="rgb_array"`` environments return), on a white background."""
+    import numpy as np
+    from PIL import Image  # type: ignore[import-not-found,unused-ignore]
+
+    with Image.open(io.BytesIO(png(state, viewer, last, scale))) as im:
+        rgba = im.convert("RGBA")
+        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        rgb = Image.alpha_composite(background, rgba).convert("RGB")
+        return np.asarray(rgb, dtype=np.uint8).copy()
+
+
+def frames(state: GameState, viewer: int | None = None) -> list[tuple[str, str]]:
+    """``(caption, svg)`` after each number of actions of the game of ``state``, from the
+    start of its history (a set-up position, for a game from one) to ``state`` itself;
+    ``state`` is left as it was. A caption is the action that led to its picture, as
+    ``viewer`` saw it (``"start"`` for the first)."""
+    probe = state.clone()
+    actions = probe.history
+    for _ in actions:
+        probe.undo()
+    texts = state.history_strings(viewer)
+    out = [("start", svg(probe, viewer))]
+    for action, text in zip(actions, texts):
+        probe.apply(action)
+        out.append((text, svg(probe, viewer)))
+    return out
+
+
+def _text_picture(state: GameState, viewer: int | None) -> str:
+    """The fallback for a game without a drawing of its own: the text diagram in an SVG (the
+    player's observation text with a viewer)."""
+    text = str(state) if viewer is None else state.observation_string(viewer)
+    lines = text.splitlines() or [""]
+    width = 16 + 7.3 * max(len(line) for line in lines)
+    d = Drawing(width, 16 + 16 * len(lines), title=f"{state.game} {state.variant}")
+    d.rect(0, 0, d.width, d.height, cls="board", fill="#fbf8ef")
+    for i, line in enumerate(lines):
+        d.text(8, 16 + 16 * i, line, size=12, anchor="start", font_family="DejaVu Sans Mono",
+               xml_space="preserve")  # fmt: skip
+    return d.to_svg()
