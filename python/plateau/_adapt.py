@@ -1,0 +1,74 @@
+"""What the ecosystem adapters (``plateau.openspiel``, ``plateau.pettingzoo``,
+``plateau.gymnasium``) derive from the registry alone, once for every game: the possible
+results of a variant and the view-of-history strings of a player."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from plateau.registry import check_variant, new_game
+
+if TYPE_CHECKING:
+    from plateau.state import GameState
+
+
+def rankings(n: int) -> Iterator[list[list[int]]]:
+    """Every final ranking of ``n`` players (ordered partitions into tied groups).
+
+    >>> len(list(rankings(2))), len(list(rankings(3))), len(list(rankings(4)))
+    (3, 13, 75)
+    """
+    players = list(range(n))
+    for labels in itertools.product(range(n), repeat=n):
+        used = sorted(set(labels))
+        if used != list(range(len(used))):
+            continue  # count each ordered partition once: groups numbered 0..k-1 densely
+        yield [[p for p in players if labels[p] == g] for g in used]
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """What the returns of a finished game of one variant can be."""
+
+    num_players: int
+    min_utility: float
+    max_utility: float
+    #: the sum of the returns when it is the same for every result, else None
+    utility_sum: float | None
+
+
+@cache
+def _outcomes(game: str, variant: str, options: tuple[tuple[str, Any], ...]) -> Outcomes:
+    s = new_game(game, variant, **dict(options))
+    results = [s.points_for(r) for r in rankings(s.num_players)]
+    sums = {round(sum(r), 9) for r in results}
+    return Outcomes(
+        num_players=s.num_players,
+        min_utility=min(min(r) for r in results),
+        max_utility=max(max(r) for r in results),
+        utility_sum=sums.pop() if len(sums) == 1 else None,
+    )
+
+
+def outcomes(game: str, variant: str, **options: Any) -> Outcomes:
+    """The :class:`Outcomes` of a variant, from ``points_for`` over every possible ranking
+    (so a game's own scoring of ties counts, as ``returns()`` gives it).
+
+    >>> outcomes("plateau-x", "mini")
+    Outcomes(num_players=2, min_utility=0.0, max_utility=1.0, utility_sum=1.0)
+    """
+    check_variant(game, variant)
+    key = tuple(sorted((k, v) for k, v in options.items() if isinstance(v, (int, float, str))))
+    if len(key) != len(options):
+        return _outcomes.__wrapped__(game, variant, tuple(options.items()))
+    return _outcomes(game, variant, key)
+
+
+def tie_returns(state: GameState) -> list[float]:
+    """The returns of a game stopped before its end by an adapter's length cap: every player
+    tied (a draw), so that a constant-sum game stays constant-sum."""
+    return state.points_for([list(range(state.num_players))])
