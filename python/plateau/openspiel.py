@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+import pyspiel
 
 from plateau._adapt import outcomes, tie_returns
 from plateau.registry import GameInfo, game_info, games, new_game
