@@ -58,8 +58,10 @@ def outcomes(game: str, variant: str, **options: Any) -> Outcomes:
     """The :class:`Outcomes` of a variant, from ``points_for`` over every possible ranking
     (so a game's own scoring of ties counts, as ``returns()`` gives it).
 
-    >>> outcomes("plateau-x", "mini")
+    >>> outcomes("albea-plateau", "standard")  # a draw scores 1/2 each
     Outcomes(num_players=2, min_utility=0.0, max_utility=1.0, utility_sum=1.0)
+    >>> outcomes("plateau-x", "mini")  # players tied for first both get its point
+    Outcomes(num_players=2, min_utility=0.0, max_utility=1.0, utility_sum=None)
     """
     check_variant(game, variant)
     key = tuple(sorted((k, v) for k, v in options.items() if isinstance(v, (int, float, str))))

@@ -13,9 +13,10 @@ selected several times in a row. An agent's observation is a dict: ``"observatio
 ``observation_tensor(player)`` (what that player may see: an Albea's Plateau agent does not see
 its opponent's hidden faces) in an unbounded float32 ``Box``, and ``"action_mask"``, int8 (the
 dtype gymnasium's masked ``sample`` takes) over the ``Discrete(num_distinct_actions)`` action
-space (all zeros when it is not that agent's turn). Rewards are 0 until the game ends, then each agent's ``returns()`` (points by place;
-a tie as the game scores it). ``max_game_length`` (None: no cap) truncates a game after that
-many actions, with zero rewards. An illegal action raises ``plateau.IllegalActionError``.
+space (all zeros when it is not that agent's turn). Rewards are 0 until the game ends, then
+each agent's ``returns()`` (points by place; a tie as the game scores it). ``max_game_length``
+(None: no cap) truncates a game after that many actions, with zero rewards. An illegal action
+raises ``plateau.IllegalActionError``.
 
 ``render_mode``: ``"ansi"`` returns the diagram (``str(state)``, the whole truth, as a
 spectator sees it), ``"rgb_array"`` the picture of ``plateau.render.rgb_array`` (that module is
