@@ -1,9 +1,10 @@
 """What the ecosystem adapters (``plateau.openspiel``, ``plateau.pettingzoo``,
-``plateau.gymnasium``) derive from the registry alone, once for every game: the possible
-results of a variant and the view-of-history strings of a player."""
+``plateau.gymnasium``) share, once for every game: the possible results of a variant (from the
+registry alone) and rendering. Imports no optional package."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,7 +14,13 @@ from typing import TYPE_CHECKING, Any
 from plateau.registry import check_variant, new_game
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from plateau.state import GameState
+
+#: the render modes of the environments
+RENDER_MODES = ("ansi", "rgb_array")
 
 
 def rankings(n: int) -> Iterator[list[list[int]]]:
@@ -74,3 +81,24 @@ def tie_returns(state: GameState) -> list[float]:
     """The returns of a game stopped before its end by an adapter's length cap: every player
     tied (a draw), so that a constant-sum game stays constant-sum."""
     return state.points_for([list(range(state.num_players))])
+
+
+def render_state(state: GameState, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
+    """What an environment's ``render()`` returns in ``mode``: ``"ansi"`` the diagram
+    (``str(state)``, the whole truth, as a spectator sees it), ``"rgb_array"`` the picture of
+    ``plateau.render.rgb_array`` (imported only then), None without a mode."""
+    if mode is None:
+        return None
+    if mode == "ansi":
+        return str(state)
+    # the renderer (and its imaging dependency) loads only when a picture is asked for
+    render = importlib.import_module("plateau.render")
+    picture: npt.NDArray[np.uint8] = render.rgb_array(state)
+    return picture
+
+
+def check_render_mode(mode: object) -> str | None:
+    """``mode`` after checking it is None or one of :data:`RENDER_MODES`."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}")
+    return None if mode is None else str(mode)

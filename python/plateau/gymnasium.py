@@ -23,12 +23,12 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from plateau._adapt import RENDER_MODES, check_render_mode, render_state
 from plateau.batch import StateBatch
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
 from plateau.checks import check_int
 from plateau.errors import IllegalActionError
-from plateau.pettingzoo import check_render_mode, render_state
 from plateau.registry import game_info, new_game
 from plateau.state import GameState
 
@@ -57,7 +57,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     ``render_mode``: as :mod:`plateau.pettingzoo` (``"ansi"``, ``"rgb_array"``).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,

@@ -25,7 +25,6 @@ imported only then).
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, ClassVar
 
 import gymnasium
@@ -34,11 +33,10 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from plateau._adapt import RENDER_MODES, check_render_mode, render_state
 from plateau.checks import check_int
 from plateau.registry import game_info, new_game
 from plateau.state import GameState
-
-RENDER_MODES = ("ansi", "rgb_array")
 
 
 def agent_name(player: int) -> str:
@@ -58,25 +56,6 @@ def observation_space(state: GameState) -> Any:
             ),
         }
     )
-
-
-def render_state(state: GameState, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
-    """What ``render()`` returns in ``mode`` (see the module docstring)."""
-    if mode is None:
-        return None
-    if mode == "ansi":
-        return str(state)
-    # the renderer (and its imaging dependency) loads only when a picture is asked for
-    render = importlib.import_module("plateau.render")
-    picture: npt.NDArray[np.uint8] = render.rgb_array(state)
-    return picture
-
-
-def check_render_mode(mode: object) -> str | None:
-    """``mode`` after checking it is None or one of :data:`RENDER_MODES`."""
-    if mode is not None and mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}")
-    return None if mode is None else str(mode)
 
 
 class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
