@@ -176,3 +176,20 @@ def test_batch_env_rewards_the_mover_of_an_ending_move(pg: Any, game: str, varia
         if ended >= 2:
             break
     assert ended >= 2
+
+
+def test_readme_ecosystem_examples_run(pg: Any) -> None:
+    # the README's examples of the adapters are fenced ```py (the plain ```python blocks run
+    # in test_readme without extras); each needs the extra it imports
+    import re
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    blocks = re.findall(r"```py\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 3
+    for block in blocks:
+        if "pyspiel" in block:
+            require_extra("pyspiel", "openspiel")
+        if "pettingzoo" in block:
+            require_extra("pettingzoo", "pettingzoo")
+        exec(compile(block, str(readme), "exec"), {"__name__": "__main__"})

@@ -41,7 +41,7 @@ def _obs_space(shape: tuple[int, ...]) -> gymnasium.spaces.Space[npt.NDArray[np.
     return cast("gymnasium.spaces.Space[npt.NDArray[np.float32]]", box)
 
 
-class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
+class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type: ignore[misc,unused-ignore]
     """``game`` and ``variant`` from seat ``seat``; every other seat is played by the bot
     ``opponent`` (a spec such as ``"random"`` or ``"mcts:iters=200"``; one bot per seat,
     seeded from the reset seed, so a seeded episode replays exactly).
@@ -166,7 +166,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return render_state(self.state, self.render_mode)
 
 
-class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):
+class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):  # type: ignore[misc,unused-ignore]
     """``num_envs`` self-play games of ``game`` and ``variant`` in one
     :class:`plateau.StateBatch` (options as the batch takes them; ``ply_cap`` truncates).
 
