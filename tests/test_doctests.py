@@ -26,7 +26,17 @@ OPTIONAL = {
 }
 
 
-@pytest.mark.parametrize("name", ["plateau", *MODULES])
+#: the marker of each extra, so that CI's run of the extras' tests runs these examples too
+MARKS = {"openspiel": pytest.mark.openspiel, "pettingzoo": pytest.mark.pettingzoo}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=MARKS[OPTIONAL[n][1]]) if n in OPTIONAL else n
+        for n in ["plateau", *MODULES]
+    ],
+)
 def test_docstring_examples(name: str) -> None:
     if name in OPTIONAL:
         require_extra(*OPTIONAL[name])

@@ -144,7 +144,9 @@ def test_render_modes(pz: Any) -> None:
 
 
 def test_rgb_array_render(pz: Any) -> None:
+    # the renderer comes with the render extra (cairosvg draws the PNG): skipped without them
     pytest.importorskip("plateau.render")
+    pytest.importorskip("cairosvg")
     env = pz.env(game="plateau-x", variant="mini", render_mode="rgb_array")
     env.reset()
     picture = env.render()
