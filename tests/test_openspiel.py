@@ -170,3 +170,18 @@ def test_options_are_game_parameters(pyspiel: Any) -> None:
     assert g.new_initial_state().current_player() == 1
     with pytest.raises(ValueError, match="variant"):
         load(pyspiel, "plateau-x", "giant")
+
+
+def test_games_and_states_pickle(pyspiel: Any) -> None:
+    import pickle
+
+    g = load(pyspiel, "empire-plateau", "duel", board="ep24")
+    assert (
+        g.num_distinct_actions()
+        == plateau.new_game("empire-plateau", "duel", board="ep24").num_distinct_actions
+    )
+    state = g.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert str(pickle.loads(pickle.dumps(g))) == str(g)
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == state.history() and str(copy) == str(state)

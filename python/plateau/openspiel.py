@@ -270,7 +270,9 @@ class PlateauObserver:
 
 def _game_class(game: str) -> type[PlateauGame]:
     name = "".join(part.title() for part in game.split("-")) + "Game"
-    return type(name, (PlateauGame,), {"plateau_game": game, "__module__": __name__})
+    cls = type(name, (PlateauGame,), {"plateau_game": game, "__module__": __name__})
+    globals()[name] = cls  # found by name, as pickle looks a class up
+    return cls
 
 
 #: the pyspiel game class of each registered game, by registry id
