@@ -118,10 +118,10 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
         out = outcomes(self.plateau_game, self.variant, **merged)
         self.perfect_information = info.perfect_information
         self.observation_shape: tuple[int, ...] = tuple(probe.observation_shape)
-        kind = game_type(self.plateau_game).utility
-        constant = kind != pyspiel.GameType.Utility.GENERAL_SUM
+        kind = game_type(self.plateau_game)
+        constant = kind.utility != pyspiel.GameType.Utility.GENERAL_SUM
         super().__init__(
-            game_type(self.plateau_game),
+            kind,
             pyspiel.GameInfo(
                 num_distinct_actions=probe.num_distinct_actions,
                 max_chance_outcomes=0,
