@@ -180,11 +180,15 @@ cdef class BatchCore:
                 return i
         return -1
 
-    def step(self, const int64_t[::1] actions, uint8_t[::1] done, float[:, ::1] returns) -> int:
+    def step(self, const int64_t[::1] actions, uint8_t[::1] done, float[:, ::1] returns,
+             float[:, :, :, ::1] final_obs=None) -> int:
         """Apply ``actions[i]`` to game ``i`` for every game (all must be legal: nothing is
         applied otherwise, and -1 - i is returned for the first illegal one). Games that end
         (``done[i] = 1``) or reach ``ply_cap`` (``done[i] = 2``) get their returns written to
         ``returns[i]`` (zeros when truncated) and are reset; others get ``done[i] = 0``.
+        With ``final_obs`` (float32, ``(n, *observation_shape)``), a finished game's last
+        observation (as ``observations`` gives it) goes to ``final_obs[i]`` before the reset;
+        other rows are left as they were.
         Returns the number of games that finished. The actions are copied before they are
         checked: what is applied is exactly what was checked, whatever happens to ``actions``
         meanwhile (another thread, or ``done`` overlapping it)."""
@@ -195,6 +199,13 @@ cdef class BatchCore:
                              f"{self.n_players}), got ({returns.shape[0]}, {returns.shape[1]})")
         cdef int i, p, bad, finished = 0
         cdef int32_t* acts = self._acts
+        cdef bint keep = final_obs is not None
+        if keep:
+            got = (final_obs.shape[0], final_obs.shape[1], final_obs.shape[2],
+                   final_obs.shape[3])
+            if got != (self.num_envs,) + self.obs_shape:
+                raise ValueError(f"final observation array must have shape "
+                                 f"{(self.num_envs,) + self.obs_shape}, got {got}")
         self._enter()
         try:
             self._copy_actions(actions)
@@ -214,6 +225,8 @@ cdef class BatchCore:
                             done[i] = 0
                             continue
                         finished += 1
+                        if keep:
+                            self._observe(i, &final_obs[i, 0, 0, 0])
                         self._init_game(i)
         finally:
             self._busy = False

@@ -9,6 +9,7 @@ import pkgutil
 import pytest
 
 import plateau
+from helpers import require_extra
 
 MODULES = sorted(
     m.name
@@ -17,8 +18,28 @@ MODULES = sorted(
 )
 
 
-@pytest.mark.parametrize("name", ["plateau", *MODULES])
+#: modules that import an optional extra: (a module of the extra, the extra)
+OPTIONAL = {
+    "plateau.openspiel": ("pyspiel", "openspiel"),
+    "plateau.pettingzoo": ("pettingzoo", "pettingzoo"),
+    "plateau.gymnasium": ("gymnasium", "pettingzoo"),
+}
+
+
+#: the marker of each extra, so that CI's run of the extras' tests runs these examples too
+MARKS = {"openspiel": pytest.mark.openspiel, "pettingzoo": pytest.mark.pettingzoo}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=MARKS[OPTIONAL[n][1]]) if n in OPTIONAL else n
+        for n in ["plateau", *MODULES]
+    ],
+)
 def test_docstring_examples(name: str) -> None:
+    if name in OPTIONAL:
+        require_extra(*OPTIONAL[name])
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
@@ -26,6 +47,8 @@ def test_docstring_examples(name: str) -> None:
 
 def test_the_package_has_examples() -> None:
     attempted = sum(
-        doctest.testmod(importlib.import_module(n)).attempted for n in ["plateau", *MODULES]
+        doctest.testmod(importlib.import_module(n)).attempted
+        for n in ["plateau", *MODULES]
+        if n not in OPTIONAL
     )
     assert attempted >= 15

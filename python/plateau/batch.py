@@ -135,12 +135,26 @@ class StateBatch:
         actions: npt.ArrayLike,
         done: npt.NDArray[np.uint8] | None = None,
         returns: npt.NDArray[np.float32] | None = None,
+        final_observations: npt.NDArray[np.float32] | None = None,
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
         """Apply one action per game. ``done[i]`` is 1 if game ``i`` ended, 2 if it reached
         ``ply_cap``, else 0; a finished game's points by place go to ``returns[i]`` (zeros
         when truncated) and the game restarts. If any action is refused, nothing is applied:
         InvalidActionError for a malformed array or an id out of range, IllegalActionError for
-        an id the game does not allow now; either names the first such game."""
+        an id the game does not allow now; either names the first such game.
+
+        ``final_observations`` (float32 ``(n, *observation_shape)``, optional): a finished
+        game's last observation, as :meth:`observations` would have given it just before the
+        restart, is written to its row (the rows of the other games are left untouched), so
+        a learner that bootstraps from a truncated game's last position still has it.
+
+        >>> import numpy as np, plateau
+        >>> b = plateau.StateBatch("plateau-x", "mini", n=2, ply_cap=1)
+        >>> last = np.zeros((2, *b.observation_shape), dtype=np.float32)
+        >>> done, _ = b.step(b.sample_random(), final_observations=last)
+        >>> done.tolist(), bool(last.any()), b.plies().tolist()
+        ([2, 2], True, [0, 0])
+        """
         acts = actions
         if not (
             type(acts) is np.ndarray
@@ -160,7 +174,12 @@ class StateBatch:
             acts = np.ascontiguousarray(acts, dtype=np.int64)
         done = _out(done, _U8, (self.num_envs,), "done array")
         returns = _out(returns, _F32, (self.num_envs, self.num_players), "returns array")
-        code = self._core.step(acts, done, returns)
+        final = final_observations
+        if final is not None:
+            final = _out(
+                final, _F32, (self.num_envs, *self.observation_shape), "final observation array"
+            )
+        code = self._core.step(acts, done, returns, final)
         if code < 0:
             i = -1 - code
             a = int(acts[i])

@@ -219,3 +219,33 @@ def test_a_batch_or_a_clear_refusal(game: str) -> None:
     else:
         with pytest.raises(ValueError, match="no batched engine"):
             plateau.StateBatch(game)
+
+
+def test_final_observations_of_finished_games_are_kept(batch_variant: tuple[str, str]) -> None:
+    # a game that ends or is truncated restarts inside the step; its last observation (as
+    # observations() gave the position, from the seat to act there) reaches final_observations
+    game, variant = batch_variant
+    b = new_batch(game, variant, ply_cap=CAP)
+    singles = [plateau.new_game(game, variant) for _ in range(N)]
+    sentinel = np.float32(-7.0)
+    final = np.full((N, *b.observation_shape), sentinel, dtype=np.float32)
+    seen = 0
+    for _ in range(STEPS):
+        before = final.copy()
+        actions = b.sample_random()
+        done, _ = b.step(actions, final_observations=final)
+        for i, s in enumerate(singles):
+            s.apply(int(actions[i]))
+            if done[i]:
+                views = [s.observation_tensor(p) for p in range(s.num_players)]
+                if done[i] == 2:  # truncated: the game goes on, the seat to act sees it
+                    assert np.array_equal(final[i], s.observation_tensor(s.current_player))
+                else:
+                    assert any(np.array_equal(final[i], v) for v in views)
+                seen += 1
+                singles[i] = plateau.new_game(game, variant)
+            else:
+                assert np.array_equal(final[i], before[i]), "an unfinished game's row changed"
+    assert seen > 0
+    with pytest.raises(ValueError, match="final observation array"):
+        b.step(b.sample_random(), final_observations=np.zeros((N, 1), dtype=np.float32))

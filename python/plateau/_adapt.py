@@ -1,0 +1,104 @@
+"""What the ecosystem adapters (``plateau.openspiel``, ``plateau.pettingzoo``,
+``plateau.gymnasium``) share, once for every game: the possible results of a variant (from the
+registry alone) and rendering. Imports no optional package."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from plateau.registry import check_variant, new_game
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from plateau.state import GameState
+
+#: the render modes of the environments
+RENDER_MODES = ("ansi", "rgb_array")
+
+
+def rankings(n: int) -> Iterator[list[list[int]]]:
+    """Every final ranking of ``n`` players (ordered partitions into tied groups).
+
+    >>> len(list(rankings(2))), len(list(rankings(3))), len(list(rankings(4)))
+    (3, 13, 75)
+    """
+    players = list(range(n))
+    for labels in itertools.product(range(n), repeat=n):
+        used = sorted(set(labels))
+        if used != list(range(len(used))):
+            continue  # count each ordered partition once: groups numbered 0..k-1 densely
+        yield [[p for p in players if labels[p] == g] for g in used]
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """What the returns of a finished game of one variant can be."""
+
+    num_players: int
+    min_utility: float
+    max_utility: float
+    #: the sum of the returns when it is the same for every result, else None
+    utility_sum: float | None
+
+
+@cache
+def _outcomes(game: str, variant: str, options: tuple[tuple[str, Any], ...]) -> Outcomes:
+    s = new_game(game, variant, **dict(options))
+    results = [s.points_for(r) for r in rankings(s.num_players)]
+    sums = {round(sum(r), 9) for r in results}
+    return Outcomes(
+        num_players=s.num_players,
+        min_utility=min(min(r) for r in results),
+        max_utility=max(max(r) for r in results),
+        utility_sum=sums.pop() if len(sums) == 1 else None,
+    )
+
+
+def outcomes(game: str, variant: str, **options: Any) -> Outcomes:
+    """The :class:`Outcomes` of a variant, from ``points_for`` over every possible ranking
+    (so a game's own scoring of ties counts, as ``returns()`` gives it).
+
+    >>> outcomes("albea-plateau", "standard")  # a draw scores 1/2 each
+    Outcomes(num_players=2, min_utility=0.0, max_utility=1.0, utility_sum=1.0)
+    >>> outcomes("plateau-x", "mini")  # players tied for first both get its point
+    Outcomes(num_players=2, min_utility=0.0, max_utility=1.0, utility_sum=None)
+    """
+    check_variant(game, variant)
+    key = tuple(sorted((k, v) for k, v in options.items() if isinstance(v, (int, float, str))))
+    if len(key) != len(options):
+        return _outcomes.__wrapped__(game, variant, tuple(options.items()))
+    return _outcomes(game, variant, key)
+
+
+def tie_returns(state: GameState) -> list[float]:
+    """The returns of a game stopped before its end by an adapter's length cap: every player
+    tied (a draw), so that a constant-sum game stays constant-sum."""
+    return state.points_for([list(range(state.num_players))])
+
+
+def render_state(state: GameState, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
+    """What an environment's ``render()`` returns in ``mode``: ``"ansi"`` the diagram
+    (``str(state)``, the whole truth, as a spectator sees it), ``"rgb_array"`` the picture of
+    ``plateau.render.rgb_array`` (imported only then), None without a mode."""
+    if mode is None:
+        return None
+    if mode == "ansi":
+        return str(state)
+    # the renderer (and its imaging dependency) loads only when a picture is asked for
+    render = importlib.import_module("plateau.render")
+    picture: npt.NDArray[np.uint8] = render.rgb_array(state)
+    return picture
+
+
+def check_render_mode(mode: object) -> str | None:
+    """``mode`` after checking it is None or one of :data:`RENDER_MODES`."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}")
+    return None if mode is None else str(mode)

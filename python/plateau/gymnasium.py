@@ -1,0 +1,262 @@
+"""Gymnasium environments over every registered game, with no per-game code.
+
+- :class:`SingleAgentEnv`: one seat is the agent, the other seats are played by a library bot
+  (:func:`plateau.bots.make_bot`; with hidden information the bot sees only its own view).
+- :class:`BatchEnv`: a vector environment over :class:`plateau.StateBatch` (the games stepped
+  in the compiled core), for self-play: in each game the acting seat alternates and one policy
+  plays every seat.
+
+>>> from plateau.gymnasium import SingleAgentEnv
+>>> env = SingleAgentEnv("plateau-x", "mini", opponent="random", seat=1)
+>>> obs, info = env.reset(seed=0)
+>>> obs.shape, info["action_mask"].shape, int(info["action_mask"].sum()) > 0
+((10, 6, 6), (1493,), True)
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from plateau._adapt import RENDER_MODES, check_render_mode, render_state
+from plateau.batch import StateBatch
+from plateau.bots import make_bot
+from plateau.bots.base import Bot
+from plateau.checks import check_int
+from plateau.errors import IllegalActionError
+from plateau.registry import game_info, new_game
+from plateau.state import GameState
+
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+def _obs_space(shape: tuple[int, ...]) -> gymnasium.spaces.Space[npt.NDArray[np.float32]]:
+    # the registry declares no bounds of the planes: unbounded (Box's type says any float)
+    box = gymnasium.spaces.Box(-np.inf, np.inf, shape=shape, dtype=np.float32)
+    return cast("gymnasium.spaces.Space[npt.NDArray[np.float32]]", box)
+
+
+class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type: ignore[misc,unused-ignore]
+    """``game`` and ``variant`` from seat ``seat``; every other seat is played by the bot
+    ``opponent`` (a spec such as ``"random"`` or ``"mcts:iters=200"``; one bot per seat,
+    seeded from the reset seed, so a seeded episode replays exactly).
+
+    Observations are the agent's ``observation_tensor(seat)`` (float32, unbounded ``Box``);
+    actions are ``Discrete(num_distinct_actions)`` ids; :meth:`action_masks` (and
+    ``info["action_mask"]``) give the legal ones, as masked-policy learners ask. The reward is
+    0 until the game ends, then the agent's ``returns()`` (points by place).
+    ``max_game_length`` (None: no cap) truncates a game after that many actions. An illegal
+    action: ``illegal_action="lose"`` (the default, so that unmasked learners and
+    ``check_env`` can send any id) ends the episode with reward ``illegal_reward`` and
+    ``info["illegal_action"]``; ``"raise"`` raises ``plateau.IllegalActionError``.
+    ``render_mode``: as :mod:`plateau.pettingzoo` (``"ansi"``, ``"rgb_array"``).
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str = "plateau-x",
+        variant: str | None = None,
+        opponent: str = "random",
+        seat: int = 0,
+        max_game_length: int | None = None,
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        info = game_info(game)
+        self.game = game
+        self.variant = info.default_variant if variant is None else variant
+        self.options = options
+        self.state: GameState = new_game(game, self.variant, **options)
+        self.seat = check_int(seat, "seat", 0, self.state.num_players)
+        self.opponent = opponent
+        make_bot(opponent)  # refuse a bad spec now, not at the first reset
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.max_game_length = (
+            None if max_game_length is None else check_int(max_game_length, "max_game_length", 1)
+        )
+        self.render_mode = check_render_mode(render_mode)
+        self.observation_space = _obs_space(tuple(self.state.observation_shape))
+        self.action_space = gymnasium.spaces.Discrete(self.state.num_distinct_actions)
+        self._bots: dict[int, Bot] = {}
+        self._view_seed = 0
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the agent now (all False once the episode is over)."""
+        if self.state.is_terminal() or self.state.current_player != self.seat:
+            return np.zeros(self.state.num_distinct_actions, dtype=np.bool_)
+        return self.state.legal_actions_mask()
+
+    def _observe(self) -> npt.NDArray[np.float32]:
+        return self.state.observation_tensor(self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "ply": self.state.ply}
+
+    def _capped(self) -> bool:
+        return self.max_game_length is not None and self.state.ply >= self.max_game_length
+
+    def _play_opponents(self) -> None:
+        s = self.state
+        while not s.is_terminal() and s.current_player != self.seat and not self._capped():
+            p = s.current_player
+            self._view_seed += 1
+            s.apply(self._bots[p].select_action(s.view_for(p, self._view_seed)))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """A new game, the bots playing until the agent's first turn."""
+        super().reset(seed=seed)
+        base = int(self.np_random.integers(2**62))
+        for _attempt in range(100):
+            self.state = new_game(self.game, self.variant, **self.options)
+            self._bots = {
+                p: make_bot(self.opponent, seed=base + p)
+                for p in range(self.state.num_players)
+                if p != self.seat
+            }
+            self._view_seed = base
+            self._play_opponents()
+            if not self.state.is_terminal() and not self._capped():
+                return self._observe(), self._info()
+            base += 1000
+        raise RuntimeError("the opponents ended 100 games before the agent's first turn")
+
+    def step(
+        self, action: Any
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """The agent's action, then the bots' until the agent's next turn or the end."""
+        s = self.state
+        if s.is_terminal() or self._capped():
+            raise RuntimeError("the episode is over: call reset()")
+        a = int(action)
+        if not s.is_legal(a):
+            if self.illegal_action == "raise":
+                s.apply(a)  # raises IllegalActionError (or InvalidActionError) saying why
+                raise IllegalActionError(f"{a} is illegal")  # pragma: no cover
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observe(), self.illegal_reward, True, False, info
+        s.apply(a)
+        self._play_opponents()
+        terminated = s.is_terminal()
+        truncated = not terminated and self._capped()
+        reward = float(s.returns()[self.seat]) if terminated else 0.0
+        info = self._info()
+        if terminated:
+            info["returns"] = s.returns()
+        return self._observe(), reward, terminated, truncated, info
+
+    def render(self) -> Any:
+        """The position in ``render_mode`` (None without one)."""
+        return render_state(self.state, self.render_mode)
+
+
+class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):  # type: ignore[misc,unused-ignore]
+    """``num_envs`` self-play games of ``game`` and ``variant`` in one
+    :class:`plateau.StateBatch` (options as the batch takes them; ``ply_cap`` truncates).
+
+    Each step takes one action per game, for the seat to act there (``infos["player"]``
+    says which seat acts next, :meth:`action_masks` which actions are legal). Observations
+    are those of the seat to act. Reward convention: ``rewards[i]`` is 0 unless game ``i``
+    ended at this step; then it is the final return of the seat that made the ending move
+    (``infos["mover"][i]``), and ``infos["returns"][i]`` holds every seat's returns (zeros when
+    truncated), so a learner can credit each seat.
+
+    Autoreset: ``AutoresetMode.SAME_STEP`` (declared in ``metadata["autoreset_mode"]``), the
+    batch's own behaviour: a game that ends is restarted within the step, the returned
+    observation is the new game's, and the last observation of the finished game is in
+    ``infos["final_obs"][i]`` (present when a game finished; ``infos["_final_obs"]`` marks
+    the rows that have one, the others are zeros). Gymnasium's vector observation wrappers
+    accept only ``NEXT_STEP``: use this environment unwrapped, or with wrappers that do not
+    transform observations.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str = "plateau-x",
+        variant: str | None = None,
+        num_envs: int = 8,
+        seed: int = 0,
+        ply_cap: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.game = game
+        self.variant = game_info(game).default_variant if variant is None else variant
+        self._options = options
+        self._ply_cap = ply_cap
+        self.batch = StateBatch(game, self.variant, num_envs, seed, ply_cap, **options)
+        self.num_envs = self.batch.num_envs
+        self.num_players = self.batch.num_players
+        shape = self.batch.observation_shape
+        self.single_observation_space = _obs_space(shape)
+        self.single_action_space = gymnasium.spaces.Discrete(self.batch.num_distinct_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._final = np.zeros((self.num_envs, *shape), dtype=np.float32)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Legal actions of the seat to act in each game, bool ``(num_envs, actions)``."""
+        return self.batch.legal_masks().view(np.bool_)
+
+    def sample_legal(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action per game (the batch's seeded generator)."""
+        return self.batch.sample_random()
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Every game to its start (``seed``: an int reseeds the batch's generator)."""
+        if isinstance(seed, list):
+            raise ValueError("BatchEnv is seeded by one int (the batch's generator)")
+        if seed is not None:
+            self.action_space.seed(seed)
+            self.batch = StateBatch(
+                self.game, self.variant, self.num_envs, seed, self._ply_cap, **self._options
+            )
+        else:
+            self.batch.reset()
+        return self.batch.observations(), {"player": self.batch.current_players()}
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """One action per game (all legal, or IllegalActionError and nothing applied)."""
+        mover = self.batch.current_players()
+        done, returns = self.batch.step(actions, final_observations=self._final)
+        terminated = done == 1
+        truncated = done == 2
+        finished = terminated | truncated
+        rows = np.arange(self.num_envs)
+        rewards = np.where(terminated, returns[rows, mover], 0.0).astype(np.float32)
+        infos: dict[str, Any] = {
+            "player": self.batch.current_players(),
+            "mover": mover,
+            "returns": returns.copy(),
+        }
+        if finished.any():
+            infos["final_obs"] = np.where(finished[:, None, None, None], self._final, 0.0)
+            infos["_final_obs"] = finished
+        return self.batch.observations(), rewards, terminated, truncated, infos

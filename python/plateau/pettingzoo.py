@@ -1,0 +1,182 @@
+"""Every registered game as a PettingZoo AEC environment, with no per-game code.
+
+>>> from plateau.pettingzoo import env
+>>> e = env(game="plateau-x", variant="mini")
+>>> e.reset(seed=0)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> e.agent_selection, obs["observation"].shape, obs["action_mask"].shape
+('player_0', (10, 6, 6), (1493,))
+
+Agents are ``player_0`` .. ``player_{n-1}`` (the game's players). The agent to act is always
+the game's ``current_player``, so a turn of several actions (Empire Plateau) is the same agent
+selected several times in a row. An agent's observation is a dict: ``"observation"``, its
+``observation_tensor(player)`` (what that player may see: an Albea's Plateau agent does not see
+its opponent's hidden faces) in an unbounded float32 ``Box``, and ``"action_mask"``, int8 (the
+dtype gymnasium's masked ``sample`` takes) over the ``Discrete(num_distinct_actions)`` action
+space (all zeros when it is not that agent's turn). Rewards are 0 until the game ends, then
+each agent's ``returns()`` (points by place; a tie as the game scores it). ``max_game_length``
+(None: no cap) truncates a game after that many actions, with zero rewards. An illegal action
+raises ``plateau.IllegalActionError``.
+
+``render_mode``: ``"ansi"`` returns the diagram (``str(state)``, the whole truth, as a
+spectator sees it), ``"rgb_array"`` the picture of ``plateau.render.rgb_array`` (that module is
+imported only then).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from plateau._adapt import RENDER_MODES, check_render_mode, render_state
+from plateau.checks import check_int
+from plateau.registry import game_info, new_game
+from plateau.state import GameState
+
+
+def agent_name(player: int) -> str:
+    """The agent of a player: ``player_0``, ``player_1`` ..."""
+    return f"player_{player}"
+
+
+def observation_space(state: GameState) -> Any:
+    """The observation space of every agent of ``state``'s game and variant."""
+    return gymnasium.spaces.Dict(
+        {
+            "observation": gymnasium.spaces.Box(
+                -np.inf, np.inf, shape=tuple(state.observation_shape), dtype=np.float32
+            ),
+            "action_mask": gymnasium.spaces.Box(
+                0, 1, shape=(state.num_distinct_actions,), dtype=np.int8
+            ),
+        }
+    )
+
+
+class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
+    """An AEC environment over one game and variant (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "plateau",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str,
+        variant: str | None = None,
+        render_mode: str | None = None,
+        max_game_length: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        info = game_info(game)
+        self.game = game
+        self.variant = info.default_variant if variant is None else variant
+        self.options = options
+        self.render_mode = check_render_mode(render_mode)
+        self.max_game_length = (
+            None if max_game_length is None else check_int(max_game_length, "max_game_length", 1)
+        )
+        self.state: GameState = new_game(game, self.variant, **options)
+        n = self.state.num_players
+        self.possible_agents = [agent_name(p) for p in range(n)]
+        self._index = {a: p for p, a in enumerate(self.possible_agents)}
+        space = observation_space(self.state)
+        self.observation_spaces = {a: space for a in self.possible_agents}
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(self.state.num_distinct_actions)
+            for a in self.possible_agents
+        }
+        self._start()
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def _start(self) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = agent_name(self.state.current_player)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game (the games have no chance: ``seed`` only seeds the action spaces)."""
+        if seed is not None:
+            for i, a in enumerate(self.possible_agents):
+                self.action_spaces[a].seed(seed + i)
+        self.state = new_game(self.game, self.variant, **self.options)
+        self._start()
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """``agent``'s view: its observation planes and its legal-action mask."""
+        p = self._index[agent]
+        s = self.state
+        if s.current_player == p:
+            mask = s.legal_actions_mask().view(np.int8)
+        else:
+            mask = np.zeros(s.num_distinct_actions, dtype=np.int8)
+        return {"observation": s.observation_tensor(p), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action (None once it is terminated or truncated)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        s = self.state
+        s.apply(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if s.is_terminal():
+            for a, r in zip(self.possible_agents, s.returns()):
+                self.rewards[a] = float(r)
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_game_length is not None and s.ply >= self.max_game_length:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = agent_name(s.current_player)
+        self._accumulate_rewards()
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The position in ``render_mode`` (None without one)."""
+        return render_state(self.state, self.render_mode)
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(
+    game: str = "plateau-x",
+    variant: str | None = None,
+    render_mode: str | None = None,
+    max_game_length: int | None = None,
+    **options: Any,
+) -> PlateauAECEnv:
+    """The AEC environment without PettingZoo's wrappers."""
+    return PlateauAECEnv(game, variant, render_mode, max_game_length, **options)
+
+
+def env(
+    game: str = "plateau-x",
+    variant: str | None = None,
+    render_mode: str | None = None,
+    max_game_length: int | None = None,
+    **options: Any,
+) -> Any:
+    """The AEC environment of ``game`` and ``variant`` with ``options`` (the game's own, as
+    :func:`plateau.new_game` takes them), wrapped in PettingZoo's order-enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(
+        raw_env(game, variant, render_mode, max_game_length, **options)
+    )

@@ -1,0 +1,195 @@
+"""plateau.gymnasium: the single-agent environment passes Gymnasium's env checker on every
+game and variant and plays against library bots; the vector environment over StateBatch keeps
+the final observations and returns of finished games."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import plateau
+from helpers import require_extra
+
+pytestmark = pytest.mark.pettingzoo  # the gymnasium environments ship with that extra
+
+CASES = [(g, v) for g in plateau.games() for v in plateau.variants(g)]
+BATCHED = [(g, v) for g, v in CASES if plateau.game_info(g).batch is not None]
+
+
+@pytest.fixture(scope="module")
+def pg() -> Any:
+    require_extra("gymnasium", "pettingzoo")
+    import plateau.gymnasium
+
+    return plateau.gymnasium
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES)
+def test_single_agent_env_passes_check_env(pg: Any, game: str, variant: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    last = plateau.new_game(game, variant).num_players - 1
+    for seat in (0, last):
+        env = pg.SingleAgentEnv(game, variant, opponent="random", seat=seat, render_mode="ansi")
+        with warnings.catch_warnings():
+            warnings.filterwarnings("error")
+            # the registry declares no bounds of the observation planes: the Box is unbounded
+            warnings.filterwarnings("ignore", message=".*Box observation space (min|max)imum")
+            # made directly, not through gymnasium.make (no registered id)
+            warnings.filterwarnings("ignore", message=".*not having a spec")
+            check_env(env)
+
+
+def masked_episode(env: Any, seed: int) -> tuple[float, dict[str, Any], int]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    agent_moves = 0
+    while True:
+        assert np.array_equal(obs, env.state.observation_tensor(env.seat))
+        assert np.array_equal(info["action_mask"], env.action_masks())
+        assert env.state.current_player == env.seat
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        obs, reward, terminated, truncated, info = env.step(action)
+        agent_moves += 1
+        if terminated or truncated:
+            return reward, info, agent_moves
+        assert reward == 0.0
+
+
+@pytest.mark.parametrize(("game", "variant"), [c for c in CASES if c[0] != "empire-plateau"])
+def test_episode_against_random_bots_ends_with_the_returns(
+    pg: Any, game: str, variant: str
+) -> None:
+    env = pg.SingleAgentEnv(game, variant, opponent="random", seat=1)
+    reward, info, agent_moves = masked_episode(env, seed=9)
+    s = env.state
+    assert s.is_terminal()
+    assert reward == s.returns()[1] == info["returns"][1]
+    assert s.ply > agent_moves  # the bots played the other seats
+    # the same seed replays the same game
+    masked_episode(env, seed=9)
+    assert env.state.history == s.history
+
+
+def test_empire_episode_with_a_length_cap_is_truncated(pg: Any) -> None:
+    env = pg.SingleAgentEnv("empire-plateau", "duel", seat=0, max_game_length=80)
+    reward, _, agent_moves = masked_episode(env, seed=2)
+    assert env.state.ply >= 80 and reward == 0.0 and agent_moves > 1
+
+
+def test_greedy_and_mcts_opponents(pg: Any) -> None:
+    for spec in ("greedy", "mcts:iters=20"):
+        env = pg.SingleAgentEnv("albea-plateau", opponent=spec, seat=0)
+        masked_episode(env, seed=1)
+        assert env.state.is_terminal()
+    with pytest.raises(ValueError, match="unknown bot"):
+        pg.SingleAgentEnv("plateau-x", opponent="nobody")
+
+
+def test_illegal_actions_lose_or_raise(pg: Any) -> None:
+    env = pg.SingleAgentEnv("plateau-x", "mini", illegal_reward=-5.0)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-5.0, True, False, True)
+    env = pg.SingleAgentEnv("plateau-x", "mini", illegal_action="raise")
+    env.reset(seed=0)
+    ply = env.state.ply
+    with pytest.raises(plateau.IllegalActionError):
+        env.step(illegal)
+    assert env.state.ply == ply
+
+
+def test_hidden_information_agent_sees_its_own_view(pg: Any) -> None:
+    env = pg.SingleAgentEnv("albea-plateau", seat=1)
+    obs, _ = env.reset(seed=4)
+    for _ in range(3):
+        obs, *_ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert np.array_equal(obs, env.state.observation_tensor(1))
+    assert not np.array_equal(obs, env.state.observation_tensor(0))
+
+
+@pytest.mark.parametrize(("game", "variant"), BATCHED)
+def test_batch_env_keeps_final_observations_and_returns(pg: Any, game: str, variant: str) -> None:
+    n = 4
+    env = pg.BatchEnv(game, variant, num_envs=n, ply_cap=30)
+    assert env.metadata["autoreset_mode"].name == "SAME_STEP"
+    obs, info = env.reset(seed=5)
+    singles = [plateau.new_game(game, variant) for _ in range(n)]
+    assert obs.shape == (n, *singles[0].observation_shape)
+    finished = 0
+    for _ in range(70):
+        masks = env.action_masks()
+        actions = env.sample_legal()
+        for i, s in enumerate(singles):
+            assert np.array_equal(masks[i], s.legal_actions_mask())
+            assert info["player"][i] == s.current_player
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        for i, s in enumerate(singles):
+            mover = s.current_player
+            assert info["mover"][i] == mover
+            s.apply(int(actions[i]))
+            if terminated[i] or truncated[i]:
+                assert info["_final_obs"][i]
+                views = [s.observation_tensor(p) for p in range(s.num_players)]
+                assert any(np.array_equal(info["final_obs"][i], v) for v in views)
+                if terminated[i]:
+                    assert info["returns"][i].tolist() == s.returns()
+                    assert rewards[i] == s.returns()[mover]
+                else:
+                    assert rewards[i] == 0.0 and not info["returns"][i].any()
+                finished += 1
+                singles[i] = s = plateau.new_game(game, variant)
+            else:
+                assert rewards[i] == 0.0
+            assert np.array_equal(obs[i], s.observation_tensor())
+    assert finished >= n  # every game was cut at 30 plies at least once
+    with pytest.raises(plateau.IllegalActionError):
+        env.step(np.full(n, -1))
+
+
+@pytest.mark.parametrize(("game", "variant"), BATCHED)
+def test_batch_env_rewards_the_mover_of_an_ending_move(pg: Any, game: str, variant: str) -> None:
+    n = 3
+    env = pg.BatchEnv(game, variant, num_envs=n, ply_cap=None)
+    env.reset(seed=8)
+    singles = [plateau.new_game(game, variant) for _ in range(n)]
+    ended = 0
+    for _ in range(5000):
+        actions = env.sample_legal()
+        _, rewards, terminated, truncated, info = env.step(actions)
+        assert not truncated.any()
+        for i, s in enumerate(singles):
+            mover = s.current_player
+            s.apply(int(actions[i]))
+            if terminated[i]:
+                assert s.is_terminal()
+                assert rewards[i] == s.returns()[mover]
+                assert info["returns"][i].tolist() == s.returns()
+                ended += 1
+                singles[i] = plateau.new_game(game, variant)
+            else:
+                assert rewards[i] == 0.0 and not s.is_terminal()
+        if ended >= 2:
+            break
+    assert ended >= 2
+
+
+def test_readme_ecosystem_examples_run(pg: Any) -> None:
+    # the README's examples of the adapters are fenced ```py (the plain ```python blocks run
+    # in test_readme without extras); each needs the extra it imports
+    import re
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    blocks = re.findall(r"```py\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 3
+    for block in blocks:
+        if "pyspiel" in block:
+            require_extra("pyspiel", "openspiel")
+        if "pettingzoo" in block:
+            require_extra("pettingzoo", "pettingzoo")
+        exec(compile(block, str(readme), "exec"), {"__name__": "__main__"})
