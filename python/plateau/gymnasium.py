@@ -243,7 +243,8 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        """One action per game (all legal, or IllegalActionError and nothing applied)."""
+        """One action per game (all legal, or an ActionError of StateBatch.step and nothing
+        applied)."""
         mover = self.batch.current_players()
         done, returns = self.batch.step(actions, final_observations=self._final)
         terminated = done == 1
