@@ -161,3 +161,22 @@ def test_cli_tc(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "Time control 30+0.1: 0 games lost on time." in capsys.readouterr().out
     assert main([*argv, "--tc", "fast"]) == 2
     assert "is not BASE+INC" in capsys.readouterr().err
+
+
+def test_a_plateau_engine_process_keeps_a_time_searching_bot_to_the_clock() -> None:
+    # mcts by time with 5 s a move, served over the protocol: without the clocks sent with
+    # every go it would lose its first move on a 3 s clock
+    spec = engine_spec(["plateau", "engine", "--bot", "mcts:seconds=5"], name="mcts")
+    tc = TimeControl(3.0, 0.1)
+    res = arena.run("plateau-x", "mini", [spec, "random"], 2, seed=4, tc=tc)
+    for r in res.results:
+        assert r.forfeit is None, r.forfeit
+        seat = next(i for i, spec in enumerate(r.seats) if spec.startswith("engine:"))
+        s = plateau.new_game("plateau-x", "mini")
+        spent = []
+        for action, seconds in zip(r.record["actions"], r.move_seconds):
+            if s.current_player == seat:
+                spent.append(seconds)
+            s.apply(action)
+        assert spent and max(spent) < 1.0
+        assert sum(spent) < 3.0 + 0.1 * len(spent)

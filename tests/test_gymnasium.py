@@ -147,8 +147,13 @@ def test_batch_env_keeps_final_observations_and_returns(pg: Any, game: str, vari
                 assert rewards[i] == 0.0
             assert np.array_equal(obs[i], s.observation_tensor())
     assert finished >= n  # every game was cut at 30 plies at least once
-    with pytest.raises(plateau.IllegalActionError):
+    before = env.batch.hashes().tolist()
+    with pytest.raises(plateau.InvalidActionError, match="out of range"):
         env.step(np.full(n, -1))
+    illegal = np.argmin(env.action_masks(), axis=1)  # per game an id in range it forbids now
+    with pytest.raises(plateau.IllegalActionError, match="not legal"):
+        env.step(illegal)
+    assert env.batch.hashes().tolist() == before
 
 
 @pytest.mark.parametrize(("game", "variant"), BATCHED)
