@@ -223,6 +223,23 @@ def test_ray_backend_on_a_local_instance() -> None:
     )
     assert [r.record for r in remote.results] == [r.record for r in local.results]
     assert [r.opening for r in remote.results] == [0, 0, 1, 1]
+    # an engine process, clocks and an SPRT on Ray: the same games and the same test
+    from plateau.clock import TimeControl
+    from plateau.engine import engine_spec
+    from plateau.sprt import SPRT
+
+    bots = [engine_spec(["plateau", "engine", "--bot", "greedy"], name="greedy"), "random"]
+    kw: dict[str, Any] = {
+        "seed": 5,
+        "tc": TimeControl(30.0, 0.1),
+        "sprt": SPRT(elo0=0, elo1=10, alpha=0.05, beta=0.05),
+    }
+    local = arena.run("plateau-x", "mini", bots, 4, **kw)
+    remote = arena.run("plateau-x", "mini", bots, 4, backend="ray", **kw)
+    assert [r.record for r in remote.results] == [r.record for r in local.results]
+    assert all(r.forfeit is None and r.tc == "30+0.1" for r in remote.results)
+    assert remote.sprt_state() == local.sprt_state()
+    assert remote.results[0].engines["0"]["name"] == "plateau greedy"
 
 
 def test_bots_get_the_game_s_view_and_results_its_scoring(

@@ -279,6 +279,21 @@ def test_arena_plays_an_engine_process_on_every_game(game: str) -> None:
     assert result.stats()[0].games == 2
 
 
+def test_engine_games_replay_whichever_process_plays_them() -> None:
+    # an engine announcing a seed option is sent each game's seed, so one process playing
+    # every game and two sharing them play the same games; a seed in the spec is kept
+    bots = [_served("random"), "random"]
+    one = arena.run("plateau-x", "mini", bots, games=4, seed=3, jobs=1)
+    two = arena.run("plateau-x", "mini", bots, games=4, seed=3, jobs=2)
+    assert [r.record for r in one.results] == [r.record for r in two.results]
+    assert len({json.dumps(r.record["actions"]) for r in one.results}) == 4
+    fixed = engine_spec([*PLATEAU, "engine", "--bot", "random"], name="random", seed=7)
+    games = arena.run("plateau-x", "mini", [fixed, "random"], games=2, seed=3).results
+    engine_first = [r.record["actions"][0] for r in games if r.seats[0] == fixed]
+    again = arena.run("plateau-x", "mini", [fixed, "random"], games=2, seed=4).results
+    assert engine_first == [r.record["actions"][0] for r in again if r.seats[0] == fixed]
+
+
 def test_arena_command_line_with_an_engine(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -247,7 +247,7 @@ def _play_game(
         try:
             engine = pool.get(spec, slot)
             engines[seat] = engine
-            engine.new_game(state)
+            engine.new_game(state, _seed_for(seed, index, seat))
         except EngineError as e:  # it cannot start this game: a forfeit before the first move
             tail = list(engine.stderr_tail) if engine is not None else []
             forfeit = _engine_forfeit(seat, labels[seat], state.ply, e, tail)

@@ -520,9 +520,13 @@ class EngineProcess:
                 raise EngineError("start", f"the engine has no option {key!r} (it has: {known})")
             self.send(f"setoption name {key} value {value}")
 
-    def new_game(self, state: GameState) -> None:
-        """Tell the engine a new game starts and wait until it is ready."""
+    def new_game(self, state: GameState, seed: int | None = None) -> None:
+        """Tell the engine a new game starts and wait until it is ready. With ``seed``, an
+        engine that announced a ``seed`` option (and whose spec does not set one) is sent it
+        first, so that its games replay whichever process plays them."""
         self.last_info = None
+        if seed is not None and "seed" in self.announced and "seed" not in self.spec.options:
+            self.send(f"setoption name seed value {seed}")
         self.send(game_command(state))
         self.send("isready")
         deadline = time.monotonic() + self.spec.init_timeout
