@@ -1239,8 +1239,8 @@ cdef void empire_values(const EmpireState* s, double* v) noexcept nogil:
 
 cdef inline Py_ssize_t _perft_ply_bytes(const EmpireBoard* bd) noexcept nogil:
     """Scratch per perft ply: a spare state (the root's copy, in ply 0), the child state, the
-    legal ids."""
-    return 2 * bd.state_bytes + bd.max_legal * sizeof(int32_t)
+    legal ids (rounded up to 8 bytes, so that the next ply's states stay 8-byte aligned)."""
+    return 2 * bd.state_bytes + _round8(bd.max_legal * sizeof(int32_t))
 
 
 cdef uint64_t empire_perft(const EmpireState* s, int depth, bint bulk, char* scratch,
