@@ -60,12 +60,13 @@ cdef class EmpireBatch(BatchCore):
         for e in range(4):
             self.owner[e] = VARIANTS[variant_index][2][e]
         self.stride = bd.state_bytes
-        self.states = <char*>malloc(n * self.stride)
-        self.cache = <int32_t*>malloc(n * CACHE_IDS * sizeof(int32_t))
-        self.cached = <int32_t*>malloc(n * sizeof(int32_t))
+        # sizes in size_t: n * 256 ids overflows an int long before memory runs out
+        self.states = <char*>malloc(<size_t>n * <size_t>self.stride)
+        self.cache = <int32_t*>malloc(<size_t>n * CACHE_IDS * sizeof(int32_t))
+        self.cached = <int32_t*>malloc(<size_t>n * sizeof(int32_t))
         self.buf = <int32_t*>malloc(bd.max_legal * sizeof(int32_t))
         if self.states == NULL or self.cache == NULL or self.cached == NULL or self.buf == NULL:
-            gib = n * (self.stride + CACHE_IDS * 4 + 4) / 2.0**30
+            gib = <double>n * (self.stride + CACHE_IDS * 4 + 4) / 2.0**30
             raise MemoryError(f"no memory for a batch of {n:,} games ({gib:.1f} GiB of positions)")
         self.n_actions = bd.num_actions
         self.n_players = self.nplayers
@@ -87,13 +88,13 @@ cdef class EmpireBatch(BatchCore):
         cdef int k
         if self.cached[i] >= 0:
             n[0] = self.cached[i]
-            return &self.cache[i * CACHE_IDS]
+            return &self.cache[<Py_ssize_t>i * CACHE_IDS]
         k = empire_list(self._s(i), self.buf)
         n[0] = k
         if k <= CACHE_IDS:
-            memcpy(&self.cache[i * CACHE_IDS], self.buf, k * sizeof(int32_t))
+            memcpy(&self.cache[<Py_ssize_t>i * CACHE_IDS], self.buf, k * sizeof(int32_t))
             self.cached[i] = k
-            return &self.cache[i * CACHE_IDS]
+            return &self.cache[<Py_ssize_t>i * CACHE_IDS]
         return self.buf
 
     cdef void _init_game(self, int i) noexcept nogil:
