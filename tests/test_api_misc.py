@@ -573,7 +573,7 @@ def test_cli_show(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path.write_text(g.to_json(), encoding="utf-8")
     code, out, _ = run_cli(capsys, "show", "--record", str(path))
     assert code == 0
-    assert out == f"{g}\nranking: {g.ranking()}  hash: {g.hash:016x}\n"
+    assert out == f"game.json: plateau-x triple\n{g}\nranking: {g.ranking()}  hash: {g.hash:016x}\n"
     # a corrupt record is a message, not a traceback
     path.write_text(g.to_json()[:-5], encoding="utf-8")
     code, out, err = run_cli(capsys, "show", "--record", str(path))

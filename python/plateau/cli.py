@@ -106,8 +106,8 @@ def cmd_legal(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     if args.record:
-        with open(args.record, encoding="utf-8") as f:
-            state = from_json(f.read())
+        state, title = _load_game(args.record, args.game_index)
+        print(title)
     else:
         state = new_game(args.game, args.variant)
         state.apply_all(args.actions)
@@ -365,7 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="the diagram after ACTIONS, or of a saved record")
     _add_game_args(p)
     p.add_argument("actions", nargs="*", help="actions from the start, in notation")
-    p.add_argument("--record", help="a JSON game record to load instead")
+    p.add_argument("--record", help="a JSON game record or arena JSON-lines file instead")
+    p.add_argument("--game-index", type=NON_NEGATIVE, help="the arena game (its index)")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("render", help="a picture of a position: SVG, or PNG for --out *.png")
