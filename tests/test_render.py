@@ -27,6 +27,7 @@ from plateau.record import to_record
 from plateau.render import frames, svg
 from plateau.render.drawing import Drawing
 from plateau.render.viewer import viewer_html
+from plateau.state import GameState
 
 
 def classes(root: ET.Element, name: str) -> list[ET.Element]:
@@ -270,8 +271,9 @@ def test_view_writes_every_picture_of_a_record(
     assert page.count("<li>") == 13
 
 
-def test_view_of_an_arena_file_picks_a_game_by_index(tmp_path: Path) -> None:
-    games = [random_game("empire-plateau", "duel", seed, 8) for seed in range(3)]
+def arena_file(tmp_path: Path, games: list[GameState], order: list[int]) -> Path:
+    """An arena JSON-lines file of ``games`` (random vs greedy), game ``i`` with index ``i``,
+    written in ``order``."""
     lines = [
         GameResult(index=i, game=g.game, variant=g.variant, seed=i, seats=["random", "greedy"],
                    ranking=g.ranking(), returns=g.returns(), plies=g.ply, seconds=0.1,
@@ -279,7 +281,13 @@ def test_view_of_an_arena_file_picks_a_game_by_index(tmp_path: Path) -> None:
         for i, g in enumerate(games)
     ]  # fmt: skip
     path = tmp_path / "arena.jsonl"
-    path.write_text("\n".join([lines[2], lines[0], lines[1]]) + "\n", encoding="utf-8")
+    path.write_text("\n".join(lines[i] for i in order) + "\n", encoding="utf-8")
+    return path
+
+
+def test_view_of_an_arena_file_picks_a_game_by_index(tmp_path: Path) -> None:
+    games = [random_game("empire-plateau", "duel", seed, 8) for seed in range(3)]
+    path = arena_file(tmp_path, games, [2, 0, 1])
     out = tmp_path / "viewer.html"
     assert main(["view", str(path), "--game-index", "1", "--out", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
@@ -295,14 +303,7 @@ def test_show_of_an_arena_file_picks_a_game_by_index(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     games = [random_game("empire-plateau", "duel", seed, 8) for seed in range(2)]
-    lines = [
-        GameResult(index=i, game=g.game, variant=g.variant, seed=i, seats=["random", "greedy"],
-                   ranking=g.ranking(), returns=g.returns(), plies=g.ply, seconds=0.1,
-                   record=to_record(g)).to_line()
-        for i, g in enumerate(games)
-    ]  # fmt: skip
-    path = tmp_path / "arena.jsonl"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path = arena_file(tmp_path, games, [0, 1])
     capsys.readouterr()
     assert main(["show", "--record", str(path), "--game-index", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
