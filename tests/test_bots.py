@@ -88,7 +88,8 @@ def budget(name: str, variant: str) -> list[str]:
 
 def test_the_registered_bots() -> None:
     # which bots the library registers; their specs are checked by tests/conformance
-    assert {"random", "greedy", "mcts", "maxn", "paranoid", "alphabeta"} <= set(bot_names())
+    names = {"random", "greedy", "planner", "mcts", "maxn", "paranoid", "alphabeta"}
+    assert names <= set(bot_names())
 
 
 @pytest.mark.parametrize(

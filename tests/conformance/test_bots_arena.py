@@ -25,8 +25,8 @@ LIBRARY_BOTS = sorted(n for n, cls in BOTS.items() if cls.__module__.startswith(
 
 
 def small_spec(name: str) -> str:
-    """The bot with a small budget: few iterations, depth 1."""
-    small = {"iters": 20, "depth": 1}
+    """The bot with a small budget: few iterations, depth 1, narrow beams."""
+    small = {"iters": 20, "depth": 1, "beam": 2, "replies": 2, "reply_beam": 1}
     params = [f"{k}={v}" for k, v in small.items() if k in BOTS[name].defaults]
     return name + (":" + ",".join(params) if params else "")
 

@@ -1,8 +1,8 @@
-"""Game-playing bots: ``random``, ``greedy``, ``mcts``, ``maxn``, ``paranoid`` and
-``alphabeta``. Importing this package registers them all; build one with
+"""Game-playing bots: ``random``, ``greedy``, ``planner``, ``mcts``, ``maxn``, ``paranoid``
+and ``alphabeta``. Importing this package registers them all; build one with
 ``make_bot("mcts:iters=2000", seed=1)``."""
 
-from plateau.bots import alphabeta, greedy, mcts, random_bot
+from plateau.bots import alphabeta, greedy, mcts, planner, random_bot
 from plateau.bots.base import BOTS, Bot, bot_names, make_bot, parse_spec, register_bot
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "make_bot",
     "mcts",
     "parse_spec",
+    "planner",
     "random_bot",
     "register_bot",
 ]
