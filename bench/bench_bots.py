@@ -1,7 +1,8 @@
 """Bot benchmarks (pytest-benchmark): ``pytest bench/bench_bots.py``.
 
 MCTS iterations per second and search nodes per second on two fixed positions: the mini start
-and a standard midgame (ply 24 of the perft test data). Each benchmark first checks that the
+and a standard midgame (ply 24 of the perft test data); and one ``planner`` turn from the start
+of Plateau X mini and Empire Plateau. Each benchmark first checks that the
 bot returns a legal action (and, for the deterministic searches, the same node count each
 time); the rates are in each benchmark's ``extra_info``.
 """
@@ -18,6 +19,7 @@ import plateau
 from plateau.bots import make_bot
 from plateau.bots.alphabeta import SearchBot
 from plateau.bots.mcts import MCTSBot
+from plateau.bots.planner import PlannerBot
 
 DATA = json.loads(
     (Path(__file__).resolve().parent.parent / "tests" / "data" / "x_perft.json").read_text()
@@ -85,3 +87,20 @@ def bench_search_nodes(benchmark: Any, spec: str, where: str) -> None:
     assert benchmark(run) == first
     assert set(counts) == {counts[0]}
     _rate(benchmark, counts[0], "nodes_per_s")
+
+
+@pytest.mark.parametrize(("game", "variant"), [("plateau-x", "mini"), ("empire-plateau", "two")])
+def bench_planner_turn(benchmark: Any, game: str, variant: str) -> None:
+    """One ``planner`` search from the start (a whole Empire turn: a dozen actions)."""
+    state = plateau.new_game(game, variant)
+
+    def run() -> int:
+        bot = make_bot("planner", seed=1)
+        assert isinstance(bot, PlannerBot)
+        action = bot.select_action(state)
+        assert bot.searches == 1
+        return action
+
+    first = run()
+    assert state.is_legal(first)
+    assert benchmark(run) == first  # seeded: the same choice every time
