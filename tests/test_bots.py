@@ -132,6 +132,10 @@ def test_different_seeds_differ(spec: str) -> None:
         ("alphabeta:depth=0", "depth must"),
         ("maxn:depth=two", "depth must"),
         ("paranoid:seconds=-1", "seconds must"),
+        ("planner:beam=0", "beam"),
+        ("planner:replies=1.5", "replies"),
+        ("planner:reply_beam=true", "reply_beam"),
+        ("planner:depth=2", "unknown parameter"),
     ],
 )
 def test_spec_errors(spec: str, message: str) -> None:

@@ -1,7 +1,8 @@
 """The ``planner`` bot: its beam search finds every complete turn when the beam is wide enough,
 it plays a planned turn through without searching again, plans afresh when the position is not
 the expected one, and takes or refuses the forced results the other bots are tested on. (That
-it plays whole games of every variant legally is in tests/conformance.)"""
+it plays whole games of every variant legally is in tests/conformance; its spec errors are in
+tests/test_bots.py.)"""
 
 from __future__ import annotations
 
@@ -124,17 +125,3 @@ def test_takes_an_immediate_win(seed: int) -> None:
 def test_does_not_end_a_lost_game() -> None:
     state = position("mini", LOSS_BY_ENDING)
     assert state.action_to_string(make_bot("planner").select_action(state)) != "end"
-
-
-@pytest.mark.parametrize(
-    ("spec", "message"),
-    [
-        ("planner:beam=0", "beam"),
-        ("planner:replies=1.5", "replies"),
-        ("planner:reply_beam=true", "reply_beam"),
-        ("planner:depth=2", "unknown parameter"),
-    ],
-)
-def test_spec_errors(spec: str, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        make_bot(spec)
