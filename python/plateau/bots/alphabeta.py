@@ -21,7 +21,7 @@ import random
 import time
 from typing import Any, ClassVar
 
-from plateau.bots.base import Bot, outcome_value, register_bot
+from plateau.bots.base import Bot, outcome_value, register_bot, static_value
 from plateau.checks import check_int, check_number
 from plateau.state import GameState
 
@@ -98,9 +98,7 @@ class SearchBot(Bot):
 
     @staticmethod
     def _static(state: GameState, player: int) -> float:
-        if state.is_terminal():
-            return outcome_value(state.returns(), player, TERMINAL_SCALE)
-        return state.heuristic(player)
+        return static_value(state, player, TERMINAL_SCALE)
 
     def _tick(self) -> None:
         if self._deadline and time.perf_counter() >= self._deadline:

@@ -70,6 +70,15 @@ def outcome_value(returns: Sequence[float], player: int, scale: float) -> float:
     return scale * (returns[player] - sum(returns) / len(returns))
 
 
+def static_value(state: GameState, player: int, scale: float) -> float:
+    """``player``'s static score of ``state``: :func:`outcome_value` times ``scale`` once the
+    game is over (``scale`` puts any result far above any heuristic), else
+    ``state.heuristic(player)``."""
+    if state.is_terminal():
+        return outcome_value(state.returns(), player, scale)
+    return state.heuristic(player)
+
+
 def register_bot(cls: type[Bot]) -> type[Bot]:
     """Class decorator: make a bot available to :func:`make_bot` under ``cls.name``."""
     if cls.name in BOTS:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from plateau.bots.base import Bot, outcome_value, register_bot
+from plateau.bots.base import Bot, register_bot, static_value
 from plateau.state import GameState
 
 #: terminal scores are the points relative to the mean times this; any heuristic is far smaller
@@ -37,10 +37,7 @@ class GreedyBot(Bot):
         best_score = float("-inf")
         for a in legal:
             state.apply(a)
-            if state.is_terminal():
-                score = outcome_value(state.returns(), me, GREEDY_SCALE)
-            else:
-                score = state.heuristic(me)
+            score = static_value(state, me, GREEDY_SCALE)
             state.undo()
             if score > best_score:
                 best_score, best = score, [a]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from plateau.bots.base import Bot, outcome_value, register_bot
+from plateau.bots.base import Bot, register_bot, static_value
 from plateau.checks import check_int
 from plateau.state import GameState
 
@@ -26,9 +26,7 @@ Turn = tuple[float, float, list[int]]
 
 def _value(state: GameState, player: int) -> float:
     """``player``'s score of ``state``: the outcome if the game is over, else the heuristic."""
-    if state.is_terminal():
-        return outcome_value(state.returns(), player, PLANNER_SCALE)
-    return state.heuristic(player)
+    return static_value(state, player, PLANNER_SCALE)
 
 
 def best_turns(state: GameState, beam: int, count: int, rng: random.Random) -> list[Turn]:
