@@ -14,6 +14,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import numpy as np
 import pytest
 
 import plateau
@@ -876,6 +877,12 @@ def test_two_consecutive_passes_draw() -> None:
     assert state.is_terminal() and state.result == "draw" and state.winner is None
     assert list(state.returns()) == [0.5, 0.5]
     assert state.current_player == -1
+    # the pass count's plane reaches its declared bound of 2, and no further
+    high = state.observation_bounds()[1]
+    for viewer in (W, B):
+        t = state.observation_tensor(viewer)
+        assert t[274].min() == t[274].max() == high[274].max() == 2.0
+        assert bool(np.all(t <= high))
     # the same from a set-up count of one pass
     state = pos(STUCK_WHITE, to_move=W, reserve=STUCK_RESERVES, passes=1)
     state.apply("pass")

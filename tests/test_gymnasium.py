@@ -36,8 +36,6 @@ def test_single_agent_env_passes_check_env(pg: Any, game: str, variant: str) -> 
         env = pg.SingleAgentEnv(game, variant, opponent="random", seat=seat, render_mode="ansi")
         with warnings.catch_warnings():
             warnings.filterwarnings("error")
-            # the registry declares no bounds of the observation planes: the Box is unbounded
-            warnings.filterwarnings("ignore", message=".*Box observation space (min|max)imum")
             # made directly, not through gymnasium.make (no registered id)
             warnings.filterwarnings("ignore", message=".*not having a spec")
             check_env(env)
@@ -120,6 +118,9 @@ def test_batch_env_keeps_final_observations_and_returns(pg: Any, game: str, vari
     obs, info = env.reset(seed=5)
     singles = [plateau.new_game(game, variant) for _ in range(n)]
     assert obs.shape == (n, *singles[0].observation_shape)
+    low, high = singles[0].observation_bounds()
+    space = env.single_observation_space
+    assert np.array_equal(space.low, low) and np.array_equal(space.high, high)
     finished = 0
     for _ in range(70):
         masks = env.action_masks()
@@ -146,6 +147,7 @@ def test_batch_env_keeps_final_observations_and_returns(pg: Any, game: str, vari
             else:
                 assert rewards[i] == 0.0
             assert np.array_equal(obs[i], s.observation_tensor())
+        assert env.observation_space.contains(obs)
     assert finished >= n  # every game was cut at 30 plies at least once
     before = env.batch.hashes().tolist()
     with pytest.raises(plateau.InvalidActionError, match="out of range"):

@@ -35,9 +35,10 @@ from plateau.state import GameState
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 
 
-def _obs_space(shape: tuple[int, ...]) -> gymnasium.spaces.Space[npt.NDArray[np.float32]]:
-    # the registry declares no bounds of the planes: unbounded (Box's type says any float)
-    box = gymnasium.spaces.Box(-np.inf, np.inf, shape=shape, dtype=np.float32)
+def _obs_space(state: GameState) -> gymnasium.spaces.Space[npt.NDArray[np.float32]]:
+    """A ``Box`` with the game's declared bounds of every plane entry."""
+    low, high = state.observation_bounds()
+    box = gymnasium.spaces.Box(low, high, dtype=np.float32)
     return cast("gymnasium.spaces.Space[npt.NDArray[np.float32]]", box)
 
 
@@ -46,14 +47,14 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
     ``opponent`` (a spec such as ``"random"`` or ``"mcts:iters=200"``; one bot per seat,
     seeded from the reset seed, so a seeded episode replays exactly).
 
-    Observations are the agent's ``observation_tensor(seat)`` (float32, unbounded ``Box``);
-    actions are ``Discrete(num_distinct_actions)`` ids; :meth:`action_masks` (and
-    ``info["action_mask"]``) give the legal ones, as masked-policy learners ask. The reward is
-    0 until the game ends, then the agent's ``returns()`` (points by place).
-    ``max_game_length`` (None: no cap) truncates a game after that many actions. An illegal
-    action: ``illegal_action="lose"`` (the default, so that unmasked learners and
-    ``check_env`` can send any id) ends the episode with reward ``illegal_reward`` and
-    ``info["illegal_action"]``; ``"raise"`` raises ``plateau.IllegalActionError``.
+    Observations are the agent's ``observation_tensor(seat)`` (float32, in a ``Box`` bounded by the
+    state's ``observation_bounds()``); actions are ``Discrete(num_distinct_actions)`` ids;
+    :meth:`action_masks` (and ``info["action_mask"]``) give the legal ones, as masked-policy
+    learners ask. The reward is 0 until the game ends, then the agent's ``returns()`` (points by
+    place). ``max_game_length`` (None: no cap) truncates a game after that many actions. An illegal
+    action: ``illegal_action="lose"`` (the default, so that unmasked learners and ``check_env`` can
+    send any id) ends the episode with reward ``illegal_reward`` and ``info["illegal_action"]``;
+    ``"raise"`` raises ``plateau.IllegalActionError``.
     ``render_mode``: as :mod:`plateau.pettingzoo` (``"ansi"``, ``"rgb_array"``).
     """
 
@@ -89,7 +90,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
             None if max_game_length is None else check_int(max_game_length, "max_game_length", 1)
         )
         self.render_mode = check_render_mode(render_mode)
-        self.observation_space = _obs_space(tuple(self.state.observation_shape))
+        self.observation_space = _obs_space(self.state)
         self.action_space = gymnasium.spaces.Discrete(self.state.num_distinct_actions)
         self._bots: dict[int, Bot] = {}
         self._view_seed = 0
@@ -205,7 +206,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         self.num_envs = self.batch.num_envs
         self.num_players = self.batch.num_players
         shape = self.batch.observation_shape
-        self.single_observation_space = _obs_space(shape)
+        self.single_observation_space = _obs_space(new_game(game, self.variant, **options))
         self.single_action_space = gymnasium.spaces.Discrete(self.batch.num_distinct_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

@@ -7,16 +7,16 @@
 >>> e.agent_selection, obs["observation"].shape, obs["action_mask"].shape
 ('player_0', (10, 6, 6), (1493,))
 
-Agents are ``player_0`` .. ``player_{n-1}`` (the game's players). The agent to act is always
-the game's ``current_player``, so a turn of several actions (Empire Plateau) is the same agent
-selected several times in a row. An agent's observation is a dict: ``"observation"``, its
-``observation_tensor(player)`` (what that player may see: an Albea's Plateau agent does not see
-its opponent's hidden faces) in an unbounded float32 ``Box``, and ``"action_mask"``, int8 (the
-dtype gymnasium's masked ``sample`` takes) over the ``Discrete(num_distinct_actions)`` action
-space (all zeros when it is not that agent's turn). Rewards are 0 until the game ends, then
-each agent's ``returns()`` (points by place; a tie as the game scores it). ``max_game_length``
-(None: no cap) truncates a game after that many actions, with zero rewards. An illegal action
-raises ``plateau.IllegalActionError``.
+Agents are ``player_0`` .. ``player_{n-1}`` (the game's players). The agent to act is always the
+game's ``current_player``, so a turn of several actions (Empire Plateau) is the same agent selected
+several times in a row. An agent's observation is a dict: ``"observation"``, its
+``observation_tensor(player)`` (what that player may see: an Albea's Plateau agent does not see its
+opponent's hidden faces) in a float32 ``Box`` bounded by ``observation_bounds()``, and
+``"action_mask"``, int8 (the dtype gymnasium's masked ``sample`` takes) over the
+``Discrete(num_distinct_actions)`` action space (all zeros when it is not that agent's turn).
+Rewards are 0 until the game ends, then each agent's ``returns()`` (points by place; a tie as the
+game scores it). ``max_game_length`` (None: no cap) truncates a game after that many actions, with
+zero rewards. An illegal action raises ``plateau.IllegalActionError``.
 
 ``render_mode``: ``"ansi"`` returns the diagram (``str(state)``, the whole truth, as a
 spectator sees it), ``"rgb_array"`` the picture of ``plateau.render.rgb_array`` (that module is
@@ -48,9 +48,7 @@ def observation_space(state: GameState) -> Any:
     """The observation space of every agent of ``state``'s game and variant."""
     return gymnasium.spaces.Dict(
         {
-            "observation": gymnasium.spaces.Box(
-                -np.inf, np.inf, shape=tuple(state.observation_shape), dtype=np.float32
-            ),
+            "observation": gymnasium.spaces.Box(*state.observation_bounds(), dtype=np.float32),
             "action_mask": gymnasium.spaces.Box(
                 0, 1, shape=(state.num_distinct_actions,), dtype=np.int8
             ),

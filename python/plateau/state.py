@@ -14,11 +14,12 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Union
 
+import numpy as np
+
 from plateau.checks import check_int, check_seed
 from plateau.errors import ActionError, IllegalActionError, InvalidActionError
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
 
 
@@ -333,6 +334,23 @@ class GameState:
         position: the diagram."""
         p = self._viewer(player)
         return f"{self}\n(seen by player {p}: everything is public)"
+
+    def observation_bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``(low, high)``: float32 arrays of ``observation_shape`` that bound every entry of
+        every ``observation_tensor`` of this game, variant and options, at any ply and for any
+        viewer (what a learner's observation space declares; the conformance suite checks
+        them over random games)."""
+        shape = tuple(self.observation_shape)
+        low = np.zeros(shape, dtype=np.float32)
+        high = np.ones(shape, dtype=np.float32)
+        for plane, value in self._plane_highs().items():
+            high[plane] = value
+        return low, high
+
+    def _plane_highs(self) -> dict[int, float]:
+        """The planes whose entries may exceed 1, with their largest value (per game; every
+        other entry lies in [0, 1])."""
+        return {}
 
     def determinizer(self, player: int) -> Determinizer:
         """A sampler of states consistent with what ``player`` knows; ``.sample(rng)`` draws

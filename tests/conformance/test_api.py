@@ -441,3 +441,26 @@ def test_random_playouts_cut_short(game_variant: tuple[str, str]) -> None:
 
 def test_every_variant_is_covered() -> None:
     assert {gv[0] for gv in GAME_VARIANTS} == set(plateau.games())
+
+
+def test_observation_bounds_hold_over_whole_games(game_variant: tuple[str, str]) -> None:
+    """``observation_bounds()`` bounds every viewer's tensor at every ply of random games, and
+    does not depend on the position."""
+    game, variant = game_variant
+    start = plateau.new_game(game, variant)
+    low, high = start.observation_bounds()
+    for a in (low, high):
+        assert a.dtype == np.float32 and a.shape == start.observation_shape
+        assert np.all(np.isfinite(a))
+    assert np.all(low <= high)
+    for k in range(2):
+        s = plateau.new_game(game, variant)
+        for a in random_history(game, variant, seed_of("bounds", game, variant, k)):
+            for p in range(s.num_players):
+                t = s.observation_tensor(p)
+                where = np.argwhere((t < low) | (t > high))
+                bad = f"{t[tuple(where[0])]} at {where[0]}" if len(where) else ""
+                assert not bad, f"ply {s.ply}, viewer {p}: {bad}"
+            s.apply(a)
+        later_low, later_high = s.observation_bounds()
+        assert np.array_equal(later_low, low) and np.array_equal(later_high, high)

@@ -501,6 +501,10 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             "history": self.history_strings(viewer=p),
         }
 
+    def _plane_highs(self) -> dict[int, float]:
+        # plane 274 counts the consecutive passes (two end the game as a draw)
+        return {274: 2.0}
+
     def observation_string(self, player: int | None = None) -> str:
         """:meth:`observation` as text: one line per non-empty square, bottom..top, each piece
         an owner letter and its faces as ``player`` knows them (``B??``, ``Wr?``, ``Bxo``)."""

@@ -88,6 +88,11 @@ class PlateauXState(_x.XCore, GameState):
     def variant(self) -> str:
         return self.spec.name
 
+    def _plane_highs(self) -> dict[int, float]:
+        # plane 0 is the level: a space is never higher than the number of tiles in the game
+        v = self.spec
+        return {0: float(v.players * (v.singles + v.doubles) + v.triples)}
+
     @property
     def options(self) -> dict[str, Any]:
         return {"first_player": self.first_player}
