@@ -2,7 +2,9 @@
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
+@disjoint_base
 class BatchCore:
     num_envs: int
     ply_cap: int

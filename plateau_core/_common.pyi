@@ -4,14 +4,16 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
 
 def mix64(x: int) -> int: ...
 def random_below(seed: int, n: int, count: int) -> list[int]: ...
 
+@disjoint_base
 class GameCore:
     """The shared base of every game's compiled wrapper (history, apply, undo, clone, ...)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self: ...
     @property
     def num_players(self) -> int: ...
     @property
@@ -37,5 +39,6 @@ class GameCore:
     ) -> list[float]: ...
     def observation_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]: ...
 
+@disjoint_base
 class ListCore(GameCore):
     """A ``GameCore`` whose legal actions are cached as a list of ids."""

@@ -25,7 +25,7 @@ TYPES = ("xx", "bb", "rr", "bx", "rx", "ox", "rb")
 COUNT = (4, 2, 2, 1, 1, 1, 1)
 VALUE = (1, 4, 5, 8, 10, 15, 21)
 OT_CODES = ("xx", "bb", "rr", "bx", "xb", "rx", "xr", "ox", "xo", "rb", "br")
-MS_WEIGHTS = (1, 5, 15, 45, 90, 180, 360)
+_MS_WEIGHTS = (1, 5, 15, 45, 90, 180, 360)
 PERIMETER = tuple(i for i in range(16) if i // 4 in (0, 3) or i % 4 in (0, 3))
 NUM_DISTINCT_ACTIONS = ALBEA_NUM_ACTIONS
 
@@ -55,7 +55,7 @@ def _init_material():
                 break
         OT_OF[OT_TYPE[i]][OT_UP[i]] = i
     for t in range(7):
-        C_COUNT[t] = COUNT[t]; C_VALUE[t] = VALUE[t]; C_W[t] = MS_WEIGHTS[t]
+        C_COUNT[t] = COUNT[t]; C_VALUE[t] = VALUE[t]; C_W[t] = _MS_WEIGHTS[t]
         if TYPES[t][0] == TYPES[t][1]:
             OT_OF[t][1] = OT_OF[t][0]
     for i in range(32):
@@ -74,8 +74,8 @@ _init_material()
 # ------------------------------------------------------------------------------------------
 # Move-id geometry (design 1.3)
 # ------------------------------------------------------------------------------------------
-RAYS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
-ORTHO = ((0, 1), (1, 0), (0, -1), (-1, 0))
+_RAYS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
+_ORTHO = ((0, 1), (1, 0), (0, -1), (-1, 0))
 J_LEVEL = (9, 11, 0)
 
 cdef int TT[4][3]             # T(r, l)
@@ -100,7 +100,7 @@ def _path_squares(o):
     """The 16 paths of origin o: list of square lists (empty = no path), index as design 1.3."""
     c0, r0 = o % 4, o // 4
     out = []
-    for dc, dr in RAYS:
+    for dc, dr in _RAYS:
         sq = []
         for d in range(1, 4):
             c, r = c0 + dc * d, r0 + dr * d
@@ -108,7 +108,7 @@ def _path_squares(o):
                 break
             sq.append(r * 4 + c)
         out.append(sq)
-    for dc, dr in ORTHO:
+    for dc, dr in _ORTHO:
         for sc, sr in ((dr, dc), (-dr, -dc)):
             mc, mr = c0 + dc, r0 + dr
             ec, er = c0 + 2 * dc + sc, r0 + 2 * dr + sr
@@ -149,11 +149,11 @@ def _ray_sequences(L):
     return out
 
 
-PY_PATHS = [_path_squares(o) for o in range(16)]
-PY_BLOCK = []
-PY_PATH_OFF = []
-PY_MOVE_OFF = []
-RAY_DECODE = {}
+_PY_PATHS = [_path_squares(o) for o in range(16)]
+_PY_BLOCK = []
+_PY_PATH_OFF = []
+_PY_MOVE_OFF = []
+_RAY_DECODE = {}
 
 
 def _init_geometry():
@@ -175,10 +175,10 @@ def _init_geometry():
             for i in range(2):
                 RAY_DECQ[L][code][i] = qs[i] if i < len(qs) else 0
             table.append((dists, qs))
-        RAY_DECODE[L] = table
+        _RAY_DECODE[L] = table
     total = 0
     for o in range(16):
-        paths = PY_PATHS[o]
+        paths = _PY_PATHS[o]
         off = 0
         offs = []
         for p in range(16):
@@ -198,9 +198,9 @@ def _init_geometry():
             off += cnt
         BLOCK[o] = off
         MOVE_OFF[o] = total
-        PY_BLOCK.append(off)
-        PY_PATH_OFF.append(offs)
-        PY_MOVE_OFF.append(total)
+        _PY_BLOCK.append(off)
+        _PY_PATH_OFF.append(offs)
+        _PY_MOVE_OFF.append(total)
         total += 10 * off
     assert total == ALBEA_BASE_STOMP - ALBEA_BASE_MOVE, total
 
@@ -965,10 +965,10 @@ def layout():
         "bases": {"opening": ALBEA_BASE_OPEN, "onboard": ALBEA_BASE_ONBOARD, "move": ALBEA_BASE_MOVE,
                   "stomp": ALBEA_BASE_STOMP, "offer": ALBEA_BASE_OFFER, "give": ALBEA_BASE_GIVE,
                   "refuse": ALBEA_REFUSE, "pass": ALBEA_PASS},
-        "move_off": list(PY_MOVE_OFF),
-        "block": list(PY_BLOCK),
-        "path_off": [list(x) for x in PY_PATH_OFF],
-        "paths": [[list(p) for p in ps] for ps in PY_PATHS],
+        "move_off": list(_PY_MOVE_OFF),
+        "block": list(_PY_BLOCK),
+        "path_off": [list(x) for x in _PY_PATH_OFF],
+        "paths": [[list(p) for p in ps] for ps in _PY_PATHS],
         "T": [[_T(r, l) for l in range(3)] for r in range(4)],
     }
 
@@ -989,13 +989,13 @@ cdef tuple _move_stops(int a):
     and the group carried on from each stop but the last."""
     cdef int o, flip, k, p, code, g, j, n
     _move_decode(a, &o, &flip, &k, &p, &code)
-    sqs = PY_PATHS[o][p]
+    sqs = _PY_PATHS[o][p]
     if p >= 8:
         if code == 0:
             return o, flip, k, (sqs[1],), ()
         j = code + 1 if code >= k else code
         return o, flip, k, (sqs[0], sqs[1]), (j,)
-    dists, qs = RAY_DECODE[len(sqs)][code]
+    dists, qs = _RAY_DECODE[len(sqs)][code]
     carries = []
     g = k
     for n in range(len(dists) - 1):
@@ -1055,7 +1055,7 @@ cdef tuple _move_path(int o, list sqs):
     cdef int p, d, last
     cdef list dists
     for p in range(16):
-        ps = PY_PATHS[o][p]
+        ps = _PY_PATHS[o][p]
         if not ps:
             continue
         if p >= 8:
@@ -1094,8 +1094,8 @@ cdef long _encode_move(tuple f):
     p, dists = _move_path(o, list(squares))
     if p < 0:
         return ENCODE_OFF_PATH
-    base = (ALBEA_BASE_MOVE + PY_MOVE_OFF[o] + (flip * 5 + k - 1) * PY_BLOCK[o]
-            + PY_PATH_OFF[o][p])
+    base = (ALBEA_BASE_MOVE + _PY_MOVE_OFF[o] + (flip * 5 + k - 1) * _PY_BLOCK[o]
+            + _PY_PATH_OFF[o][p])
     g = k
     qs = []
     for n, j in enumerate(carries):
@@ -1108,7 +1108,7 @@ cdef long _encode_move(tuple f):
         qs.append(q)
         g = j
     if p < 8:
-        return base + _ray_encode(len(PY_PATHS[o][p]), dists, qs)
+        return base + _ray_encode(len(_PY_PATHS[o][p]), dists, qs)
     return base if not qs else base + 1 + qs[0]
 
 

@@ -4,6 +4,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
 
 from plateau_core._common import GameCore
 
@@ -14,11 +15,12 @@ VALUE: tuple[int, ...]
 COUNT: tuple[int, ...]
 HEADER_BYTES: int
 
+@disjoint_base
 class EmpireTables:
     name: str
     info: Any
-    def __init__(
-        self,
+    def __new__(
+        cls,
         name: str,
         neighbours: npt.NDArray[np.int16],
         bases: npt.NDArray[np.int8],
@@ -26,7 +28,7 @@ class EmpireTables:
         cells: npt.NDArray[np.int32],
         rows: int,
         cols: int,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def ndots(self) -> int: ...
     @property
@@ -43,6 +45,7 @@ def random_playouts(
 ) -> dict[str, Any]: ...
 def layout(tables: EmpireTables) -> dict[str, int]: ...
 
+@disjoint_base
 class EmpireCore(GameCore):
     def _core_init(self, tables: EmpireTables, variant: int) -> None: ...
     @property

@@ -1,11 +1,14 @@
 """Type stubs of the compiled Empire Plateau batch module (plateau_core/empire_batch.pyx)."""
 
+from typing_extensions import Self, disjoint_base
+
 from plateau_core._batch import BatchCore
 from plateau_core.empire import EmpireTables
 
+@disjoint_base
 class EmpireBatch(BatchCore):
     tables: EmpireTables
     variant_index: int
-    def __init__(
-        self, tables: EmpireTables, variant_index: int, n: int, seed: int = 0, ply_cap: int = 400
-    ) -> None: ...
+    def __new__(
+        cls, tables: EmpireTables, variant_index: int, n: int, seed: int = 0, ply_cap: int = 400
+    ) -> Self: ...

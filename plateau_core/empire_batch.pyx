@@ -20,7 +20,7 @@ from plateau_core.empire cimport (
     empire_current_player,
 )
 
-from plateau_core.empire import VARIANTS
+from plateau_core.empire import VARIANTS as _VARIANTS
 
 cdef enum:
     CACHE_IDS = 256         # a game's legal list is kept if it is at most this long
@@ -48,17 +48,17 @@ cdef class EmpireBatch(BatchCore):
         self.buf = NULL
         self.cache = NULL
         self.cached = NULL
-        if not 0 <= variant_index < len(VARIANTS):
-            raise ValueError(f"variant index {variant_index!r} out of range [0, {len(VARIANTS)})")
+        if not 0 <= variant_index < len(_VARIANTS):
+            raise ValueError(f"variant index {variant_index!r} out of range [0, {len(_VARIANTS)})")
         if n < 1:
             raise ValueError(f"a batch holds at least one game, got n={n!r}")
         if ply_cap < 1:
             raise ValueError(f"ply_cap must be >= 1, got {ply_cap!r}")
         self.tables = tables
         self.variant_index = variant_index
-        self.nplayers = VARIANTS[variant_index][1]
+        self.nplayers = _VARIANTS[variant_index][1]
         for e in range(4):
-            self.owner[e] = VARIANTS[variant_index][2][e]
+            self.owner[e] = _VARIANTS[variant_index][2][e]
         self.stride = bd.state_bytes
         # sizes in size_t: n * 256 ids overflows an int long before memory runs out
         self.states = <char*>malloc(<size_t>n * <size_t>self.stride)

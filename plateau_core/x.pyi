@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from plateau_core._common import GameCore
 
 STATE_NBYTES: int
@@ -9,14 +11,15 @@ HISTORY_NBYTES_PER_PLY: int
 VARIANTS: tuple[tuple[str, int, int, int, int, int, int, tuple[float, ...]], ...]
 
 def layout(variant: int) -> dict[str, Any]: ...
-def decode(variant: int, a: int) -> tuple[str, tuple[int, ...]]: ...
+def decode(variant: int, action: int) -> tuple[str, tuple[int, ...]]: ...
 def encode(variant: int, kind: str, squares: tuple[int, ...]) -> int: ...
 def random_playouts(
     variant: int, n: int, seed: int = 0, ply_cap: int = 400, first_player: int = 0
 ) -> dict[str, Any]: ...
 
+@disjoint_base
 class XCore(GameCore):
-    def _core_init(self, variant: int, first_player: int) -> None: ...
+    def _core_init(self, variant_index: int, first_player: int) -> None: ...
     @property
     def board_size(self) -> int: ...
     @property
