@@ -172,6 +172,9 @@ cdef class GameCore:
     # -- hooks: the game's kernels ---------------------------------------------------------
     cdef int _gen(self) except -1                       # make the legal cache valid
     cdef bint _has(self, long a) noexcept               # legal? (after _gen; a in range)
+    cdef int _legal_id(self, long a) except -1          # legal? (a in range; by default
+                                                        # _gen then _has; a game may answer
+                                                        # without listing every action)
     cdef int _count(self) noexcept                      # legal actions (after _gen)
     cdef void _write_list(self, int64_t* out) noexcept  # ascending ids (after _gen)
     cdef void _write_mask(self, uint8_t* out) noexcept  # 1 at legal ids, out zeroed

@@ -178,6 +178,9 @@ cdef class GameCore:
         raise NotImplementedError
     cdef bint _has(self, long a) noexcept:
         return False
+    cdef int _legal_id(self, long a) except -1:
+        self._gen()
+        return self._has(a)
     cdef int _count(self) noexcept:
         return 0
     cdef void _write_list(self, int64_t* out) noexcept:
@@ -285,8 +288,7 @@ cdef class GameCore:
             a = operator.index(a)
         if not 0 <= a < self._num_actions:
             return False
-        self._gen()
-        return self._has(a)
+        return self._legal_id(a) == 1
 
     def apply(self, a) -> None:
         """Apply a legal action, given as an int id or a notation string."""
@@ -296,11 +298,9 @@ cdef class GameCore:
                 ai = a
             except OverflowError:
                 ai = -1
-            if 0 <= ai < self._num_actions:
-                self._gen()
-                if self._has(ai):
-                    self._push(ai)
-                    return
+            if 0 <= ai < self._num_actions and self._legal_id(ai):
+                self._push(ai)
+                return
         # everything else (notation, other integer types, bad input) goes to the Python
         # layer's _apply_slow, which raises the domain error or applies through _apply_checked
         self._apply_slow(a)
@@ -310,8 +310,7 @@ cdef class GameCore:
         if not (isinstance(action, int) and not isinstance(action, bool)
                 and 0 <= action < self._num_actions):
             return False
-        self._gen()
-        if not self._has(action):
+        if not self._legal_id(action):
             return False
         self._push(action)
         return True

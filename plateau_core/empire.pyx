@@ -988,6 +988,66 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
     return k
 
 
+cdef bint empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nogil:
+    """Whether ``a`` (an id in range) is legal in ``s``: the answer of looking it up in
+    ``empire_list``, found from the one army, free or End it names (``buf``: room for
+    ``bd.max_legal`` ids). An Emblem's move is checked as ``empire_random_action`` checks a
+    draw: inside the breadth-first superset, then a shortest pair or a search for one path of
+    exactly that cost; the cases that sampler lists exactly are listed here too."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef int D = bd.ndots, d, u, t, cost, budget, own, lo, i, n
+    cdef uint8_t b
+    cdef Gen g
+    cdef int8_t togo[EMPIRE_MAX_DOTS]
+    if s.result != EMPIRE_RUNNING:
+        return False
+    if a >= bd.base_free:
+        if a == bd.end_id and s.total >= EMPIRE_END_MIN:
+            return True
+        # a free, or End before the total reaches 6 (legal only when nothing can move)
+        n = _frees(s, buf, 0) if a != bd.end_id else empire_list(s, buf)
+        return ids_contain32(buf, n, a)
+    d = a // (D * EMPIRE_COSTS)
+    u = (a // EMPIRE_COSTS) % D
+    cost = a % EMPIRE_COSTS + 1
+    b = s.army[d]
+    if b == 0 or (b & EMPIRE_MOVED) or army_empire(b) != s.to_move:
+        return False
+    t = army_type(b)
+    budget = _army_budget(s, t)
+    if cost > budget:
+        return False
+    _gen_init(&g, s)
+    if t != EMPIRE_T_E:
+        return ids_contain32(buf, _army_moves(&g, s, d, True, buf, 0), a)
+    own = bd.base_dot[s.to_move]
+    _set_budget(&g.w, budget)
+    if s.army[own] == 0:
+        g.cls[own] = C_PASS
+    _reach(&g.w, d, False, own)
+    _limit_takes(&g.w, d)
+    if s.small > 0:
+        # [ruling] after small armies the Emblem must bring the total to 6 when it can: it can
+        # if a shortest way does; else list its moves exactly
+        lo = EMPIRE_END_MIN - s.total
+        for i in range(1, g.w.nreached):
+            if g.w.dist[g.w.reached[i]] >= lo:
+                break
+        else:
+            _reach_clear(&g.w)
+            _clear_marks(&g.w)
+            g.cls[own] = C_BLOCK
+            return ids_contain32(buf, _army_moves(&g, s, d, True, buf, 0), a)
+        if cost < lo:
+            return False
+    if not (g.w.need[u] >> cost) & 1:
+        return False
+    if (g.w.found[u] >> cost) & 1:
+        return True
+    memset(togo, -1, D)
+    return _emblem_pair_legal(&g.w, d, u, cost, togo)
+
+
 # ---------------------------------------------------------------------------------------------
 # Make
 # ---------------------------------------------------------------------------------------------
@@ -1432,6 +1492,12 @@ cdef class EmpireCore(ListCore):
             buf = _scratch(self.s.bd.max_legal)
             self._store_legal(buf, empire_list(self.s, buf))
         return 0
+
+    cdef int _legal_id(self, long a) except -1:
+        # without the cached list: only the army, free or End that ``a`` names is examined
+        if self._legal_ok:
+            return self._has(a)
+        return empire_is_legal(self.s, <int>a, _scratch(self.s.bd.max_legal))
 
     cdef void _save(self, char* snap, int a) noexcept:
         (<int32_t*>snap)[0] = a

@@ -2,7 +2,9 @@
 often (it draws the Emblem's moves from a superset and checks the draw; ``_sample`` is its test
 hook), including where the superset holds moves the Emblem cannot make and where the ruling on
 the Emblem after small armies needs the exact list; playouts are seeded and score finished and
-cut games as documented."""
+cut games as documented. The check of one action without the list (``is_legal`` and ``apply``
+on a state that has not listed its actions) uses the same machinery: it answers as the list
+does for every id of every army."""
 
 from __future__ import annotations
 
@@ -89,6 +91,52 @@ def test_the_sampler_lists_the_emblem_exactly_when_the_ruling_needs_it() -> None
     costs = {int(a.split(":")[1]) for a in t.legal_action_strings() if a.startswith("c4-")}
     assert costs == set(range(5, 12))
     check_uniform(t, 3, per=30)
+
+
+def check_every_army_id(s: EmpirePlateauState) -> int:
+    """Every move id of every army of the Empire to act, the frees and End: asked of a state
+    that has not listed its actions, the answer is the list's. Returns how many were asked."""
+    legal = set(s.legal_actions().tolist())
+    fresh = s.clone()
+    d = len(s.board.dots)
+    base_free = d * d * 12  # moves (from * D + to) * 12 + n - 1, then frees, then End
+    ids = list(range(base_free, s.num_distinct_actions))
+    armies = {int(a) // (d * 12) for a in legal if a < base_free}
+    for frm in armies:
+        ids += range(frm * d * 12, (frm + 1) * d * 12)
+    for a in ids:
+        assert fresh.is_legal(a) is (a in legal), (s.action_to_string(a), s.position_dict())
+    return len(ids)
+
+
+def test_one_action_is_checked_as_the_list_says_along_games() -> None:
+    rng = random.Random(6)
+    asked = 0
+    for variant in ("two", "four", "duel"):
+        for _ in range(2):
+            s = plateau.new_game("empire-plateau", variant)
+            while not s.is_terminal() and s.ply < 300:
+                if s.ply % 3 == 0:
+                    asked += check_every_army_id(s)
+                s.apply(rng.choice(s.legal_actions().tolist()))
+    assert asked > 100_000
+
+
+def test_one_action_is_checked_where_no_path_gives_it_and_under_the_ruling() -> None:
+    s = corridor()
+    check_every_army_id(s)
+    assert not s.clone().is_legal(s.parse_action("a1-c1:4"))  # in the superset, no path
+    s.apply("i8-i7:1")  # the ruling needs the exact list: the Emblem cannot reach 6
+    check_every_army_id(s)
+    assert s.clone().is_legal(s.parse_action("a1-d1:3"))
+    t = EmpirePlateauState.from_position_dict(
+        {"variant": "two", "armies": {"c4": "BE", "g3": "B2", "k6": "B6"}}
+    )
+    one_step = next(a for a in t.legal_action_strings() if a.startswith("c4-") and a[-2:] == ":1")
+    assert t.clone().is_legal(t.parse_action(one_step))
+    t.apply("g3-g4:1")  # a shortest way reaches 6: the Emblem's moves under 5 steps go
+    check_every_army_id(t)
+    assert not t.clone().is_legal(t.parse_action(one_step))
 
 
 def test_playouts_are_seeded_and_score_by_place() -> None:

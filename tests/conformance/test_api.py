@@ -14,7 +14,7 @@ import pytest
 
 import plateau
 from conformance.support import GAME_VARIANTS, Case, random_history, seed_of, snapshot
-from plateau import GameState
+from plateau import GameState, IllegalActionError
 
 
 def assert_ranking_is_a_partition(s: GameState, ranking: list[list[int]]) -> None:
@@ -137,6 +137,35 @@ def test_is_legal_agrees_with_the_mask(case: Case) -> None:
         assert s.is_legal(a) is bool(mask[a]), a
     for a in (-1, n, 2**64, -(2**63)):
         assert s.is_legal(a) is False
+
+
+def test_legality_without_the_cached_list(case: Case) -> None:
+    """``is_legal`` and ``apply`` on states that never listed their actions (clones, and after
+    ``undo``) answer as the list does: a game may check one action without listing them all."""
+    s = case.state()
+    legal = s.legal_actions().tolist()
+    allowed = set(legal)
+    n = s.num_distinct_actions
+    rng = random.Random(case.seed + 1)
+    near = {a + k for a in legal for k in (-3, -2, -1, 1, 2, 3)}
+    sample = near | allowed | {0, n - 1} | {rng.randrange(n) for _ in range(300)}
+    fresh = s.clone()
+    for a in sorted(a for a in sample if 0 <= a < n):
+        assert fresh.is_legal(a) is (a in allowed), a
+    for a in rng.sample(legal, min(len(legal), 10)):
+        c = s.clone()
+        c.apply(a)
+        assert c.undo() == a
+        c.apply(a)  # again, after undo
+        assert c.history[-1] == a and c.ply == s.ply + 1
+    before = snapshot(s)
+    for a in rng.sample(sorted(near - allowed), min(len(near - allowed), 10)):
+        if 0 <= a < n:
+            c = s.clone()
+            with pytest.raises(IllegalActionError):
+                c.apply(a)
+            assert snapshot(c) == before
+    assert snapshot(s) == before
 
 
 # -- players, returns, ranking ---------------------------------------------------------------------
