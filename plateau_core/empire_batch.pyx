@@ -4,8 +4,10 @@ masks, padded legal-id lists (which suit the hundreds of thousands of action ids
 masks), random actions, a step that reports and resets finished games, and the observation
 planes of the player to act in each game.
 
-Each game keeps its last legal list if it is short (most are), so that sampling an action and
-then stepping it generates the moves once.
+Each game keeps its last legal list if it is short (most are), so that asking for masks or
+lists and then stepping generates the moves once. A game without a kept list draws a random
+action with the playouts' sampler and checks a stepped action alone (the army, free or End it
+names), so random stepping never lists all the moves.
 """
 cimport cython
 from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t
@@ -17,7 +19,7 @@ from plateau_core._common cimport ids_contain32, rng_below
 from plateau_core.empire cimport (
     EmpireBoard, EmpireState, EmpireTables, EMPIRE_OBS_PLANES, EMPIRE_RUNNING, empire_init,
     empire_list, empire_make, empire_hash, empire_returns, empire_observe,
-    empire_current_player,
+    empire_current_player, empire_random_action, empire_is_legal,
 )
 
 from plateau_core.empire import VARIANTS as _VARIANTS
@@ -121,14 +123,16 @@ cdef class EmpireBatch(BatchCore):
             out[ids[k]] = 1
 
     cdef bint _is_legal(self, int i, int a) noexcept nogil:
-        cdef int n
-        cdef const int32_t* ids = self._legal(i, &n)
-        return ids_contain32(ids, n, a)
+        # without a cached list, only the army, free or End that ``a`` names is examined
+        if self.cached[i] < 0:
+            return empire_is_legal(self._s(i), a, self.buf)
+        return ids_contain32(&self.cache[<Py_ssize_t>i * CACHE_IDS], self.cached[i], a)
 
     cdef int _random_action(self, int i) noexcept nogil:
-        cdef int n
-        cdef const int32_t* ids = self._legal(i, &n)
-        return ids[rng_below(&self.rng, <uint32_t>n)]
+        # without a cached list, the playouts' sampler: as uniform, without listing every action
+        if self.cached[i] < 0:
+            return empire_random_action(self._s(i), &self.rng, self.buf)
+        return self.cache[<Py_ssize_t>i * CACHE_IDS + rng_below(&self.rng, <uint32_t>self.cached[i])]
 
     cdef void _make(self, int i, int a) noexcept nogil:
         empire_make(self._s(i), a)

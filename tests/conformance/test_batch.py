@@ -71,6 +71,35 @@ def test_batch_games_follow_single_states(batch_variant: tuple[str, str]) -> Non
     assert cut_lists
 
 
+def test_random_stepping_alone_follows_single_states(batch_variant: tuple[str, str]) -> None:
+    """Sampling and stepping without ever asking for masks or lists (a game may then draw and
+    check actions without listing them): every draw is legal, illegal steps are refused, and
+    the games follow single states."""
+    game, variant = batch_variant
+    b = new_batch(game, variant)
+    singles = [plateau.new_game(game, variant) for _ in range(N)]
+    for step in range(STEPS):
+        actions = b.sample_random()
+        for s, a in zip(singles, actions):
+            assert s.is_legal(int(a)), (s.ply, s.action_to_string(int(a)))
+        if step % 10 == 5:  # an illegal action in one game refuses the whole step
+            illegal = actions.copy()
+            s = singles[1]
+            legal = set(s.legal_actions().tolist())
+            near = (a + k for a in sorted(legal) for k in (1, 2, 3, -1, -2, -3))
+            illegal[1] = next(a for a in near if 0 <= a < s.num_distinct_actions and a not in legal)
+            hashes = b.hashes().tolist()
+            with pytest.raises(plateau.IllegalActionError):
+                b.step(illegal)
+            assert b.hashes().tolist() == hashes
+        done, _ = b.step(actions)
+        for i, s in enumerate(singles):
+            s.apply(int(actions[i]))
+            if done[i]:
+                singles[i] = plateau.new_game(game, variant)
+        assert b.hashes().tolist() == [s.hash for s in singles]
+
+
 def test_batch_is_seeded_and_resets(batch_variant: tuple[str, str]) -> None:
     game, variant = batch_variant
     a, b = new_batch(game, variant), new_batch(game, variant)
