@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import signal
 from typing import Any
 
 import pytest
@@ -56,3 +57,10 @@ def observe(s: Any) -> tuple[Any, ...]:
         s.levels(),
         str(s),
     )
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` of a child that must get a real SIGINT: a test run started as a background
+    job ignores SIGINT, its children would inherit that, and Python installs its
+    KeyboardInterrupt handler only over the default disposition."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

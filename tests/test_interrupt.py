@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 import plateau
+from helpers import default_sigint
 
 GAMES = plateau.games()
 BOUND = 1.0  # seconds from SIGINT to KeyboardInterrupt; measured: well under 0.2 s
@@ -53,12 +54,6 @@ print("finished", flush=True)
 """
 
 
-def _default_sigint() -> None:
-    # a child of a run whose SIGINT is ignored (a background job) would inherit that, and
-    # Python installs its KeyboardInterrupt handler only over the default disposition
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @contextlib.contextmanager
 def _child(code: str, **kwargs: Any) -> Iterator[subprocess.Popen[str]]:
     """``python -c code`` with pipes and the default SIGINT; killed if a check fails first."""
@@ -67,7 +62,7 @@ def _child(code: str, **kwargs: Any) -> Iterator[subprocess.Popen[str]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_default_sigint,
+        preexec_fn=default_sigint,
         **kwargs,
     )
     try:
