@@ -12,6 +12,9 @@ from libc.stdlib cimport malloc, free
 
 from plateau_core._common cimport rng_seed
 
+cdef enum:
+    SKIP = -2       # in the private copy of the actions: a game ``step`` leaves as it is
+
 
 @cython.auto_pickle(False)
 cdef class BatchCore:
@@ -173,22 +176,40 @@ cdef class BatchCore:
             a = actions[i]
             self._acts[i] = <int32_t>a if 0 <= a < self.n_actions else -1
 
+    cdef int _copy_skips(self, object skip) except -1:
+        # (under the guard, after _copy_actions) the games to leave as they are get SKIP in
+        # the private copy, whatever their action was
+        cdef const uint8_t[::1] mask
+        cdef int i
+        if skip is None:
+            return 0
+        mask = skip
+        self._check_len(mask.shape[0], "skip array")
+        for i in range(self.num_envs):
+            if mask[i]:
+                self._acts[i] = SKIP
+        return 0
+
     cdef int _first_bad(self, const int32_t* acts) noexcept nogil:
         cdef int i
         for i in range(self.num_envs):
+            if acts[i] == SKIP:
+                continue
             if acts[i] < 0 or not self._is_legal(i, acts[i]):
                 return i
         return -1
 
     def step(self, const int64_t[::1] actions, uint8_t[::1] done, float[:, ::1] returns,
-             float[:, :, :, ::1] final_obs=None) -> int:
+             float[:, :, :, ::1] final_obs=None, skip=None) -> int:
         """Apply ``actions[i]`` to game ``i`` for every game (all must be legal: nothing is
         applied otherwise, and -1 - i is returned for the first illegal one). Games that end
         (``done[i] = 1``) or reach ``ply_cap`` (``done[i] = 2``) get their returns written to
         ``returns[i]`` (zeros when truncated) and are reset; others get ``done[i] = 0``.
         With ``final_obs`` (float32, ``(n, *observation_shape)``), a finished game's last
         observation (as ``observations`` gives it) goes to ``final_obs[i]`` before the reset;
-        other rows are left as they were.
+        other rows are left as they were. ``skip`` (uint8, ``(n,)``, optional): the games where
+        it is non-zero are left as they are (``done[i] = 0``), their actions neither checked
+        nor applied.
         Returns the number of games that finished. The actions are copied before they are
         checked: what is applied is exactly what was checked, whatever happens to ``actions``
         meanwhile (another thread, or ``done`` overlapping it)."""
@@ -209,10 +230,14 @@ cdef class BatchCore:
         self._enter()
         try:
             self._copy_actions(actions)
+            self._copy_skips(skip)
             with nogil:
                 bad = self._first_bad(acts)
                 if bad < 0:
                     for i in range(self.num_envs):
+                        if acts[i] == SKIP:
+                            done[i] = 0
+                            continue
                         self._make(i, acts[i])
                         if self._ended(i):
                             done[i] = 1

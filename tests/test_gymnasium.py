@@ -185,6 +185,70 @@ def test_batch_env_rewards_the_mover_of_an_ending_move(pg: Any, game: str, varia
     assert ended >= 2
 
 
+@pytest.mark.parametrize(("game", "variant"), BATCHED)
+def test_batch_env_next_step_autoreset(pg: Any, game: str, variant: str) -> None:
+    """``next_step``: the ending step returns the finished game's last observation, the next
+    step ignores that game's action (even an id out of range) and returns the new game's
+    first observation, reward 0, mover -1."""
+    from gymnasium.vector import AutoresetMode
+
+    n = 4
+    env = pg.BatchEnv(game, variant, num_envs=n, ply_cap=20, autoreset_mode="next_step")
+    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert pg.BatchEnv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP  # per instance
+    obs, info = env.reset(seed=3)
+    singles = [plateau.new_game(game, variant) for _ in range(n)]
+    pending = np.zeros(n, dtype=bool)
+    resets = 0
+    for _ in range(60):
+        actions = env.sample_legal()
+        actions[pending] = -1  # ignored
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert env.observation_space.contains(obs)
+        assert "final_obs" not in info
+        for i in range(n):
+            if pending[i]:
+                singles[i] = s = plateau.new_game(game, variant)
+                assert info["mover"][i] == -1 and rewards[i] == 0.0
+                assert not (terminated[i] or truncated[i])
+                assert np.array_equal(obs[i], s.observation_tensor())
+                resets += 1
+                continue
+            s = singles[i]
+            mover = s.current_player
+            assert info["mover"][i] == mover
+            s.apply(int(actions[i]))
+            if terminated[i] or truncated[i]:
+                assert terminated[i] == s.is_terminal() and truncated[i] == (s.ply == 20)
+                views = [s.observation_tensor(p) for p in range(s.num_players)]
+                assert any(np.array_equal(obs[i], v) for v in views)
+                if terminated[i]:
+                    assert rewards[i] == s.returns()[mover]
+            else:
+                assert rewards[i] == 0.0
+                assert np.array_equal(obs[i], s.observation_tensor())
+        pending = terminated | truncated
+    assert resets >= n  # every game was cut at 20 plies at least once, then reset
+    env.reset()
+    assert not env.step(env.sample_legal())[3].any()  # nothing pending after a reset
+
+
+def test_batch_env_modes_and_gymnasium_vector_wrappers(pg: Any) -> None:
+    from gymnasium.wrappers.vector import NormalizeObservation
+
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        pg.BatchEnv("plateau-x", "mini", num_envs=2, autoreset_mode="sometimes")
+    with pytest.raises(ValueError, match="NEXT_STEP"):
+        NormalizeObservation(pg.BatchEnv("plateau-x", "mini", num_envs=2))
+    env = NormalizeObservation(
+        pg.BatchEnv("plateau-x", "mini", num_envs=2, ply_cap=5, autoreset_mode="next_step")
+    )
+    obs, _ = env.reset(seed=1)
+    for _ in range(12):
+        obs, *_ = env.step(env.unwrapped.sample_legal())
+    assert obs.shape == (2, 10, 6, 6) and np.isfinite(obs).all()
+
+
 def test_readme_ecosystem_examples_run(pg: Any) -> None:
     # the README's examples of the adapters are fenced ```py (the plain ```python blocks run
     # in test_readme without extras); each needs the extra it imports

@@ -136,6 +136,7 @@ class StateBatch:
         done: npt.NDArray[np.uint8] | None = None,
         returns: npt.NDArray[np.float32] | None = None,
         final_observations: npt.NDArray[np.float32] | None = None,
+        skip: npt.ArrayLike | None = None,
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
         """Apply one action per game. ``done[i]`` is 1 if game ``i`` ended, 2 if it reached
         ``ply_cap``, else 0; a finished game's points by place go to ``returns[i]`` (zeros
@@ -147,6 +148,10 @@ class StateBatch:
         game's last observation, as :meth:`observations` would have given it just before the
         restart, is written to its row (the rows of the other games are left untouched), so
         a learner that bootstraps from a truncated game's last position still has it.
+
+        ``skip`` (bools or integers, shape ``(n,)``, optional): the games where it is true are
+        left as they are, ``done[i] = 0``, their actions neither checked nor applied (what a
+        vector environment that resets on the next step needs, or a policy still thinking).
 
         >>> import numpy as np, plateau
         >>> b = plateau.StateBatch("plateau-x", "mini", n=2, ply_cap=1)
@@ -179,7 +184,16 @@ class StateBatch:
             final = _out(
                 final, _F32, (self.num_envs, *self.observation_shape), "final observation array"
             )
-        code = self._core.step(acts, done, returns, final)
+        skips = None
+        if skip is not None:
+            skips = np.asarray(skip)
+            if skips.shape != (self.num_envs,) or skips.dtype.kind not in "biu":
+                raise ValueError(
+                    f"skip must be bools or integers of shape ({self.num_envs},), got "
+                    f"{skips.dtype} {skips.shape}"
+                )
+            skips = np.ascontiguousarray(skips != 0, dtype=_U8)
+        code = self._core.step(acts, done, returns, final, skips)
         if code < 0:
             i = -1 - code
             a = int(acts[i])

@@ -178,13 +178,16 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
     (``infos["mover"][i]``), and ``infos["returns"][i]`` holds every seat's returns (zeros when
     truncated), so a learner can credit each seat.
 
-    Autoreset: ``AutoresetMode.SAME_STEP`` (declared in ``metadata["autoreset_mode"]``), the
-    batch's own behaviour: a game that ends is restarted within the step, the returned
-    observation is the new game's, and the last observation of the finished game is in
-    ``infos["final_obs"][i]`` (present when a game finished; ``infos["_final_obs"]`` marks
-    the rows that have one, the others are zeros). Gymnasium's vector observation wrappers
-    accept only ``NEXT_STEP``: use this environment unwrapped, or with wrappers that do not
-    transform observations.
+    Autoreset (``autoreset_mode``, declared in ``metadata["autoreset_mode"]``):
+
+    - ``"same_step"`` (the default, the batch's own behaviour): a game that ends is restarted
+      within the step, the returned observation is the new game's, and the last observation
+      of the finished game is in ``infos["final_obs"][i]`` (present when a game finished;
+      ``infos["_final_obs"]`` marks the rows that have one, the others are zeros).
+    - ``"next_step"``: the step that ends a game returns its last observation; the next step
+      ignores that game's action (any id) and returns the new game's first observation, with
+      reward 0, not terminated, and ``infos["mover"][i] = -1``. Gymnasium's vector
+      observation wrappers (``NormalizeObservation`` ...) accept only this mode.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -196,8 +199,20 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         num_envs: int = 8,
         seed: int = 0,
         ply_cap: int | None = None,
+        autoreset_mode: str | AutoresetMode = "same_step",
         **options: Any,
     ) -> None:
+        modes = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP}
+        mode = (
+            modes.get(autoreset_mode, autoreset_mode)
+            if isinstance(autoreset_mode, str)
+            else autoreset_mode
+        )
+        if mode not in modes.values():
+            raise ValueError(
+                f"autoreset_mode must be 'same_step' or 'next_step', got {autoreset_mode!r}"
+            )
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
         self.game = game
         self.variant = game_info(game).default_variant if variant is None else variant
         self._options = options
@@ -211,6 +226,8 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._final = np.zeros((self.num_envs, *shape), dtype=np.float32)
+        #: next_step mode: the games that finished at the last step (restarted in the batch)
+        self._pending = np.zeros(self.num_envs, dtype=np.bool_)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Legal actions of the seat to act in each game, bool ``(num_envs, actions)``."""
@@ -233,6 +250,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
             )
         else:
             self.batch.reset()
+        self._pending[:] = False
         return self.batch.observations(), {"player": self.batch.current_players()}
 
     def step(
@@ -245,20 +263,28 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         dict[str, Any],
     ]:
         """One action per game (all legal, or an ActionError of StateBatch.step and nothing
-        applied)."""
+        applied; in ``next_step`` mode the games being reset take any id)."""
+        next_step = self.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+        skip = self._pending.copy() if next_step else None
         mover = self.batch.current_players()
-        done, returns = self.batch.step(actions, final_observations=self._final)
+        done, returns = self.batch.step(actions, final_observations=self._final, skip=skip)
         terminated = done == 1
         truncated = done == 2
         finished = terminated | truncated
         rows = np.arange(self.num_envs)
         rewards = np.where(terminated, returns[rows, mover], 0.0).astype(np.float32)
+        obs = self.batch.observations()
+        if skip is not None:
+            mover[skip] = -1
         infos: dict[str, Any] = {
             "player": self.batch.current_players(),
             "mover": mover,
             "returns": returns.copy(),
         }
-        if finished.any():
+        if next_step:
+            obs[finished] = self._final[finished]
+            self._pending = finished
+        elif finished.any():
             infos["final_obs"] = np.where(finished[:, None, None, None], self._final, 0.0)
             infos["_final_obs"] = finished
-        return self.batch.observations(), rewards, terminated, truncated, infos
+        return obs, rewards, terminated, truncated, infos

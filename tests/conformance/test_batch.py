@@ -100,6 +100,30 @@ def test_random_stepping_alone_follows_single_states(batch_variant: tuple[str, s
         assert b.hashes().tolist() == [s.hash for s in singles]
 
 
+def test_skipped_games_are_left_as_they_are(batch_variant: tuple[str, str]) -> None:
+    game, variant = batch_variant
+    b = new_batch(game, variant)
+    b.step(b.sample_random())
+    hashes, plies = b.hashes().copy(), b.plies().copy()
+    actions = b.sample_random()
+    skip = np.zeros(N, dtype=bool)
+    skip[::2] = True
+    actions[0], actions[2] = -7, b.num_distinct_actions  # skipped: not even checked
+    done, _ = b.step(actions, skip=skip)
+    assert not done[skip].any()
+    assert np.array_equal(b.hashes()[skip], hashes[skip])
+    assert np.array_equal(b.plies()[skip], plies[skip])
+    assert np.all(b.plies()[~skip] == plies[~skip] + 1)
+    fresh = b.sample_random()
+    fresh[0], fresh[2] = -7, b.num_distinct_actions
+    with pytest.raises(plateau.InvalidActionError, match="game 2 "):  # not skipped: checked
+        b.step(fresh, skip=np.arange(N) == 0)
+    for bad in (np.ones(N + 1, dtype=bool), np.ones(N, dtype=np.float32), [[True] * N]):
+        with pytest.raises(ValueError, match="skip"):
+            b.step(b.sample_random(), skip=bad)
+    assert np.array_equal(b.hashes()[skip], hashes[skip])
+
+
 def test_batch_is_seeded_and_resets(batch_variant: tuple[str, str]) -> None:
     game, variant = batch_variant
     a, b = new_batch(game, variant), new_batch(game, variant)
