@@ -30,6 +30,7 @@ drives them with Hypothesis and replays ``fuzz/corpus/<target>/``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -1309,28 +1310,60 @@ class BatchHarness:
             return None
         return [int(v) for v in arr.tolist()]
 
-    def first_illegal(self, ids: list[int]) -> int | None:
+    def first_illegal(self, ids: list[int], skipped: list[bool]) -> int | None:
         nd = self.b.num_distinct_actions
         for i, (a, s) in enumerate(zip(ids, self.mirrors)):
-            if not (0 <= a < nd and s.is_legal(a)):
+            if not skipped[i] and not (0 <= a < nd and s.is_legal(a)):
                 return i
         return None
 
-    def step(self, actions: Any, done: Any, returns: Any, outputs_ok: bool, note: str) -> None:
+    def skip_mask(self) -> tuple[Any, list[bool] | None]:
+        """A ``skip`` argument for ``step`` (usually None; sometimes a mask of some games, as
+        bools or integers or another container; sometimes malformed) and the games it skips
+        (None: ``step`` must refuse it with ValueError)."""
+        p, n = self.p, self.n
+        kind = p.below(10)
+        if kind < 6:
+            return None, [False] * n
+        mask = [p.chance(40) for _ in range(n)]
+        if kind == 6:
+            return np.array(mask), mask
+        if kind == 7:
+            return np.array(mask, dtype=p.pick(NUMPY_INTS)) * p.pick((1, 3)), mask
+        if kind == 8:
+            return mask, mask
+        bad = p.pick(
+            (np.array([*mask, True]), np.array(mask, dtype=np.float32), [mask], "yes", 1.5)
+        )
+        return bad, None
+
+    def step(
+        self,
+        actions: Any,
+        done: Any,
+        returns: Any,
+        outputs_ok: bool,
+        note: str,
+        skip: Any = None,
+        skipped: list[bool] | None = None,
+    ) -> None:
         b = self.b
         before = self.state()
+        if skip is None:
+            skipped = [False] * self.n
         ids = self.intended(actions)
-        first = None if ids is None else self.first_illegal(ids)
-        legal = ids is not None and first is None
-        self.log.append(f"step({_short(actions, 120)}{note})")
-        result, err = attempt("batch.step", functools.partial(b.step, actions, done, returns))
+        first = None if ids is None or skipped is None else self.first_illegal(ids, skipped)
+        legal = ids is not None and skipped is not None and first is None
+        self.log.append(f"step({_short(actions, 120)}{note}, skip={_short(skip, 60)})")
+        step = functools.partial(b.step, actions, done, returns, skip=skip)
+        result, err = attempt("batch.step", step)
         if err is not None:
             if legal and outputs_ok:
                 fail("batch-step-refused", f"{self.where()}: legal actions {ids} refused: {err!r}")
             # ids of the right shape and type: InvalidActionError for the first refused game's
             # id out of range, IllegalActionError for an id in range the game does not allow
             # (malformed arrays: InvalidActionError, or ValueError from numpy for the buffers)
-            if outputs_ok and ids is not None and first is not None:
+            if outputs_ok and ids is not None and skipped is not None and first is not None:
                 n = b.num_distinct_actions
                 want = (
                     plateau.IllegalActionError
@@ -1341,14 +1374,14 @@ class BatchHarness:
                     fail("batch-step-error-class", f"{self.where()}: {ids} refused: {err!r}")
             in_int64 = ids is not None and all(-(2**63) <= a < 2**63 for a in ids)
             names = f"game {first} of the batch" in str(err)
-            if outputs_ok and first is not None and in_int64 and not names:
+            if outputs_ok and skipped is not None and first is not None and in_int64 and not names:
                 fail("batch-step-names-game", f"{self.where()}: game {first} first: {err}")
             self.unchanged(before, "step")
             return
-        if not legal or ids is None or result is None:
-            fail("batch-step-accepted", f"{self.where()}: accepted (ids {ids})")
+        if not legal or ids is None or skipped is None or result is None:
+            fail("batch-step-accepted", f"{self.where()}: accepted (ids {ids}, skip {skip!r})")
             return
-        self.ref.step(np.array(ids, dtype=np.int64))
+        self.ref.step(np.array(ids, dtype=np.int64), skip=np.array(skipped))
         got_done, got_returns = result
         if (done is not None and got_done is not done) or (
             returns is not None and got_returns is not returns
@@ -1358,6 +1391,10 @@ class BatchHarness:
         want_returns: list[list[float] | None] = []
         for i, a in enumerate(ids):
             s = self.mirrors[i]
+            if skipped[i]:
+                want_done.append(0)
+                want_returns.append(None)
+                continue
             s.apply(a)
             if s.is_terminal():
                 want_done.append(1)
@@ -1408,7 +1445,15 @@ class BatchHarness:
             actions = self.legal_actions()
         done, done_ok = out_array(p, (self.n,), np.uint8)
         returns, returns_ok = out_array(p, (self.n, self.b.num_players), np.float32)
-        self.step(actions, done, returns, all_ok(done_ok, returns_ok) is True, "")
+        skip, skipped = self.skip_mask()
+        if skipped is not None and not isinstance(actions, (str, bytes)):
+            with contextlib.suppress(TypeError, ValueError, IndexError, OverflowError):
+                # a skipped game's id is never looked at: make some of them nonsense
+                for i in range(self.n):
+                    if skipped[i] and p.chance(50):
+                        actions[i] = p.pick((-1, self.b.num_distinct_actions, 0))
+        ok = all_ok(done_ok, returns_ok) is True
+        self.step(actions, done, returns, ok, "", skip, skipped)
 
     def step_overlapping(self) -> None:
         """Actions, done and returns carved out of one byte buffer at fuzzed offsets, so that
