@@ -207,3 +207,4 @@ cdef class ListCore(GameCore):
     cdef int _legal_fit(self, int n) except -1
     cdef int _store_legal(self, const int32_t* ids, int n) except -1
     cdef int _store_legal16(self, const uint16_t* ids, int n) except -1
+    cdef int _copy_legal_to(self, ListCore other) except -1  # a clone keeps the list

@@ -427,6 +427,13 @@ cdef class ListCore(GameCore):
         self._legal_ok = True
         return 0
 
+    cdef int _copy_legal_to(self, ListCore other) except -1:
+        # (from a game's _copy_to) a clone of a position whose list is cached keeps the list:
+        # the common clone-then-apply of a search looks its action up instead of listing all
+        if self._legal_ok:
+            other._store_legal(self._legal, self._nlegal)
+        return 0
+
     cdef bint _has(self, long a) noexcept:
         return ids_contain32(self._legal, self._nlegal, a)
 

@@ -1239,7 +1239,7 @@ cdef class AlbeaCore(ListCore):
 
     cdef int _copy_to(self, GameCore other) except -1:
         (<AlbeaCore>other).s = self.s
-        return 0
+        return self._copy_legal_to(<AlbeaCore>other)
 
     cdef bint _over(self) noexcept:
         return self.s.phase == ALBEA_PHASE_OVER

@@ -1516,7 +1516,7 @@ cdef class EmpireCore(ListCore):
         o._tables = self._tables
         o._variant = self._variant
         o._set_sizes()
-        return 0
+        return self._copy_legal_to(o)
 
     cdef bint _over(self) noexcept:
         return self.s.result != EMPIRE_RUNNING

@@ -52,6 +52,29 @@ def test_clone_is_equal_and_independent(case: Case) -> None:
     assert snapshot(s) != before
 
 
+def test_clones_of_listed_positions_play_as_replays(live_case: Case) -> None:
+    """A clone of a position whose legal actions were listed keeps the list (a search's
+    clone-then-apply looks its action up): it answers and plays exactly as a fresh replay."""
+    s = live_case.state()
+    unlisted = s.clone()
+    legal = s.legal_actions().tolist()
+    listed = s.clone()
+    assert listed.legal_actions().tolist() == unlisted.legal_actions().tolist() == legal
+    rng = random.Random(live_case.seed)
+    for a in rng.sample(legal, min(len(legal), 8)):
+        child = s.clone()
+        child.apply(a)
+        fresh = replay(live_case.game, live_case.variant, [*s.history, a])
+        assert snapshot(child) == snapshot(fresh)
+    for a in (legal[-1] + 1, legal[0] - 1):
+        if 0 <= a < s.num_distinct_actions and a not in legal:
+            assert not s.clone().is_legal(a)
+    # the parent moves on: a clone made before keeps the parent's old list
+    s.apply(legal[0])
+    assert listed.legal_actions().tolist() == legal
+    assert s.clone().legal_actions().tolist() == s.legal_actions().tolist()
+
+
 def test_clone_of_a_clone_and_dropping_the_parent(case: Case) -> None:
     s = case.state()
     before = snapshot(s)
