@@ -397,14 +397,106 @@ cdef int _submultisets(const uint8_t* have, int* idx, int* val) noexcept nogil:
         n += 1
 
 
+cdef int _square_moves(const AlbeaState* s, int o, uint16_t* out, int cnt,
+                       uint32_t* stomps) noexcept nogil:
+    """Append the move ids (ascending) of the stack on ``o`` if the player to act owns its top,
+    and set its stomps' bits (``o * 2 + flip``) in ``stomps``; returns the new length."""
+    cdef int me = s.player, n = s.ht[o], h, nflip, flip, k, p, L, Lc, upf, base
+    cdef uint32_t colp, gcol
+    cdef bint tc
+    cdef uint8_t top
+    if n == 0 or ((s.own[o] >> (n - 1)) & 1) != <uint32_t>me:
+        return cnt
+    h = top_unit(s, o)
+    top = s.pc[o][n - 1]
+    nflip = 2 if TWOFACED[top & PIECE_FACES] else 1
+    for flip in range(nflip):
+        upf = UPFACE[(top ^ (flip * PIECE_UP)) & PIECE_FACES]
+        tc = upf != 0
+        colp = (s.col[o] & ~(<uint32_t>1 << (n - 1))) | ((<uint32_t>tc) << (n - 1))
+        if h < n and tc:
+            stomps[0] |= <uint32_t>1 << (o * 2 + flip)
+        for k in range(1, h + 1):
+            gcol = (colp >> (n - k)) & FULL(k)
+            base = ALBEA_BASE_MOVE + MOVE_OFF[o] + (flip * 5 + k - 1) * BLOCK[o]
+            for p in range(16):
+                L = PATH_LEN[o][p]
+                if L == 0:
+                    continue
+                if p < 4:
+                    if upf != 0 and upf != 2:
+                        continue
+                elif p < 8:
+                    if upf != 0 and upf != 1:
+                        continue
+                else:
+                    if upf != 3:
+                        continue
+                if p < 8:
+                    Lc = L if L < h else h
+                    cnt = _walk_ray(s, &PATH_SQ[o][p][0], L, Lc, 0, 0, k, gcol, tc, me,
+                                    base + PATH_OFF[o][p], out, cnt)
+                else:
+                    cnt = _walk_twister(s, &PATH_SQ[o][p][0], k, gcol, tc, me,
+                                        base + PATH_OFF[o][p], out, cnt)
+    return cnt
+
+
+cdef bint _ids16_contain(const uint16_t* ids, int n, int a) noexcept nogil:
+    """Whether ascending ``ids[:n]`` holds ``a`` (binary search)."""
+    cdef int lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if ids[mid] < a:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < n and ids[lo] == a
+
+
+cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogil:
+    """1 if ``a`` (an id in range) is legal in ``s``, 0 if not (the answer of looking it up in
+    ``albea_list``), -1 if only the whole list can tell: the opening, answers to a tender,
+    tenders and pass. In play, an onboard is checked alone, a move or stomp against the moves
+    of its square alone (``buf``: room for ``ALBEA_MAX_LEGAL`` ids)."""
+    cdef int me = s.player, k, o, sq, g, n
+    cdef uint32_t mine, gaps, stomps = 0
+    if s.phase == ALBEA_PHASE_OVER:
+        return 0
+    if s.phase != ALBEA_PHASE_PLAY or a >= ALBEA_BASE_OFFER:
+        return -1
+    if a < ALBEA_BASE_ONBOARD:
+        return 0                        # an opening action, in play
+    if a < ALBEA_BASE_MOVE:
+        k = a - ALBEA_BASE_ONBOARD
+        g = k % 24
+        o = k // 24 // 16
+        sq = k // 24 % 16
+        if s.res[me][7] == 0 or s.res[me][OT_TYPE[o]] == 0:
+            return 0
+        n = s.ht[sq]
+        if n == 0:
+            gaps = 1
+        else:
+            mine = s.own[sq] if me else (~s.own[sq] & FULL(n))
+            gaps = ((mine << 1) | mine) & FULL(n + 1)
+        return <int>((gaps >> g) & 1)
+    if a < ALBEA_BASE_STOMP:
+        o = 15
+        while MOVE_OFF[o] > a - ALBEA_BASE_MOVE:
+            o -= 1
+        return _ids16_contain(buf, _square_moves(s, o, buf, 0, &stomps), a)
+    k = a - ALBEA_BASE_STOMP
+    _square_moves(s, k // 2, buf, 0, &stomps)
+    return <int>((stomps >> k) & 1)
+
+
 cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
     """Every legal action id of s, in ascending id order (emission order = id order)."""
     cdef int cnt = 0
     cdef int me = s.player
-    cdef int b, tp, sq, i, o, n, g, h, flip, nflip, k, p, upf, L, Lc, base, m, largest
-    cdef uint32_t gaps, mine, colp, gcol, stomps = 0
-    cdef bint tc
-    cdef uint8_t top
+    cdef int b, tp, sq, i, o, n, g, base, m, largest
+    cdef uint32_t gaps, mine, stomps = 0
     cdef int idx[64]
     cdef int val[64]
     cdef uint8_t rest[8]
@@ -458,41 +550,7 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
                     cnt += 1
     # moves and stomps
     for o in range(16):
-        n = s.ht[o]
-        if n == 0 or ((s.own[o] >> (n - 1)) & 1) != <uint32_t>me:
-            continue
-        h = top_unit(s, o)
-        top = s.pc[o][n - 1]
-        nflip = 2 if TWOFACED[top & PIECE_FACES] else 1
-        for flip in range(nflip):
-            upf = UPFACE[(top ^ (flip * PIECE_UP)) & PIECE_FACES]
-            tc = upf != 0
-            colp = (s.col[o] & ~(<uint32_t>1 << (n - 1))) | ((<uint32_t>tc) << (n - 1))
-            if h < n and tc:
-                stomps |= <uint32_t>1 << (o * 2 + flip)
-            for k in range(1, h + 1):
-                gcol = (colp >> (n - k)) & FULL(k)
-                base = ALBEA_BASE_MOVE + MOVE_OFF[o] + (flip * 5 + k - 1) * BLOCK[o]
-                for p in range(16):
-                    L = PATH_LEN[o][p]
-                    if L == 0:
-                        continue
-                    if p < 4:
-                        if upf != 0 and upf != 2:
-                            continue
-                    elif p < 8:
-                        if upf != 0 and upf != 1:
-                            continue
-                    else:
-                        if upf != 3:
-                            continue
-                    if p < 8:
-                        Lc = L if L < h else h
-                        cnt = _walk_ray(s, &PATH_SQ[o][p][0], L, Lc, 0, 0, k, gcol, tc, me,
-                                        base + PATH_OFF[o][p], out, cnt)
-                    else:
-                        cnt = _walk_twister(s, &PATH_SQ[o][p][0], k, gcol, tc, me,
-                                            base + PATH_OFF[o][p], out, cnt)
+        cnt = _square_moves(s, o, out, cnt, &stomps)
     while stomps:
         i = 0
         while not ((stomps >> i) & 1):
@@ -1226,6 +1284,18 @@ cdef class AlbeaCore(ListCore):
         if not self._legal_ok:
             self._store_legal16(buf, albea_list(&self.s, buf))
         return 0
+
+    cdef int _legal_id(self, long a) except -1:
+        # without the cached list: in play, only the square or onboard ``a`` names is examined
+        # (the cases only the whole list can tell list it once, into the cache)
+        cdef uint16_t buf[ALBEA_MAX_LEGAL]
+        cdef int r
+        if not self._legal_ok:
+            r = albea_is_legal(&self.s, <int>a, buf)
+            if r >= 0:
+                return r
+            self._gen()
+        return self._has(a)
 
     cdef void _save(self, char* snap, int a) noexcept:
         (<AlbeaSnap*>snap).action = a

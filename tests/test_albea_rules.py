@@ -1084,3 +1084,27 @@ def test_undo_and_round_trip_keep_every_field() -> None:
         state.undo()
         assert state.position_dict() == snapshots[state.ply]
     assert clone.position_dict() == snapshots[-1]
+
+
+def test_one_action_is_checked_as_the_list_says_along_games() -> None:
+    """``is_legal`` on a state that has not listed its actions (a clone, after ``apply``)
+    examines only the onboard or the square an id names in play, the whole list otherwise:
+    every one of the 41,188 ids answers as the list does, along random games."""
+    rng = random.Random(12)
+    ids = np.arange(plateau.new_game("albea-plateau").num_distinct_actions)
+    asked = 0
+    for _ in range(4):
+        s = plateau.new_game("albea-plateau")
+        while not s.is_terminal() and s.ply < 160:
+            if s.ply % 4 == 0 or s.phase != "play":
+                fresh = s.clone()
+                fresh.apply(int(rng.choice(s.legal_actions().tolist())))
+                fresh.undo()  # a position whose list is not cached
+                legal = np.zeros(len(ids), dtype=bool)
+                legal[s.legal_actions()] = True
+                got = np.array([fresh.is_legal(int(a)) for a in ids])
+                wrong = np.flatnonzero(got != legal)
+                assert len(wrong) == 0, [s.action_to_string(int(a)) for a in wrong[:5]]
+                asked += len(ids)
+            s.apply(int(rng.choice(s.legal_actions().tolist())))
+    assert asked > 1_000_000
