@@ -102,7 +102,7 @@ cdef void empire_init(EmpireState* s, const EmpireBoard* bd, const int8_t* owner
                       int nplayers) noexcept nogil
 cdef int empire_list(const EmpireState* s, int32_t* out) noexcept nogil
 cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexcept nogil
-cdef bint empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nogil
+cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nogil
 cdef void empire_make(EmpireState* s, int a) noexcept nogil
 cdef uint64_t empire_hash(const EmpireState* s) noexcept nogil
 cdef void empire_returns(const EmpireState* s, float* out) noexcept nogil

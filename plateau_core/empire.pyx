@@ -988,35 +988,34 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
     return k
 
 
-cdef bint empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nogil:
-    """Whether ``a`` (an id in range) is legal in ``s``: the answer of looking it up in
-    ``empire_list``, found from the one army, free or End it names (``buf``: room for
-    ``bd.max_legal`` ids). An Emblem's move is checked as ``empire_random_action`` checks a
-    draw: inside the breadth-first superset, then a shortest pair or a search for one path of
-    exactly that cost; the cases that sampler lists exactly are listed here too."""
+cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nogil:
+    """1 if ``a`` (an id in range) is legal in ``s``, 0 if not (the answer of looking it up in
+    ``empire_list``), found from the one army or free it names (``buf``: room for
+    ``bd.max_legal`` ids); -1 for End before a total of 6, which only the whole list can tell
+    (legal when nothing can move). An Emblem's move is checked as ``empire_random_action``
+    checks a draw: inside the breadth-first superset, then a shortest pair or a search for one
+    path of exactly that cost; where that sampler lists the Emblem's moves, they are listed."""
     cdef const EmpireBoard* bd = s.bd
     cdef int D = bd.ndots, d, u, t, cost, budget, own, lo, i, n
     cdef uint8_t b
     cdef Gen g
     cdef int8_t togo[EMPIRE_MAX_DOTS]
     if s.result != EMPIRE_RUNNING:
-        return False
+        return 0
+    if a == bd.end_id:
+        return 1 if s.total >= EMPIRE_END_MIN else -1
     if a >= bd.base_free:
-        if a == bd.end_id and s.total >= EMPIRE_END_MIN:
-            return True
-        # a free, or End before the total reaches 6 (legal only when nothing can move)
-        n = _frees(s, buf, 0) if a != bd.end_id else empire_list(s, buf)
-        return ids_contain32(buf, n, a)
+        return ids_contain32(buf, _frees(s, buf, 0), a)
     d = a // (D * EMPIRE_COSTS)
     u = (a // EMPIRE_COSTS) % D
     cost = a % EMPIRE_COSTS + 1
     b = s.army[d]
     if b == 0 or (b & EMPIRE_MOVED) or army_empire(b) != s.to_move:
-        return False
+        return 0
     t = army_type(b)
     budget = _army_budget(s, t)
     if cost > budget:
-        return False
+        return 0
     _gen_init(&g, s)
     if t != EMPIRE_T_E:
         return ids_contain32(buf, _army_moves(&g, s, d, True, buf, 0), a)
@@ -1039,13 +1038,13 @@ cdef bint empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept no
             g.cls[own] = C_BLOCK
             return ids_contain32(buf, _army_moves(&g, s, d, True, buf, 0), a)
         if cost < lo:
-            return False
+            return 0
     if not (g.w.need[u] >> cost) & 1:
-        return False
+        return 0
     if (g.w.found[u] >> cost) & 1:
-        return True
+        return 1
     memset(togo, -1, D)
-    return _emblem_pair_legal(&g.w, d, u, cost, togo)
+    return 1 if _emblem_pair_legal(&g.w, d, u, cost, togo) else 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1494,10 +1493,15 @@ cdef class EmpireCore(ListCore):
         return 0
 
     cdef int _legal_id(self, long a) except -1:
-        # without the cached list: only the army, free or End that ``a`` names is examined
-        if self._legal_ok:
-            return self._has(a)
-        return empire_is_legal(self.s, <int>a, _scratch(self.s.bd.max_legal))
+        # without the cached list: only the army or free that ``a`` names is examined (End
+        # before a total of 6 lists once, into the cache)
+        cdef int r
+        if not self._legal_ok:
+            r = empire_is_legal(self.s, <int>a, _scratch(self.s.bd.max_legal))
+            if r >= 0:
+                return r
+            self._gen()
+        return self._has(a)
 
     cdef void _save(self, char* snap, int a) noexcept:
         (<int32_t*>snap)[0] = a

@@ -123,10 +123,16 @@ cdef class EmpireBatch(BatchCore):
             out[ids[k]] = 1
 
     cdef bint _is_legal(self, int i, int a) noexcept nogil:
-        # without a cached list, only the army, free or End that ``a`` names is examined
+        # without a cached list, only the army or free that ``a`` names is examined (End
+        # before a total of 6 takes the list)
+        cdef int r, n
+        cdef const int32_t* ids
         if self.cached[i] < 0:
-            return empire_is_legal(self._s(i), a, self.buf)
-        return ids_contain32(&self.cache[<Py_ssize_t>i * CACHE_IDS], self.cached[i], a)
+            r = empire_is_legal(self._s(i), a, self.buf)
+            if r >= 0:
+                return r
+        ids = self._legal(i, &n)
+        return ids_contain32(ids, n, a)
 
     cdef int _random_action(self, int i) noexcept nogil:
         # without a cached list, the playouts' sampler: as uniform, without listing every action
