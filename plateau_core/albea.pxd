@@ -90,6 +90,7 @@ ctypedef struct AlbeaState:
 
 cdef void albea_init(AlbeaState* s, int max_plies) noexcept nogil
 cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil
+cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogil
 cdef void albea_make(AlbeaState* s, int a) noexcept nogil
 cdef uint64_t albea_perft(const AlbeaState* s, int depth, bint bulk, uint16_t* bufs, Work* w) noexcept nogil
 cdef uint64_t albea_hash(const AlbeaState* s) noexcept nogil

@@ -12,7 +12,7 @@ from plateau_core._batch cimport BatchCore
 from plateau_core._common cimport ids_contain, rng_below
 from plateau_core.albea cimport (
     AlbeaState, ALBEA_MAX_LEGAL, ALBEA_MAX_PLY, ALBEA_NUM_ACTIONS, ALBEA_PHASE_OVER, albea_init, albea_list, albea_make, albea_hash,
-    albea_observe,
+    albea_observe, albea_is_legal,
 )
 
 OBSERVATION_SHAPE = (276, 4, 4)
@@ -69,7 +69,11 @@ cdef class AlbeaBatch(BatchCore):
             out[buf[k]] = 1
 
     cdef bint _is_legal(self, int i, int a) noexcept nogil:
+        # in play the one action alone (albea_is_legal), else the list
         cdef uint16_t buf[ALBEA_MAX_LEGAL]
+        cdef int r = albea_is_legal(&self.states[i], a, buf)
+        if r >= 0:
+            return r
         return ids_contain(buf, albea_list(&self.states[i], buf), a)
 
     cdef int _random_action(self, int i) noexcept nogil:
