@@ -397,6 +397,17 @@ cdef int _submultisets(const uint8_t* have, int* idx, int* val) noexcept nogil:
         n += 1
 
 
+cdef inline uint32_t _onboard_gaps(const AlbeaState* s, int sq, int me) noexcept nogil:
+    """Bit g: a piece of ``me`` may be put in at level g of the stack on ``sq`` (the bottom or
+    just above or below one of ``me``'s pieces; an empty square at level 0)."""
+    cdef int n = s.ht[sq]
+    cdef uint32_t mine
+    if n == 0:
+        return 1
+    mine = s.own[sq] if me else (~s.own[sq] & FULL(n))
+    return ((mine << 1) | mine) & FULL(n + 1)
+
+
 cdef int _square_moves(const AlbeaState* s, int o, uint16_t* out, int cnt,
                        uint32_t* stomps) noexcept nogil:
     """Append the move ids (ascending) of the stack on ``o`` if the player to act owns its top,
@@ -474,13 +485,7 @@ cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogi
         sq = k // 24 % 16
         if s.res[me][7] == 0 or s.res[me][OT_TYPE[o]] == 0:
             return 0
-        n = s.ht[sq]
-        if n == 0:
-            gaps = 1
-        else:
-            mine = s.own[sq] if me else (~s.own[sq] & FULL(n))
-            gaps = ((mine << 1) | mine) & FULL(n + 1)
-        return <int>((gaps >> g) & 1)
+        return <int>((_onboard_gaps(s, sq, me) >> g) & 1)
     if a < ALBEA_BASE_STOMP:
         o = 15
         while MOVE_OFF[o] > a - ALBEA_BASE_MOVE:
@@ -495,11 +500,10 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
     """Every legal action id of s, in ascending id order (emission order = id order)."""
     cdef int cnt = 0
     cdef int me = s.player
-    cdef int b, tp, sq, i, o, n, g, base, m, largest
-    cdef uint32_t gaps, mine, stomps = 0
+    cdef int b, tp, sq, i, o, g, base, m, largest
+    cdef uint32_t gaps, stomps = 0
     cdef int idx[64]
     cdef int val[64]
-    cdef uint8_t rest[8]
     if s.phase == ALBEA_PHASE_OVER:
         return 0
     if s.phase == ALBEA_PHASE_OPENING:
@@ -534,12 +538,7 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
             if s.res[me][OT_TYPE[o]] == 0:
                 continue
             for sq in range(16):
-                n = s.ht[sq]
-                if n == 0:
-                    gaps = 1
-                else:
-                    mine = s.own[sq] if me else (~s.own[sq] & FULL(n))
-                    gaps = ((mine << 1) | mine) & FULL(n + 1)
+                gaps = _onboard_gaps(s, sq, me)
                 base = ALBEA_BASE_ONBOARD + (o * 16 + sq) * 24
                 while gaps:
                     g = 0
