@@ -172,9 +172,8 @@ cdef class GameCore:
     # -- hooks: the game's kernels ---------------------------------------------------------
     cdef int _gen(self) except -1                       # make the legal cache valid
     cdef bint _has(self, long a) noexcept               # legal? (after _gen; a in range)
-    cdef int _legal_id(self, long a) except -1          # legal? (a in range; by default
-                                                        # _gen then _has; a game may answer
-                                                        # without listing every action)
+    cdef int _check_one(self, long a) except -2         # without the list: 1 legal, 0 not,
+                                                        # -1 only the list tells (default)
     cdef int _count(self) noexcept                      # legal actions (after _gen)
     cdef void _write_list(self, int64_t* out) noexcept  # ascending ids (after _gen)
     cdef void _write_mask(self, uint8_t* out) noexcept  # 1 at legal ids, out zeroed
@@ -192,6 +191,7 @@ cdef class GameCore:
 
     # -- shared machinery ------------------------------------------------------------------
     cdef int _push(self, int a) except -1
+    cdef int _legal_id(self, long a) except -1          # legal? (a in range)
     cdef int _check_player(self, object p) except -1
     cdef int _reset_history(self) except -1
 

@@ -178,9 +178,8 @@ cdef class GameCore:
         raise NotImplementedError
     cdef bint _has(self, long a) noexcept:
         return False
-    cdef int _legal_id(self, long a) except -1:
-        self._gen()
-        return self._has(a)
+    cdef int _check_one(self, long a) except -2:
+        return -1
     cdef int _count(self) noexcept:
         return 0
     cdef void _write_list(self, int64_t* out) noexcept:
@@ -217,6 +216,17 @@ cdef class GameCore:
         self._make(a)
         self._legal_ok = False
         return 0
+
+    cdef int _legal_id(self, long a) except -1:
+        """Whether ``a`` (in range) is legal: from the cached list, else from the game's check
+        of that one action (``_check_one``), else by listing (into the cache)."""
+        cdef int r
+        if not self._legal_ok:
+            r = self._check_one(a)
+            if r >= 0:
+                return r
+        self._gen()
+        return self._has(a)
 
     cdef int _check_player(self, object p) except -1:
         return <int>check_int(p, 0, self._num_players, "player")

@@ -453,18 +453,6 @@ cdef int _square_moves(const AlbeaState* s, int o, uint16_t* out, int cnt,
     return cnt
 
 
-cdef bint _ids16_contain(const uint16_t* ids, int n, int a) noexcept nogil:
-    """Whether ascending ``ids[:n]`` holds ``a`` (binary search)."""
-    cdef int lo = 0, hi = n, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if ids[mid] < a:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < n and ids[lo] == a
-
-
 cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogil:
     """1 if ``a`` (an id in range) is legal in ``s``, 0 if not (the answer of looking it up in
     ``albea_list``), -1 if only the whole list can tell: the opening, answers to a tender,
@@ -490,7 +478,7 @@ cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogi
         o = 15
         while MOVE_OFF[o] > a - ALBEA_BASE_MOVE:
             o -= 1
-        return _ids16_contain(buf, _square_moves(s, o, buf, 0, &stomps), a)
+        return ids_contain(buf, _square_moves(s, o, buf, 0, &stomps), a)
     k = a - ALBEA_BASE_STOMP
     _square_moves(s, k // 2, buf, 0, &stomps)
     return <int>((stomps >> k) & 1)
@@ -1284,17 +1272,10 @@ cdef class AlbeaCore(ListCore):
             self._store_legal16(buf, albea_list(&self.s, buf))
         return 0
 
-    cdef int _legal_id(self, long a) except -1:
-        # without the cached list: in play, only the square or onboard ``a`` names is examined
-        # (the cases only the whole list can tell list it once, into the cache)
+    cdef int _check_one(self, long a) except -2:
+        # in play, only the onboard or the square ``a`` names (else -1: the list)
         cdef uint16_t buf[ALBEA_MAX_LEGAL]
-        cdef int r
-        if not self._legal_ok:
-            r = albea_is_legal(&self.s, <int>a, buf)
-            if r >= 0:
-                return r
-            self._gen()
-        return self._has(a)
+        return albea_is_legal(&self.s, <int>a, buf)
 
     cdef void _save(self, char* snap, int a) noexcept:
         (<AlbeaSnap*>snap).action = a

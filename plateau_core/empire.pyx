@@ -905,13 +905,38 @@ cdef bint _emblem_pair_legal(Walk* w, int s0, int u, int n, int8_t* togo) noexce
     return ok
 
 
+cdef uint16_t _emblem_bounds(Gen* g, const EmpireState* s, int emblem, int budget) noexcept nogil:
+    """The breadth-first bounds of the moves of the Emblem on ``emblem`` (``budget`` > 0) into
+    ``g``: ``need`` (a superset of its legal (dot, cost) pairs) and the shortest pairs marked
+    found, its own base opened if empty. Returns the costs the ruling on reaching 6 leaves (all
+    of them before any small army moved), or 0 where only the Emblem's exact list can tell;
+    the bounds are then cleared again."""
+    cdef int own = s.bd.base_dot[s.to_move], lo, i
+    _set_budget(&g.w, budget)
+    if s.army[own] == 0:
+        g.cls[own] = C_PASS
+    _reach(&g.w, emblem, False, own)
+    _limit_takes(&g.w, emblem)
+    if s.small == 0:
+        return ALL_COSTS
+    # [ruling] after small armies the Emblem must bring the total to 6 when it can: it can if
+    # a shortest way does (else the area is small: its exact list tells)
+    lo = EMPIRE_END_MIN - s.total
+    for i in range(1, g.w.nreached):
+        if g.w.dist[g.w.reached[i]] >= lo:
+            return _costs_from(lo)
+    _reach_clear(&g.w)
+    _clear_marks(&g.w)
+    g.cls[own] = C_BLOCK
+    return 0
+
+
 cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexcept nogil:
     """A uniformly random legal action of ``s`` (a running game); ``buf`` holds
     ``bd.max_legal`` ids. The same distribution as picking from ``empire_list``, faster."""
     cdef Gen g
     cdef int8_t togo[EMPIRE_MAX_DOTS]
     cdef int n = 0, d, t, nmoves, emblem = -1, budget, own, i, u, k, bits, total_bits = 0
-    cdef int lo
     cdef uint8_t b
     cdef uint16_t need, reach
     cdef uint32_t k32
@@ -927,26 +952,8 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
         n = _army_moves(&g, s, d, True, buf, n)
     budget = _army_budget(s, EMPIRE_T_E) if emblem >= 0 else 0
     if budget > 0:
-        _set_budget(&g.w, budget)
-        if s.army[own] == 0:
-            g.cls[own] = C_PASS
-        _reach(&g.w, emblem, False, own)
-        _limit_takes(&g.w, emblem)
-        reach = ALL_COSTS
-        if s.small > 0:
-            # [ruling] after small armies the Emblem must bring the total to 6 when it can: it
-            # can if a shortest way does (else the area is small: list its moves exactly)
-            lo = EMPIRE_END_MIN - s.total
-            reach = _costs_from(lo)
-            for i in range(1, g.w.nreached):
-                if g.w.dist[g.w.reached[i]] >= lo:
-                    break
-            else:
-                reach = 0
+        reach = _emblem_bounds(&g, s, emblem, budget)
         if reach == 0:
-            _reach_clear(&g.w)
-            _clear_marks(&g.w)
-            g.cls[own] = C_BLOCK
             n = _army_moves(&g, s, emblem, True, buf, n)
             budget = 0
         else:
@@ -996,8 +1003,9 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
     checks a draw: inside the breadth-first superset, then a shortest pair or a search for one
     path of exactly that cost; where that sampler lists the Emblem's moves, they are listed."""
     cdef const EmpireBoard* bd = s.bd
-    cdef int D = bd.ndots, d, u, t, cost, budget, own, lo, i, n
+    cdef int D = bd.ndots, d, u, t, cost, budget
     cdef uint8_t b
+    cdef uint16_t reach
     cdef Gen g
     cdef int8_t togo[EMPIRE_MAX_DOTS]
     if s.result != EMPIRE_RUNNING:
@@ -1019,27 +1027,10 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
     _gen_init(&g, s)
     if t != EMPIRE_T_E:
         return ids_contain32(buf, _army_moves(&g, s, d, True, buf, 0), a)
-    own = bd.base_dot[s.to_move]
-    _set_budget(&g.w, budget)
-    if s.army[own] == 0:
-        g.cls[own] = C_PASS
-    _reach(&g.w, d, False, own)
-    _limit_takes(&g.w, d)
-    if s.small > 0:
-        # [ruling] after small armies the Emblem must bring the total to 6 when it can: it can
-        # if a shortest way does; else list its moves exactly
-        lo = EMPIRE_END_MIN - s.total
-        for i in range(1, g.w.nreached):
-            if g.w.dist[g.w.reached[i]] >= lo:
-                break
-        else:
-            _reach_clear(&g.w)
-            _clear_marks(&g.w)
-            g.cls[own] = C_BLOCK
-            return ids_contain32(buf, _army_moves(&g, s, d, True, buf, 0), a)
-        if cost < lo:
-            return 0
-    if not (g.w.need[u] >> cost) & 1:
+    reach = _emblem_bounds(&g, s, d, budget)
+    if reach == 0:
+        return ids_contain32(buf, _army_moves(&g, s, d, True, buf, 0), a)
+    if not ((reach & g.w.need[u]) >> cost) & 1:
         return 0
     if (g.w.found[u] >> cost) & 1:
         return 1
@@ -1492,16 +1483,9 @@ cdef class EmpireCore(ListCore):
             self._store_legal(buf, empire_list(self.s, buf))
         return 0
 
-    cdef int _legal_id(self, long a) except -1:
-        # without the cached list: only the army or free that ``a`` names is examined (End
-        # before a total of 6 lists once, into the cache)
-        cdef int r
-        if not self._legal_ok:
-            r = empire_is_legal(self.s, <int>a, _scratch(self.s.bd.max_legal))
-            if r >= 0:
-                return r
-            self._gen()
-        return self._has(a)
+    cdef int _check_one(self, long a) except -2:
+        # only the army or free that ``a`` names (End before a total of 6: -1, the list)
+        return empire_is_legal(self.s, <int>a, _scratch(self.s.bd.max_legal))
 
     cdef void _save(self, char* snap, int a) noexcept:
         (<int32_t*>snap)[0] = a

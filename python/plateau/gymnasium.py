@@ -265,7 +265,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         """One action per game (all legal, or an ActionError of StateBatch.step and nothing
         applied; in ``next_step`` mode the games being reset take any id)."""
         next_step = self.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
-        skip = self._pending.copy() if next_step else None
+        skip = self._pending if next_step else None
         mover = self.batch.current_players()
         done, returns = self.batch.step(actions, final_observations=self._final, skip=skip)
         terminated = done == 1
