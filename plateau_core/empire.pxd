@@ -59,6 +59,10 @@ ctypedef struct EmpireBoard:
     int32_t end_id
     int32_t num_actions
     int32_t words                       # uint64 words of a bitset over the dots
+    int32_t lane                        # S if a dot's neighbours are the shifts of its bit on
+                                        # lanes of S = 16, 32 or 64 bits (ring-major polar dot
+                                        # ids, as on ep16), else 0: see empire.pyx _expand
+    uint64_t lane0                      # the first bit of every lane in a word
     uint64_t* ball                      # ball[(v * 13 + r) * words ...]: the dots at most r
                                         # steps from v (the armies ignored), r = 0..12
     int16_t base_dot[4]                 # each Empire's base

@@ -170,6 +170,7 @@ cdef class EmpireTables:
         if bd.ball == NULL:
             raise MemoryError()
         _fill_balls(bd)
+        _find_lanes(bd)
         bd.state_bytes = _round8(HEADER_BYTES + D)
         bd.base_free = D * D * EMPIRE_COSTS
         bd.end_id = bd.base_free + EMPIRE_TYPES * D
@@ -191,6 +192,12 @@ cdef class EmpireTables:
     @property
     def num_actions(self) -> int:
         return self.bd.num_actions
+
+    @property
+    def lane(self) -> int:
+        """S if every dot's neighbours are its bit shifted on lanes of S bits (the Emblem's
+        search then uses the word-parallel test), else 0."""
+        return self.bd.lane
 
     @property
     def bipartite(self) -> bool:
@@ -244,6 +251,61 @@ cdef void _fill_balls(EmpireBoard* bd) noexcept:
                 bd.ball[(v * 13 + r) * W + (c >> 6)] |= (<uint64_t>1) << (c & 63)
     free(queue)
     free(dist)
+
+
+cdef inline void _expand(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+    """y = the neighbours of the dots of x, by word operations: on a board with ``lane`` S the
+    dot ring * S + spoke has the neighbours +-S (out, in) and the next and previous spoke on its
+    ring (a rotation within its lane of S bits). Bits past the last dot may be set."""
+    cdef int W = bd.words, S = bd.lane, j
+    cdef uint64_t L0 = bd.lane0, LS = bd.lane0 << (S - 1), a, prev, nxt, up, down
+    for j in range(W):
+        a = x[j]
+        prev = x[j - 1] if j > 0 else 0
+        nxt = x[j + 1] if j + 1 < W else 0
+        if S == 64:
+            up, down = prev, nxt
+        else:
+            up = (a << S) | (prev >> (64 - S))
+            down = (a >> S) | (nxt << (64 - S))
+        y[j] = up | down | ((a << 1) & ~L0) | ((a >> (S - 1)) & L0) \
+            | ((a >> 1) & ~LS) | ((a << (S - 1)) & LS)
+
+
+cdef void _find_lanes(EmpireBoard* bd) noexcept:
+    """Set ``lane`` to the first S in 16, 32, 64 for which _expand gives every dot exactly its
+    neighbours (else 0): checked dot by dot, so a board that only looks polar never uses it."""
+    cdef int D = bd.ndots, W = bd.words, S, d, j, k, u, ok
+    cdef uint64_t x[EMPIRE_WORDS]
+    cdef uint64_t y[EMPIRE_WORDS]
+    cdef uint64_t want[EMPIRE_WORDS]
+    cdef uint64_t valid
+    bd.lane = 0
+    for S in (16, 32, 64):
+        bd.lane = S
+        bd.lane0 = 0
+        for j in range(0, 64, S):
+            bd.lane0 |= (<uint64_t>1) << j
+        ok = 1
+        for d in range(D):
+            memset(x, 0, sizeof(x))
+            memset(want, 0, sizeof(want))
+            x[d >> 6] = (<uint64_t>1) << (d & 63)
+            for k in range(4):
+                u = bd.nb[d][k]
+                if u >= 0:
+                    want[u >> 6] |= (<uint64_t>1) << (u & 63)
+            _expand(bd, x, y)
+            for j in range(W):
+                valid = ~(<uint64_t>0) if D >= (j + 1) * 64 else ((<uint64_t>1) << (D - j * 64)) - 1
+                if (y[j] & valid) != want[j]:
+                    ok = 0
+            if not ok:
+                break
+        if ok:
+            return
+    bd.lane = 0
+    bd.lane0 = 0
 
 
 cdef int _two_colourable(const EmpireBoard* bd) noexcept:
@@ -367,6 +429,8 @@ cdef enum:
     C_TAKE = 2
     ALL_COSTS = 0x1FFE      # bits 1..12
     BFS_MIN = 7             # the breadth-first test only with at least this many steps left
+    LANES_MIN = 3           # the same, for the word-parallel test (boards with lanes)
+    EVERY_MAX = 7           # budgets up to this: every path, no breadth-first search
 
 
 ctypedef struct Walk:
@@ -388,6 +452,11 @@ ctypedef struct Walk:
     uint64_t miss[13][EMPIRE_WORDS]     # miss[n]: the dots u with n needed, not found yet
     int16_t nmiss[13]                   # how many dots miss[n] holds
     uint16_t costs_missing              # bit n: nmiss[n] > 0
+    int lanes                           # the Emblem on a board with lanes: the test is
+                                        # _quiet_lanes, over these two bitsets
+    uint64_t open_[EMPIRE_WORDS]        # PASS dots within reach and off the path
+    uint64_t ends[EMPIRE_WORDS]         # PASS or TAKE dots within reach and off the path
+    uint64_t suf[14][EMPIRE_WORDS]      # suf[m]: the dots still missing some cost >= m
 
 
 ctypedef struct Gen:
@@ -419,7 +488,18 @@ cdef inline void _mark(Walk* w, int v, int n) noexcept nogil:
             w.nmiss[n] -= 1
             if w.nmiss[n] == 0:
                 w.costs_missing &= ~bit
+            if w.lanes:
+                _suf_drop(w, v, n)
         w.left -= 1
+
+
+cdef void _suf_drop(Walk* w, int v, int n) noexcept nogil:
+    """Keep ``suf`` after (v, n) is found: v leaves suf[m] for the m above its new highest
+    missing cost, up to n."""
+    cdef uint16_t lack = w.need[v] & ~w.found[v]
+    cdef int m, h = 31 - __builtin_clz(lack) if lack else 0
+    for m in range(h + 1, n + 1):
+        w.suf[m][v >> 6] &= ~((<uint64_t>1) << (v & 63))
 
 
 cdef void _set_missing(Walk* w) noexcept nogil:
@@ -574,6 +654,67 @@ cdef bint _quiet_off_path(Walk* w, int v, int k) noexcept nogil:
     return True
 
 
+cdef void _lanes_init(Walk* w) noexcept nogil:
+    """Turn the word-parallel test on (``open_`` and ``ends`` from the classes of the dots the
+    breadth-first search reached: no path leaves them)."""
+    cdef int i, u, n, j, W = w.bd.words
+    cdef uint64_t bit
+    w.lanes = 1
+    memset(w.open_, 0, W * sizeof(uint64_t))
+    memset(w.ends, 0, W * sizeof(uint64_t))
+    memset(w.suf[w.budget + 1], 0, W * sizeof(uint64_t))
+    for n in range(w.budget, 0, -1):
+        for j in range(W):
+            w.suf[n][j] = w.suf[n + 1][j] | w.miss[n][j]
+    for i in range(w.nreached):
+        u = w.reached[i]
+        bit = (<uint64_t>1) << (u & 63)
+        if w.cls[u] == C_PASS:
+            w.open_[u >> 6] |= bit
+            w.ends[u >> 6] |= bit
+        elif w.cls[u] == C_TAKE:
+            w.ends[u >> 6] |= bit
+
+
+cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
+    """_quiet_off_path by word operations (boards with lanes): the dots at each distance e
+    from ``v`` off the path, a layer at a time, against the dots missing a cost >= k + e."""
+    cdef int W = w.bd.words, top, e, j
+    cdef uint64_t front[EMPIRE_WORDS]
+    cdef uint64_t seen[EMPIRE_WORDS]
+    cdef uint64_t nxt[EMPIRE_WORDS]
+    cdef uint64_t hit, more
+    cdef uint16_t costs = w.costs_missing & _costs_from(k + 1)
+    if not costs:
+        return True
+    top = 31 - __builtin_clz(costs)
+    memset(front, 0, W * sizeof(uint64_t))
+    front[v >> 6] = (<uint64_t>1) << (v & 63)
+    memcpy(seen, front, W * sizeof(uint64_t))
+    for e in range(1, top - k + 1):
+        _expand(w.bd, front, nxt)
+        hit = 0
+        more = 0
+        for j in range(W):
+            nxt[j] &= w.ends[j] & ~seen[j]
+            hit |= nxt[j] & w.suf[k + e][j]
+            seen[j] |= nxt[j]
+            front[j] = nxt[j] & w.open_[j]
+            more |= front[j]
+        if hit:
+            return False
+        if not more:
+            return True
+    return True
+
+
+cdef inline bint _quiet_deep(Walk* w, int v, int k) noexcept nogil:
+    """The sharper test where it pays: by words on boards with lanes, else breadth first."""
+    if w.lanes:
+        return w.budget - k >= LANES_MIN and _quiet_lanes(w, v, k)
+    return w.budget - k >= BFS_MIN and _quiet_off_path(w, v, k)
+
+
 cdef inline void _last_step(Walk* w, int v, int c, int n) noexcept nogil:
     """The path's last step, from ``v`` (reached from ``c``) at cost ``n``."""
     cdef int dr, u
@@ -600,9 +741,36 @@ cdef void _walk(Walk* w, int c, int k) noexcept nogil:
             continue
         if k1 == w.budget - 1:
             _last_step(w, v, c, k1 + 1)
-        elif not _quiet(w, v, k1) and not (w.budget - k1 >= BFS_MIN and _quiet_off_path(w, v, k1)):
+        elif not _quiet(w, v, k1) and not _quiet_deep(w, v, k1):
             w.cls[v] = C_BLOCK
+            w.open_[v >> 6] &= ~((<uint64_t>1) << (v & 63))     # (used only with lanes)
+            w.ends[v >> 6] &= ~((<uint64_t>1) << (v & 63))
             _walk(w, v, k1)
+            w.cls[v] = C_PASS
+            w.open_[v >> 6] |= (<uint64_t>1) << (v & 63)
+            w.ends[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef void _walk_every(Walk* w, int c, int k) noexcept nogil:
+    """_walk without the search's pruning (no ``need``): every simple path, for small budgets,
+    where that costs less than the breadth-first search."""
+    cdef int dr, v, cl, k1 = k + 1
+    cdef const int16_t* nb = &w.bd.nb[c][0]
+    for dr in range(4):
+        v = nb[dr]
+        if v < 0:
+            continue
+        cl = w.cls[v]
+        if cl == C_BLOCK:
+            continue
+        _mark(w, v, k1)
+        if cl != C_PASS or k1 >= w.budget:
+            continue
+        if k1 == w.budget - 1:
+            _last_step(w, v, c, k1 + 1)
+        else:
+            w.cls[v] = C_BLOCK
+            _walk_every(w, v, k1)
             w.cls[v] = C_PASS
 
 
@@ -626,10 +794,11 @@ cdef void _walk_two(Walk* w, int s0) noexcept nogil:
                 _mark(w, u, 2)
 
 
-cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
+cdef void _jumps(Walk* w, int s0, int own_base, bint every) noexcept nogil:
     """A 4's jumps: the first link only, over an army (any Empire) on the neighbour in one
     direction, landing on that army's neighbour in the same direction, for 2 steps; never over
-    the 4's own base. The jumped dot is not visited (the path may come back onto it)."""
+    the 4's own base. The jumped dot is not visited (the path may come back onto it). ``every``:
+    the paths go on by _walk_every."""
     cdef int dr, over, land, cl
     for dr in range(4):
         over = w.bd.nb[s0][dr]
@@ -642,7 +811,13 @@ cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
         if cl == C_BLOCK:
             continue
         _mark(w, land, 2)
-        if cl == C_PASS and w.budget > 2 and w.left > 0 and not _quiet(w, land, 2):
+        if cl != C_PASS or w.budget <= 2:
+            continue
+        if every:
+            w.cls[land] = C_BLOCK
+            _walk_every(w, land, 2)
+            w.cls[land] = C_PASS
+        elif w.left > 0 and not _quiet(w, land, 2):
             w.cls[land] = C_BLOCK
             _walk(w, land, 2)
             w.cls[land] = C_PASS
@@ -731,6 +906,7 @@ cdef void _gen_init(Gen* g, const EmpireState* s) noexcept nogil:
     g.w.dist = g.dist
     g.w.stamp = g.stamp
     g.w.cur = 0
+    g.w.lanes = 0
     memset(g.stamp, 0, D * sizeof(uint32_t))
     memset(g.found, 0, D * sizeof(uint16_t))
     memset(g.need, 0, D * sizeof(uint16_t))
@@ -767,16 +943,26 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
     _set_budget(&g.w, budget)
     if t == EMPIRE_T_2:
         _walk_two(&g.w, d)
+    elif budget <= EVERY_MAX:
+        if t == EMPIRE_T_E and s.army[own] == 0:
+            g.cls[own] = C_PASS
+        _walk_every(&g.w, d, 0)
+        if t == EMPIRE_T_4 and budget >= 2:
+            _jumps(&g.w, d, own, True)
+        g.cls[own] = C_BLOCK
     else:
         if t == EMPIRE_T_E and s.army[own] == 0:
             g.cls[own] = C_PASS         # the Emblem may pass through and stop on its own base
         _reach(&g.w, d, t == EMPIRE_T_4, own)
         if t != EMPIRE_T_4 and g.w.left > 0:
             _limit_takes(&g.w, d)     # (a 4's jumps are not edges of the block graph)
+        if t == EMPIRE_T_E and g.w.bd.lane and g.w.left > 0:
+            _lanes_init(&g.w)
         if g.w.left > 0:
             _walk(&g.w, d, 0)           # (d holds the army: it is BLOCK)
             if t == EMPIRE_T_4 and budget >= 2:
-                _jumps(&g.w, d, own)
+                _jumps(&g.w, d, own, False)
+        g.w.lanes = 0
         _reach_clear(&g.w)
         g.cls[own] = C_BLOCK
     if filtered and t == EMPIRE_T_E and s.small > 0:

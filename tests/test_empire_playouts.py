@@ -11,9 +11,15 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
 
 import plateau
 from plateau import EmpirePlateauState
+from plateau.games.empire import board_tables
+from plateau.games.empire_board import board_from_dict, board_to_dict, load_board
 
 
 def p_value(draws: list[int], legal: list[int]) -> float:
@@ -148,3 +154,55 @@ def test_playouts_are_seeded_and_score_by_place() -> None:
     out = plateau.random_playouts("empire-plateau", "four", n=10, seed=3, ply_cap=None)
     assert out["ended"] == 10 and sum(out["wins"]) >= 10
     assert out == plateau.random_playouts("empire-plateau", "four", n=10, seed=3, ply_cap=None)
+
+
+def renumbered_ep16(seed: int) -> tuple[Any, np.ndarray]:
+    """ep16 with its dots listed in a shuffled order (a user board): the same game, other dot
+    ids, so its moves are listed by the generic search, not the word-parallel one; and the map
+    from ep16's dot ids to the new ones."""
+    data = board_to_dict(load_board("ep16"))
+    data["name"] = "ep16-renumbered"
+    rows = data["dots"]
+    order = list(range(len(rows)))
+    random.Random(seed).shuffle(order)
+    data["dots"] = [rows[i] for i in order]
+    new_of = np.empty(len(rows), dtype=np.int64)
+    new_of[order] = np.arange(len(rows))
+    return board_from_dict(data), new_of
+
+
+def map_ids(ids: np.ndarray, new_of: np.ndarray, d: int) -> np.ndarray:
+    """Action ids on ep16 -> the same actions on the renumbered board (documented id layout)."""
+    out = ids.copy()
+    moves = ids < d * d * 12
+    f, rest = np.divmod(ids[moves], d * 12)
+    to, n = np.divmod(rest, 12)
+    out[moves] = (new_of[f] * d + new_of[to]) * 12 + n
+    frees = (ids >= d * d * 12) & (ids < d * d * 12 + 4 * d)
+    t, dot = np.divmod(ids[frees] - d * d * 12, d)
+    out[frees] = d * d * 12 + t * d + new_of[dot]
+    return np.sort(out)
+
+
+@pytest.mark.parametrize("variant", ["two", "four", "duel"])
+def test_the_word_parallel_search_lists_what_the_generic_search_lists(variant: str) -> None:
+    """On ep16 the Emblem's search tests its subtrees by word operations (the board has lanes);
+    on the same board with its dots renumbered it cannot. Both must list the same actions at
+    every step of random games."""
+    board, new_of = renumbered_ep16(7)
+    assert board_tables("ep16").lane == 16 and board_tables(board).lane == 0
+    assert board_tables("ep24").lane == 0
+    d = len(board)
+    rng = random.Random(variant)
+    for _ in range(3):
+        a = plateau.new_game("empire-plateau", variant)
+        b = plateau.new_game("empire-plateau", variant, board=board)
+        steps = 0
+        while not a.is_terminal() and steps < 1500:
+            ids = a.legal_actions()
+            assert np.array_equal(map_ids(ids, new_of, d), b.legal_actions()), a.position_dict()
+            pick = int(ids[rng.randrange(len(ids))])
+            b.apply(int(map_ids(np.array([pick]), new_of, d)[0]))
+            a.apply(pick)
+            steps += 1
+        assert a.is_terminal() == b.is_terminal()
