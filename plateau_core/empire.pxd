@@ -8,6 +8,7 @@ from plateau_core._common cimport Rng, Work
 cdef enum:
     EMPIRE_MAX_DOTS = 1024      # the most dots a board may have (empire_board.EMPIRE_MAX_DOTS)
     EMPIRE_WORDS = 16           # uint64 words of a bitset over EMPIRE_MAX_DOTS dots
+    LANE_WORDS = 4              # the word-parallel search's bitsets (boards of up to 256 dots)
     EMPIRE_EMPIRES = 4          # B, G, M, R (turn order, empire_board.EMPIRES)
     EMPIRE_TYPES = 4            # E, 6, 4, 2 (empire_board.ARMY_TYPES)
     EMPIRE_T_E = 0
@@ -59,6 +60,7 @@ ctypedef struct EmpireBoard:
     int32_t end_id
     int32_t num_actions
     int32_t words                       # uint64 words of a bitset over the dots
+    uint64_t* nbm                       # nbm[v * words ...]: v's neighbours as a bitset
     int32_t lane                        # S if a dot's neighbours are the shifts of its bit on
                                         # lanes of S = 16, 32 or 64 bits (ring-major polar dot
                                         # ids, as on ep16), else 0: see empire.pyx _expand

@@ -170,6 +170,15 @@ cdef class EmpireTables:
         if bd.ball == NULL:
             raise MemoryError()
         _fill_balls(bd)
+        # (LANE_WORDS words of padding: the word-parallel walk reads LANE_WORDS from any row)
+        bd.nbm = <uint64_t*>calloc(D * bd.words + LANE_WORDS, sizeof(uint64_t))
+        if bd.nbm == NULL:
+            raise MemoryError()
+        for d in range(D):
+            for k in range(4):
+                j = bd.nb[d][k]
+                if j >= 0:
+                    bd.nbm[d * bd.words + (j >> 6)] |= (<uint64_t>1) << (j & 63)
         _find_lanes(bd)
         bd.state_bytes = _round8(HEADER_BYTES + D)
         bd.base_free = D * D * EMPIRE_COSTS
@@ -183,6 +192,7 @@ cdef class EmpireTables:
     def __dealloc__(self):
         if self.bd != NULL:
             free(self.bd.ball)
+            free(self.bd.nbm)
         free(self.bd)
 
     @property
@@ -256,13 +266,14 @@ cdef void _fill_balls(EmpireBoard* bd) noexcept:
 cdef inline void _expand(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
     """y = the neighbours of the dots of x, by word operations: on a board with ``lane`` S the
     dot ring * S + spoke has the neighbours +-S (out, in) and the next and previous spoke on its
-    ring (a rotation within its lane of S bits). Bits past the last dot may be set."""
-    cdef int W = bd.words, S = bd.lane, j
+    ring (a rotation within its lane of S bits). Bitsets of LANE_WORDS words; bits past the last
+    dot may be set."""
+    cdef int S = bd.lane, j
     cdef uint64_t L0 = bd.lane0, LS = bd.lane0 << (S - 1), a, prev, nxt, up, down
-    for j in range(W):
+    for j in range(LANE_WORDS):
         a = x[j]
         prev = x[j - 1] if j > 0 else 0
-        nxt = x[j + 1] if j + 1 < W else 0
+        nxt = x[j + 1] if j + 1 < LANE_WORDS else 0
         if S == 64:
             up, down = prev, nxt
         else:
@@ -274,13 +285,17 @@ cdef inline void _expand(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) 
 
 cdef void _find_lanes(EmpireBoard* bd) noexcept:
     """Set ``lane`` to the first S in 16, 32, 64 for which _expand gives every dot exactly its
-    neighbours (else 0): checked dot by dot, so a board that only looks polar never uses it."""
-    cdef int D = bd.ndots, W = bd.words, S, d, j, k, u, ok
-    cdef uint64_t x[EMPIRE_WORDS]
-    cdef uint64_t y[EMPIRE_WORDS]
-    cdef uint64_t want[EMPIRE_WORDS]
+    neighbours (else 0): checked dot by dot, so a board that only looks polar never uses it.
+    Only boards of up to 64 * LANE_WORDS dots."""
+    cdef int D = bd.ndots, S, d, j, k, u, ok
+    cdef uint64_t x[LANE_WORDS]
+    cdef uint64_t y[LANE_WORDS]
+    cdef uint64_t want[LANE_WORDS]
     cdef uint64_t valid
     bd.lane = 0
+    bd.lane0 = 0
+    if D > 64 * LANE_WORDS:
+        return
     for S in (16, 32, 64):
         bd.lane = S
         bd.lane0 = 0
@@ -296,8 +311,9 @@ cdef void _find_lanes(EmpireBoard* bd) noexcept:
                 if u >= 0:
                     want[u >> 6] |= (<uint64_t>1) << (u & 63)
             _expand(bd, x, y)
-            for j in range(W):
-                valid = ~(<uint64_t>0) if D >= (j + 1) * 64 else ((<uint64_t>1) << (D - j * 64)) - 1
+            for j in range(LANE_WORDS):
+                valid = ~(<uint64_t>0) if D >= (j + 1) * 64 else \
+                    ((<uint64_t>1) << (D - j * 64)) - 1 if D > j * 64 else 0
                 if (y[j] & valid) != want[j]:
                     ok = 0
             if not ok:
@@ -404,24 +420,34 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # ids, ascending. Dots are classed once per generation: PASS (may be passed through, and is a
 # plain end dot), TAKE (an end dot only: an enemy army or an enemy base) or BLOCK.
 #
-# A 2 (at most 2 steps) is enumerated directly. The other armies search simple paths
-# (self-avoiding walks) depth first, which on open ground means some 3 x 10^5 walks for the
-# Emblem's 12 steps; four things make that cheap while keeping it exact:
+# A 2 (at most 2 steps) is enumerated directly. The 6s and 4s (at most 6 steps in a turn) and an
+# Emblem with at most EVERY_MAX steps left walk every simple path depth first (_walk_every; a 4's
+# jumps start some of them): for so few steps that is cheaper than any bookkeeping. An Emblem
+# with more steps left searches the simple paths (self-avoiding walks) depth first, which on open
+# ground means some 3 x 10^5 walks for 12 steps; four things make that cheap while keeping it
+# exact:
 #
-# 1. A breadth-first search from the army first gives each dot u its distance d(u) over PASS
-#    dots (a 4's jumps count 2). A path to u never costs less than d(u), and on a bipartite
-#    board costs d(u), d(u) + 2, ...: ``need[u]`` holds those costs up to the budget, the most
-#    that can be found for u; (u, d(u)) itself is found at once (a shortest path is simple).
-#    A TAKE dot is entered only from a PASS neighbour (or from the army's own dot), one step
-#    after a cost needed there, which makes ``need`` tighter for it (not for a 4: its jumps).
+# 1. A breadth-first search from the Emblem first gives each dot u its distance d(u) over PASS
+#    dots. A path to u never costs less than d(u), and on a bipartite board costs d(u),
+#    d(u) + 2, ...: ``need[u]`` holds those costs up to the budget, the most that can be found
+#    for u; (u, d(u)) itself is found at once (a shortest path is simple). A TAKE dot is entered
+#    only from a PASS neighbour (or from the Emblem's own dot), one step after a cost needed
+#    there, which makes ``need`` tighter for it.
 # 2. ``left`` counts the needed (dot, cost) pairs not found yet, ``miss[n]`` holds the dots
-#    still missing cost n; when ``left`` reaches 0 the search stops: nothing more can be found.
+#    still missing cost n; when none is missing the search stops: nothing more can be found.
 # 3. Before the search descends into a dot v at cost k it asks whether a missing (u, n) may lie
 #    below: only if u is at most n - k steps from v. First on the bare board (a precomputed
 #    ball of v, ANDed with ``miss[n]``: a few word operations), then, for big subtrees, by a
 #    breadth-first search from v over the dots off the path. If none may, the subtree is
 #    skipped.
 # 4. The last step of a path is made inline (no call, no test).
+#
+# On a board with lanes (ep16: dot ids are ring * S + spoke with S = 16, 32 or 64, checked when
+# the tables are built) the Emblem's search is _walk_lanes: the dots off the path are bitsets, a
+# step marks all of a dot's neighbours in ``miss`` at once, and the breadth-first test of 3 is a
+# layer-by-layer expansion by shifts (_expand, _quiet_lanes), cheap enough to run from LANES_MIN
+# steps left instead of BFS_MIN. Any other board uses _walk; both list the same moves (tested on
+# ep16 against the same board with its dots renumbered).
 
 cdef enum:
     C_BLOCK = 0
@@ -452,11 +478,11 @@ ctypedef struct Walk:
     uint64_t miss[13][EMPIRE_WORDS]     # miss[n]: the dots u with n needed, not found yet
     int16_t nmiss[13]                   # how many dots miss[n] holds
     uint16_t costs_missing              # bit n: nmiss[n] > 0
-    int lanes                           # the Emblem on a board with lanes: the test is
-                                        # _quiet_lanes, over these two bitsets
-    uint64_t open_[EMPIRE_WORDS]        # PASS dots within reach and off the path
-    uint64_t ends[EMPIRE_WORDS]         # PASS or TAKE dots within reach and off the path
-    uint64_t suf[14][EMPIRE_WORDS]      # suf[m]: the dots still missing some cost >= m
+    # the Emblem's word-parallel walk (boards with lanes), _walk_lanes:
+    uint64_t open_[LANE_WORDS]          # PASS dots within reach and off the path
+    uint64_t ends[LANE_WORDS]           # PASS or TAKE dots within reach and off the path
+    uint64_t suf[14][LANE_WORDS]        # suf[m]: the dots still missing some cost >= m
+    int suf_stale                       # miss has changed since suf was made
 
 
 ctypedef struct Gen:
@@ -488,18 +514,7 @@ cdef inline void _mark(Walk* w, int v, int n) noexcept nogil:
             w.nmiss[n] -= 1
             if w.nmiss[n] == 0:
                 w.costs_missing &= ~bit
-            if w.lanes:
-                _suf_drop(w, v, n)
         w.left -= 1
-
-
-cdef void _suf_drop(Walk* w, int v, int n) noexcept nogil:
-    """Keep ``suf`` after (v, n) is found: v leaves suf[m] for the m above its new highest
-    missing cost, up to n."""
-    cdef uint16_t lack = w.need[v] & ~w.found[v]
-    cdef int m, h = 31 - __builtin_clz(lack) if lack else 0
-    for m in range(h + 1, n + 1):
-        w.suf[m][v >> 6] &= ~((<uint64_t>1) << (v & 63))
 
 
 cdef void _set_missing(Walk* w) noexcept nogil:
@@ -560,10 +575,10 @@ cdef inline void _reach_add(Walk* w, int u, int d, int* tail) noexcept nogil:
         tail[0] += 1
 
 
-cdef void _reach(Walk* w, int s0, bint jumps, int own_base) noexcept nogil:
-    """Breadth-first distances from ``s0`` over PASS dots (TAKE dots end a path), with a 4's
-    jumps as links of cost 2: fills ``need``, ``left`` and the shortest (dot, cost) pairs."""
-    cdef int head = 0, tail = 0, c, dr, u, over, land, d
+cdef void _reach(Walk* w, int s0) noexcept nogil:
+    """Breadth-first distances from the Emblem on ``s0`` over PASS dots (TAKE dots end a path):
+    fills ``need``, ``left`` and the shortest (dot, cost) pairs."""
+    cdef int head = 0, tail = 0, c, dr, u, d
     w.left = 0
     w.nreached = 0
     w.dist[s0] = 0
@@ -581,15 +596,6 @@ cdef void _reach(Walk* w, int s0, bint jumps, int own_base) noexcept nogil:
             u = w.bd.nb[c][dr]
             if u >= 0 and w.dist[u] < 0 and w.cls[u] != C_BLOCK:
                 _reach_add(w, u, d + 1, &tail)
-        if c == s0 and jumps and w.budget >= 2:
-            # the jumps land at cost 2: after every dot at distance 1, before those at 2
-            for dr in range(4):
-                over = w.bd.nb[s0][dr]
-                if over < 0 or w.army[over] == 0 or over == own_base:
-                    continue
-                land = w.bd.nb[over][dr]
-                if land >= 0 and w.dist[land] < 0 and w.cls[land] != C_BLOCK:
-                    _reach_add(w, land, 2, &tail)
     _set_missing(w)
 
 
@@ -655,17 +661,16 @@ cdef bint _quiet_off_path(Walk* w, int v, int k) noexcept nogil:
 
 
 cdef void _lanes_init(Walk* w) noexcept nogil:
-    """Turn the word-parallel test on (``open_`` and ``ends`` from the classes of the dots the
-    breadth-first search reached: no path leaves them)."""
-    cdef int i, u, n, j, W = w.bd.words
+    """Start the word-parallel walk: ``open_`` and ``ends`` from the classes of the dots the
+    breadth-first search reached (no path leaves them); the words of ``miss`` past the board's
+    are cleared (the walk works on LANE_WORDS words)."""
+    cdef int i, u, n, W = w.bd.words
     cdef uint64_t bit
-    w.lanes = 1
-    memset(w.open_, 0, W * sizeof(uint64_t))
-    memset(w.ends, 0, W * sizeof(uint64_t))
-    memset(w.suf[w.budget + 1], 0, W * sizeof(uint64_t))
-    for n in range(w.budget, 0, -1):
-        for j in range(W):
-            w.suf[n][j] = w.suf[n + 1][j] | w.miss[n][j]
+    memset(w.open_, 0, LANE_WORDS * sizeof(uint64_t))
+    memset(w.ends, 0, LANE_WORDS * sizeof(uint64_t))
+    for n in range(1, w.budget + 1):
+        for i in range(W, LANE_WORDS):
+            w.miss[n][i] = 0
     for i in range(w.nreached):
         u = w.reached[i]
         bit = (<uint64_t>1) << (u & 63)
@@ -674,28 +679,38 @@ cdef void _lanes_init(Walk* w) noexcept nogil:
             w.ends[u >> 6] |= bit
         elif w.cls[u] == C_TAKE:
             w.ends[u >> 6] |= bit
+    w.suf_stale = 1
 
 
 cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
     """_quiet_off_path by word operations (boards with lanes): the dots at each distance e
     from ``v`` off the path, a layer at a time, against the dots missing a cost >= k + e."""
-    cdef int W = w.bd.words, top, e, j
-    cdef uint64_t front[EMPIRE_WORDS]
-    cdef uint64_t seen[EMPIRE_WORDS]
-    cdef uint64_t nxt[EMPIRE_WORDS]
+    cdef int top, e, j, n
+    cdef uint64_t front[LANE_WORDS]
+    cdef uint64_t seen[LANE_WORDS]
+    cdef uint64_t nxt[LANE_WORDS]
     cdef uint64_t hit, more
     cdef uint16_t costs = w.costs_missing & _costs_from(k + 1)
     if not costs:
         return True
     top = 31 - __builtin_clz(costs)
-    memset(front, 0, W * sizeof(uint64_t))
+    if w.suf_stale:
+        for j in range(LANE_WORDS):
+            w.suf[w.budget + 1][j] = 0
+        for n in range(w.budget, 0, -1):
+            for j in range(LANE_WORDS):
+                w.suf[n][j] = w.suf[n + 1][j] | w.miss[n][j]
+        w.suf_stale = 0
+    for j in range(LANE_WORDS):
+        front[j] = 0
     front[v >> 6] = (<uint64_t>1) << (v & 63)
-    memcpy(seen, front, W * sizeof(uint64_t))
+    for j in range(LANE_WORDS):
+        seen[j] = front[j]
     for e in range(1, top - k + 1):
         _expand(w.bd, front, nxt)
         hit = 0
         more = 0
-        for j in range(W):
+        for j in range(LANE_WORDS):
             nxt[j] &= w.ends[j] & ~seen[j]
             hit |= nxt[j] & w.suf[k + e][j]
             seen[j] |= nxt[j]
@@ -706,13 +721,6 @@ cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
         if not more:
             return True
     return True
-
-
-cdef inline bint _quiet_deep(Walk* w, int v, int k) noexcept nogil:
-    """The sharper test where it pays: by words on boards with lanes, else breadth first."""
-    if w.lanes:
-        return w.budget - k >= LANES_MIN and _quiet_lanes(w, v, k)
-    return w.budget - k >= BFS_MIN and _quiet_off_path(w, v, k)
 
 
 cdef inline void _last_step(Walk* w, int v, int c, int n) noexcept nogil:
@@ -741,14 +749,71 @@ cdef void _walk(Walk* w, int c, int k) noexcept nogil:
             continue
         if k1 == w.budget - 1:
             _last_step(w, v, c, k1 + 1)
-        elif not _quiet(w, v, k1) and not _quiet_deep(w, v, k1):
+        elif not _quiet(w, v, k1) and not (w.budget - k1 >= BFS_MIN and _quiet_off_path(w, v, k1)):
             w.cls[v] = C_BLOCK
-            w.open_[v >> 6] &= ~((<uint64_t>1) << (v & 63))     # (used only with lanes)
-            w.ends[v >> 6] &= ~((<uint64_t>1) << (v & 63))
             _walk(w, v, k1)
             w.cls[v] = C_PASS
-            w.open_[v >> 6] |= (<uint64_t>1) << (v & 63)
-            w.ends[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef inline void _drop(Walk* w, int n, const uint64_t* m) noexcept nogil:
+    """Mark (u, n) found for the end dots u of the bitset ``m`` (the word-parallel walk keeps
+    only ``miss`` and ``costs_missing``; ``found`` is made from them at the end)."""
+    cdef int j
+    cdef uint64_t x, rest = 0, hit = 0
+    for j in range(LANE_WORDS):
+        x = w.miss[n][j] & m[j] & w.ends[j]
+        hit |= x
+        w.miss[n][j] &= ~x
+        rest |= w.miss[n][j]
+    if hit:
+        w.suf_stale = 1
+        if not rest:
+            w.costs_missing &= ~(1 << n)
+
+
+cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
+    """_walk on a board with lanes: the dots reached and the dots off the path are bitsets,
+    a step marks all of c's neighbours by word operations, and the sharper subtree test is
+    _quiet_lanes from LANES_MIN steps left."""
+    cdef int dr, v, W = w.bd.words, k1 = k + 1
+    cdef const int16_t* nb = &w.bd.nb[c][0]
+    cdef uint64_t bit
+    if (w.costs_missing >> k1) & 1:
+        _drop(w, k1, w.bd.nbm + c * W)
+    if k1 >= w.budget:
+        return
+    for dr in range(4):
+        v = nb[dr]
+        if v < 0 or not (w.open_[v >> 6] >> (v & 63)) & 1:
+            continue
+        if not w.costs_missing:
+            return
+        if k1 == w.budget - 1:
+            if (w.costs_missing >> w.budget) & 1:
+                _drop(w, w.budget, w.bd.nbm + v * W)    # (c is off ``ends``: on the path)
+        elif not _quiet(w, v, k1) and not (w.budget - k1 >= LANES_MIN and _quiet_lanes(w, v, k1)):
+            bit = (<uint64_t>1) << (v & 63)
+            w.open_[v >> 6] &= ~bit
+            w.ends[v >> 6] &= ~bit
+            _walk_lanes(w, v, k1)
+            w.open_[v >> 6] |= bit
+            w.ends[v >> 6] |= bit
+
+
+cdef void _found_from_miss(Walk* w) noexcept nogil:
+    """After _walk_lanes: every dot reached has found = need less what is still missing."""
+    cdef int i, u, n, word
+    cdef uint64_t bits
+    for i in range(w.nreached):
+        u = w.reached[i]
+        w.found[u] |= w.need[u]
+    for n in range(1, w.budget + 1):
+        for word in range(w.bd.words):
+            bits = w.miss[n][word]
+            while bits:
+                u = (word << 6) + pl_ctz(bits)
+                bits &= bits - 1
+                w.found[u] &= ~(1 << n)
 
 
 cdef void _walk_every(Walk* w, int c, int k) noexcept nogil:
@@ -794,11 +859,10 @@ cdef void _walk_two(Walk* w, int s0) noexcept nogil:
                 _mark(w, u, 2)
 
 
-cdef void _jumps(Walk* w, int s0, int own_base, bint every) noexcept nogil:
+cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
     """A 4's jumps: the first link only, over an army (any Empire) on the neighbour in one
     direction, landing on that army's neighbour in the same direction, for 2 steps; never over
-    the 4's own base. The jumped dot is not visited (the path may come back onto it). ``every``:
-    the paths go on by _walk_every."""
+    the 4's own base. The jumped dot is not visited (the path may come back onto it)."""
     cdef int dr, over, land, cl
     for dr in range(4):
         over = w.bd.nb[s0][dr]
@@ -811,15 +875,9 @@ cdef void _jumps(Walk* w, int s0, int own_base, bint every) noexcept nogil:
         if cl == C_BLOCK:
             continue
         _mark(w, land, 2)
-        if cl != C_PASS or w.budget <= 2:
-            continue
-        if every:
+        if cl == C_PASS and w.budget > 2:
             w.cls[land] = C_BLOCK
             _walk_every(w, land, 2)
-            w.cls[land] = C_PASS
-        elif w.left > 0 and not _quiet(w, land, 2):
-            w.cls[land] = C_BLOCK
-            _walk(w, land, 2)
             w.cls[land] = C_PASS
 
 
@@ -906,7 +964,6 @@ cdef void _gen_init(Gen* g, const EmpireState* s) noexcept nogil:
     g.w.dist = g.dist
     g.w.stamp = g.stamp
     g.w.cur = 0
-    g.w.lanes = 0
     memset(g.stamp, 0, D * sizeof(uint32_t))
     memset(g.found, 0, D * sizeof(uint16_t))
     memset(g.need, 0, D * sizeof(uint16_t))
@@ -943,26 +1000,25 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
     _set_budget(&g.w, budget)
     if t == EMPIRE_T_2:
         _walk_two(&g.w, d)
-    elif budget <= EVERY_MAX:
-        if t == EMPIRE_T_E and s.army[own] == 0:
-            g.cls[own] = C_PASS
-        _walk_every(&g.w, d, 0)
-        if t == EMPIRE_T_4 and budget >= 2:
-            _jumps(&g.w, d, own, True)
-        g.cls[own] = C_BLOCK
-    else:
+    elif t != EMPIRE_T_E or budget <= EVERY_MAX:
         if t == EMPIRE_T_E and s.army[own] == 0:
             g.cls[own] = C_PASS         # the Emblem may pass through and stop on its own base
-        _reach(&g.w, d, t == EMPIRE_T_4, own)
-        if t != EMPIRE_T_4 and g.w.left > 0:
-            _limit_takes(&g.w, d)     # (a 4's jumps are not edges of the block graph)
-        if t == EMPIRE_T_E and g.w.bd.lane and g.w.left > 0:
-            _lanes_init(&g.w)
+        _walk_every(&g.w, d, 0)         # (d holds the army: it is BLOCK)
+        if t == EMPIRE_T_4 and budget >= 2:
+            _jumps(&g.w, d, own)
+        g.cls[own] = C_BLOCK
+    else:
+        if s.army[own] == 0:
+            g.cls[own] = C_PASS
+        _reach(&g.w, d)
         if g.w.left > 0:
-            _walk(&g.w, d, 0)           # (d holds the army: it is BLOCK)
-            if t == EMPIRE_T_4 and budget >= 2:
-                _jumps(&g.w, d, own, False)
-        g.w.lanes = 0
+            _limit_takes(&g.w, d)
+        if g.w.left > 0 and g.w.bd.lane:
+            _lanes_init(&g.w)
+            _walk_lanes(&g.w, d, 0)
+            _found_from_miss(&g.w)
+        elif g.w.left > 0:
+            _walk(&g.w, d, 0)
         _reach_clear(&g.w)
         g.cls[own] = C_BLOCK
     if filtered and t == EMPIRE_T_E and s.small > 0:
@@ -1101,7 +1157,7 @@ cdef uint16_t _emblem_bounds(Gen* g, const EmpireState* s, int emblem, int budge
     _set_budget(&g.w, budget)
     if s.army[own] == 0:
         g.cls[own] = C_PASS
-    _reach(&g.w, emblem, False, own)
+    _reach(&g.w, emblem)
     _limit_takes(&g.w, emblem)
     if s.small == 0:
         return ALL_COSTS
