@@ -445,9 +445,9 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # On a board with lanes (ep16: dot ids are ring * S + spoke with S = 16, 32 or 64, checked when
 # the tables are built) the Emblem's search is _walk_lanes: the dots off the path are bitsets, a
 # step marks all of a dot's neighbours in ``miss`` at once, and the breadth-first test of 3 is a
-# layer-by-layer expansion by shifts (_expand, _quiet_lanes), cheap enough to run from LANES_MIN
-# steps left instead of BFS_MIN. Any other board uses _walk; both list the same moves (tested on
-# ep16 against the same board with its dots renumbered).
+# layer-by-layer expansion by shifts (_expand, _quiet_lanes), cheap enough to run instead of the
+# bare-board test whenever LANES_MIN steps are left. Any other board uses _walk; both list the
+# same moves (tested on ep16 against the same board with its dots renumbered).
 
 cdef enum:
     C_BLOCK = 0
@@ -455,7 +455,7 @@ cdef enum:
     C_TAKE = 2
     ALL_COSTS = 0x1FFE      # bits 1..12
     BFS_MIN = 7             # the breadth-first test only with at least this many steps left
-    LANES_MIN = 3           # the same, for the word-parallel test (boards with lanes)
+    LANES_MIN = 3           # the word-parallel test (boards with lanes) from this many left
     EVERY_MAX = 7           # budgets up to this: every path, no breadth-first search
 
 
@@ -773,8 +773,8 @@ cdef inline void _drop(Walk* w, int n, const uint64_t* m) noexcept nogil:
 
 cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
     """_walk on a board with lanes: the dots reached and the dots off the path are bitsets,
-    a step marks all of c's neighbours by word operations, and the sharper subtree test is
-    _quiet_lanes from LANES_MIN steps left."""
+    a step marks all of c's neighbours by word operations, and the subtree test is
+    _quiet_lanes from LANES_MIN steps left (the bare-board _quiet below)."""
     cdef int dr, v, W = w.bd.words, k1 = k + 1
     cdef const int16_t* nb = &w.bd.nb[c][0]
     cdef uint64_t bit
@@ -791,7 +791,7 @@ cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
         if k1 == w.budget - 1:
             if (w.costs_missing >> w.budget) & 1:
                 _drop(w, w.budget, w.bd.nbm + v * W)    # (c is off ``ends``: on the path)
-        elif not _quiet(w, v, k1) and not (w.budget - k1 >= LANES_MIN and _quiet_lanes(w, v, k1)):
+        elif not (_quiet_lanes(w, v, k1) if w.budget - k1 >= LANES_MIN else _quiet(w, v, k1)):
             bit = (<uint64_t>1) << (v & 63)
             w.open_[v >> 6] &= ~bit
             w.ends[v >> 6] &= ~bit
