@@ -446,8 +446,11 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # the tables are built) the Emblem's search is _walk_lanes: the dots off the path are bitsets, a
 # step marks all of a dot's neighbours in ``miss`` at once, and the breadth-first test of 3 is a
 # layer-by-layer expansion by shifts (_expand, _quiet_lanes), cheap enough to run instead of the
-# bare-board test whenever LANES_MIN steps are left. Any other board uses _walk; both list the
-# same moves (tested on ep16 against the same board with its dots renumbered).
+# bare-board test whenever LANES_MIN steps are left. That test also finds pairs: a dot u at
+# distance e from v off the path is reached at cost k + e by the path to v and then a shortest
+# way to u, so the test marks every dot of layer e found at k + e, and the walk visits a quarter
+# of the nodes it did. Any other board uses _walk; both list the same moves (tested on ep16
+# against the same board with its dots renumbered).
 
 cdef enum:
     C_BLOCK = 0
@@ -683,43 +686,51 @@ cdef void _lanes_init(Walk* w) noexcept nogil:
 
 
 cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
-    """_quiet_off_path by word operations (boards with lanes): the dots at each distance e
-    from ``v`` off the path, a layer at a time, against the dots missing a cost >= k + e."""
-    cdef int top, e, j, n
+    """The subtree test of the word-parallel walk, which also finds pairs: the dots u at each
+    distance e from ``v`` off the path, a layer at a time (by shifts), are found at cost k + e
+    (the path to v, then a shortest way to u off it, is a simple path of that cost); then the
+    subtree below v may hold a missing pair only if some such u still misses a cost >= k + e + 2
+    (a longer way to it)."""
+    cdef int e, j, last = 0, r = w.budget - k
     cdef uint64_t front[LANE_WORDS]
     cdef uint64_t seen[LANE_WORDS]
-    cdef uint64_t nxt[LANE_WORDS]
-    cdef uint64_t hit, more
-    cdef uint16_t costs = w.costs_missing & _costs_from(k + 1)
-    if not costs:
+    cdef uint64_t layer[13][LANE_WORDS]
+    cdef uint64_t more, hit
+    if not w.costs_missing & _costs_from(k + 1):
         return True
-    top = 31 - __builtin_clz(costs)
-    if w.suf_stale:
-        for j in range(LANE_WORDS):
-            w.suf[w.budget + 1][j] = 0
-        for n in range(w.budget, 0, -1):
-            for j in range(LANE_WORDS):
-                w.suf[n][j] = w.suf[n + 1][j] | w.miss[n][j]
-        w.suf_stale = 0
     for j in range(LANE_WORDS):
         front[j] = 0
     front[v >> 6] = (<uint64_t>1) << (v & 63)
     for j in range(LANE_WORDS):
         seen[j] = front[j]
-    for e in range(1, top - k + 1):
-        _expand(w.bd, front, nxt)
-        hit = 0
+    for e in range(1, r + 1):
+        _expand(w.bd, front, layer[e])
         more = 0
         for j in range(LANE_WORDS):
-            nxt[j] &= w.ends[j] & ~seen[j]
-            hit |= nxt[j] & w.suf[k + e][j]
-            seen[j] |= nxt[j]
-            front[j] = nxt[j] & w.open_[j]
+            layer[e][j] &= w.ends[j] & ~seen[j]
+            seen[j] |= layer[e][j]
+            front[j] = layer[e][j] & w.open_[j]
             more |= front[j]
+        last = e
+        if (w.costs_missing >> (k + e)) & 1:
+            _drop(w, k + e, layer[e])
+        if not more or not w.costs_missing & _costs_from(k + e + 1):
+            break
+    if w.suf_stale:
+        for j in range(LANE_WORDS):
+            w.suf[w.budget + 1][j] = 0
+        for e in range(w.budget, 0, -1):
+            for j in range(LANE_WORDS):
+                w.suf[e][j] = w.suf[e + 1][j] | w.miss[e][j]
+        w.suf_stale = 0
+    for e in range(1, last + 1):
+        if k + e + 2 > w.budget:
+            break
+        hit = 0
+        for j in range(LANE_WORDS):
+            hit |= layer[e][j] & w.suf[k + e + 2][j]
         if hit:
             return False
-        if not more:
-            return True
     return True
 
 
