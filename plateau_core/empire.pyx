@@ -421,9 +421,9 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # plain end dot), TAKE (an end dot only: an enemy army or an enemy base) or BLOCK.
 #
 # A 2 (at most 2 steps) is enumerated directly. The 6s and 4s (at most 6 steps in a turn) and an
-# Emblem with at most EVERY_MAX steps left walk every simple path depth first (_walk_every; a 4's
-# jumps start some of them): for so few steps that is cheaper than any bookkeeping. An Emblem
-# with more steps left searches the simple paths (self-avoiding walks) depth first, which on open
+# Emblem with at most EVERY_MAX steps left walk every simple path depth first (_walk with
+# ``every``; a 4's jumps start some of them): for so few steps that is cheaper than any
+# bookkeeping. An Emblem with more steps left searches the simple paths (self-avoiding walks) depth first, which on open
 # ground means some 3 x 10^5 walks for 12 steps; four things make that cheap while keeping it
 # exact:
 #
@@ -639,6 +639,8 @@ cdef bint _quiet_off_path(Walk* w, int v, int k) noexcept nogil:
     cdef uint16_t later
     if r <= 0:
         return True
+    if w.cur == 0:
+        memset(w.stamp, 0, w.bd.ndots * sizeof(uint32_t))     # (first use in this generation)
     w.cur += 1
     cur = w.cur
     w.stamp[v] = cur
@@ -743,9 +745,11 @@ cdef inline void _last_step(Walk* w, int v, int c, int n) noexcept nogil:
             _mark(w, u, n)
 
 
-cdef void _walk(Walk* w, int c, int k) noexcept nogil:
+cdef void _walk(Walk* w, int c, int k, bint every) noexcept nogil:
     """Extend the simple path that has reached ``c`` at cost ``k``. The dots on the path are
-    BLOCK while it is searched, which keeps it simple."""
+    BLOCK while it is searched, which keeps it simple. ``every``: every simple path, without the
+    search's pruning (no ``need``): for small budgets, where that costs less than the
+    breadth-first search and its bookkeeping."""
     cdef int dr, v, cl, k1 = k + 1
     cdef const int16_t* nb = &w.bd.nb[c][0]
     for dr in range(4):
@@ -756,13 +760,14 @@ cdef void _walk(Walk* w, int c, int k) noexcept nogil:
         if cl == C_BLOCK:
             continue
         _mark(w, v, k1)        # a plain end dot or a capture / conquest (the move ends there)
-        if cl != C_PASS or k1 >= w.budget or w.left == 0:
+        if cl != C_PASS or k1 >= w.budget or (not every and w.left == 0):
             continue
         if k1 == w.budget - 1:
             _last_step(w, v, c, k1 + 1)
-        elif not _quiet(w, v, k1) and not (w.budget - k1 >= BFS_MIN and _quiet_off_path(w, v, k1)):
+        elif every or (not _quiet(w, v, k1)
+                       and not (w.budget - k1 >= BFS_MIN and _quiet_off_path(w, v, k1))):
             w.cls[v] = C_BLOCK
-            _walk(w, v, k1)
+            _walk(w, v, k1, every)
             w.cls[v] = C_PASS
 
 
@@ -827,29 +832,6 @@ cdef void _found_from_miss(Walk* w) noexcept nogil:
                 w.found[u] &= ~(1 << n)
 
 
-cdef void _walk_every(Walk* w, int c, int k) noexcept nogil:
-    """_walk without the search's pruning (no ``need``): every simple path, for small budgets,
-    where that costs less than the breadth-first search."""
-    cdef int dr, v, cl, k1 = k + 1
-    cdef const int16_t* nb = &w.bd.nb[c][0]
-    for dr in range(4):
-        v = nb[dr]
-        if v < 0:
-            continue
-        cl = w.cls[v]
-        if cl == C_BLOCK:
-            continue
-        _mark(w, v, k1)
-        if cl != C_PASS or k1 >= w.budget:
-            continue
-        if k1 == w.budget - 1:
-            _last_step(w, v, c, k1 + 1)
-        else:
-            w.cls[v] = C_BLOCK
-            _walk_every(w, v, k1)
-            w.cls[v] = C_PASS
-
-
 cdef void _walk_two(Walk* w, int s0) noexcept nogil:
     """A 2: plain moves along any path; captures and conquests only along an L of exactly two
     steps, one radial (out, in) and one tangential (cw, ccw)."""
@@ -888,7 +870,7 @@ cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
         _mark(w, land, 2)
         if cl == C_PASS and w.budget > 2:
             w.cls[land] = C_BLOCK
-            _walk_every(w, land, 2)
+            _walk(w, land, 2, True)
             w.cls[land] = C_PASS
 
 
@@ -974,8 +956,7 @@ cdef void _gen_init(Gen* g, const EmpireState* s) noexcept nogil:
     g.w.reached = g.reached
     g.w.dist = g.dist
     g.w.stamp = g.stamp
-    g.w.cur = 0
-    memset(g.stamp, 0, D * sizeof(uint32_t))
+    g.w.cur = 0                 # (the stamps are cleared on first use: _quiet_off_path)
     memset(g.found, 0, D * sizeof(uint16_t))
     memset(g.need, 0, D * sizeof(uint16_t))
     memset(g.dist, -1, D)
@@ -1014,7 +995,7 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
     elif t != EMPIRE_T_E or budget <= EVERY_MAX:
         if t == EMPIRE_T_E and s.army[own] == 0:
             g.cls[own] = C_PASS         # the Emblem may pass through and stop on its own base
-        _walk_every(&g.w, d, 0)         # (d holds the army: it is BLOCK)
+        _walk(&g.w, d, 0, True)         # (d holds the army: it is BLOCK)
         if t == EMPIRE_T_4 and budget >= 2:
             _jumps(&g.w, d, own)
         g.cls[own] = C_BLOCK
@@ -1029,7 +1010,7 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
             _walk_lanes(&g.w, d, 0)
             _found_from_miss(&g.w)
         elif g.w.left > 0:
-            _walk(&g.w, d, 0)
+            _walk(&g.w, d, 0, False)
         _reach_clear(&g.w)
         g.cls[own] = C_BLOCK
     if filtered and t == EMPIRE_T_E and s.small > 0:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from typing import Any
 
 import numpy as np
 import pytest
@@ -19,7 +18,13 @@ import pytest
 import plateau
 from plateau import EmpirePlateauState
 from plateau.games.empire import board_tables
-from plateau.games.empire_board import board_from_dict, board_to_dict, load_board
+from plateau.games.empire_board import (
+    Board,
+    board_from_dict,
+    board_to_dict,
+    load_board,
+    polar_board,
+)
 
 
 def p_value(draws: list[int], legal: list[int]) -> float:
@@ -156,12 +161,12 @@ def test_playouts_are_seeded_and_score_by_place() -> None:
     assert out == plateau.random_playouts("empire-plateau", "four", n=10, seed=3, ply_cap=None)
 
 
-def renumbered_ep16(seed: int) -> tuple[Any, np.ndarray]:
-    """ep16 with its dots listed in a shuffled order (a user board): the same game, other dot
-    ids, so its moves are listed by the generic search, not the word-parallel one; and the map
-    from ep16's dot ids to the new ones."""
-    data = board_to_dict(load_board("ep16"))
-    data["name"] = "ep16-renumbered"
+def renumbered(board: Board, seed: int) -> tuple[Board, np.ndarray]:
+    """``board`` with its dots listed in a shuffled order (a user board): the same game, other
+    dot ids, so its moves are listed by the generic search, not the word-parallel one; and the
+    map from ``board``'s dot ids to the new ones."""
+    data = board_to_dict(board)
+    data["name"] = board.name + "-renumbered"
     rows = data["dots"]
     order = list(range(len(rows)))
     random.Random(seed).shuffle(order)
@@ -172,7 +177,7 @@ def renumbered_ep16(seed: int) -> tuple[Any, np.ndarray]:
 
 
 def map_ids(ids: np.ndarray, new_of: np.ndarray, d: int) -> np.ndarray:
-    """Action ids on ep16 -> the same actions on the renumbered board (documented id layout)."""
+    """Action ids on a board -> the same actions on its renumbered copy (documented id layout)."""
     out = ids.copy()
     moves = ids < d * d * 12
     f, rest = np.divmod(ids[moves], d * 12)
@@ -184,19 +189,30 @@ def map_ids(ids: np.ndarray, new_of: np.ndarray, d: int) -> np.ndarray:
     return np.sort(out)
 
 
+def test_boards_have_lanes_only_where_every_neighbour_is_a_shift() -> None:
+    assert board_tables("ep16").lane == 16
+    assert board_tables(polar_board("p32x8", 32, 8)).lane == 32
+    assert board_tables("ep24").lane == 0  # 24 spokes: not a lane width
+    assert board_tables(polar_board("p32x11", 32, 11)).lane == 0  # 352 dots: too many
+    assert board_tables(renumbered(load_board("ep16"), 1)[0]).lane == 0
+
+
 @pytest.mark.parametrize("variant", ["two", "four", "duel"])
-def test_the_word_parallel_search_lists_what_the_generic_search_lists(variant: str) -> None:
-    """On ep16 the Emblem's search tests its subtrees by word operations (the board has lanes);
-    on the same board with its dots renumbered it cannot. Both must list the same actions at
-    every step of random games."""
-    board, new_of = renumbered_ep16(7)
-    assert board_tables("ep16").lane == 16 and board_tables(board).lane == 0
-    assert board_tables("ep24").lane == 0
+@pytest.mark.parametrize("name", ["ep16", "p32x8"])
+def test_the_word_parallel_search_lists_what_the_generic_search_lists(
+    name: str, variant: str
+) -> None:
+    """On a board with lanes the Emblem's search works by word operations; on the same board
+    with its dots renumbered it cannot. Both must list the same actions at every step of random
+    games."""
+    board = load_board("ep16") if name == "ep16" else polar_board(name, 32, 8)
+    copy, new_of = renumbered(board, 7)
+    assert board_tables(board).lane > 0 and board_tables(copy).lane == 0
     d = len(board)
     rng = random.Random(variant)
     for _ in range(3):
-        a = plateau.new_game("empire-plateau", variant)
-        b = plateau.new_game("empire-plateau", variant, board=board)
+        a = plateau.new_game("empire-plateau", variant, board=board)
+        b = plateau.new_game("empire-plateau", variant, board=copy)
         steps = 0
         while not a.is_terminal() and steps < 1500:
             ids = a.legal_actions()
