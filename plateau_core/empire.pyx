@@ -876,24 +876,26 @@ cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
 
 cdef void _classify(const EmpireState* s, uint8_t* cls) noexcept nogil:
     """Class every dot for the Empire to act (the own base is BLOCK: only the Emblem's search
-    opens it)."""
+    opens it): by the army on it (a table by army byte), then the bases still standing."""
     cdef const EmpireBoard* bd = s.bd
-    cdef int d, e, mover = s.to_move, me = s.owner[s.to_move]
-    cdef uint8_t b
+    cdef int d, e, t, mover = s.to_move, me = s.owner[s.to_move]
+    cdef uint8_t code, c
+    cdef uint8_t of[256]
+    memset(of, C_BLOCK, sizeof(of))     # (only the bytes of armies occur)
+    of[0] = C_PASS
+    for e in range(EMPIRE_EMPIRES):
+        c = C_BLOCK if s.owner[e] == me else C_TAKE
+        for t in range(EMPIRE_TYPES):
+            code = army_code(e, t)
+            of[code] = c
+            of[code | EMPIRE_MOVED] = c
     for d in range(bd.ndots):
-        e = bd.base_emp[d]
-        if e >= 0 and (s.alive >> e) & 1:
+        cls[d] = of[s.army[d]]
+    for e in range(EMPIRE_EMPIRES):
+        if (s.alive >> e) & 1:
             # a base still standing: closed to its own small armies and to friends; an enemy
             # base ends any move that enters it (a conquest)
-            cls[d] = C_BLOCK if (e == mover or s.owner[e] == me) else C_TAKE
-            continue
-        b = s.army[d]
-        if b == 0:
-            cls[d] = C_PASS
-        elif s.owner[army_empire(b)] == me:
-            cls[d] = C_BLOCK
-        else:
-            cls[d] = C_TAKE
+            cls[bd.base_dot[e]] = C_BLOCK if (e == mover or s.owner[e] == me) else C_TAKE
 
 
 cdef int _emit(Walk* w, int s0, uint16_t keep, int32_t* out, int n) noexcept nogil:
