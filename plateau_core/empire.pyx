@@ -484,8 +484,6 @@ ctypedef struct Walk:
     # the Emblem's word-parallel walk (boards with lanes), _walk_lanes:
     uint64_t open_[LANE_WORDS]          # PASS dots within reach and off the path
     uint64_t ends[LANE_WORDS]           # PASS or TAKE dots within reach and off the path
-    uint64_t suf[14][LANE_WORDS]        # suf[m]: the dots still missing some cost >= m
-    int suf_stale                       # miss has changed since suf was made
 
 
 ctypedef struct Gen:
@@ -684,7 +682,6 @@ cdef void _lanes_init(Walk* w) noexcept nogil:
             w.ends[u >> 6] |= bit
         elif w.cls[u] == C_TAKE:
             w.ends[u >> 6] |= bit
-    w.suf_stale = 1
 
 
 cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
@@ -693,9 +690,10 @@ cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
     (the path to v, then a shortest way to u off it, is a simple path of that cost); then the
     subtree below v may hold a missing pair only if some such u still misses a cost >= k + e + 2
     (a longer way to it)."""
-    cdef int e, j, last = 0, r = w.budget - k
+    cdef int e, j, n, last = 0, r = w.budget - k
     cdef uint64_t front[LANE_WORDS]
     cdef uint64_t seen[LANE_WORDS]
+    cdef uint64_t later[LANE_WORDS]
     cdef uint64_t layer[13][LANE_WORDS]
     cdef uint64_t more, hit
     if not w.costs_missing & _costs_from(k + 1):
@@ -718,21 +716,21 @@ cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
             _drop(w, k + e, layer[e])
         if not more or not w.costs_missing & _costs_from(k + e + 1):
             break
-    if w.suf_stale:
+    # later: the dots still missing some cost >= k + e + 2, for e from the last layer down
+    for j in range(LANE_WORDS):
+        later[j] = 0
+    for n in range(w.budget, k + last + 1, -1):
         for j in range(LANE_WORDS):
-            w.suf[w.budget + 1][j] = 0
-        for e in range(w.budget, 0, -1):
-            for j in range(LANE_WORDS):
-                w.suf[e][j] = w.suf[e + 1][j] | w.miss[e][j]
-        w.suf_stale = 0
-    for e in range(1, last + 1):
-        if k + e + 2 > w.budget:
-            break
+            later[j] |= w.miss[n][j]
+    for e in range(last, 0, -1):
         hit = 0
         for j in range(LANE_WORDS):
-            hit |= layer[e][j] & w.suf[k + e + 2][j]
+            hit |= layer[e][j] & later[j]
         if hit:
             return False
+        if k + e + 1 <= w.budget:
+            for j in range(LANE_WORDS):
+                later[j] |= w.miss[k + e + 1][j]
     return True
 
 
@@ -781,10 +779,8 @@ cdef inline void _drop(Walk* w, int n, const uint64_t* m) noexcept nogil:
         hit |= x
         w.miss[n][j] &= ~x
         rest |= w.miss[n][j]
-    if hit:
-        w.suf_stale = 1
-        if not rest:
-            w.costs_missing &= ~(1 << n)
+    if hit and not rest:
+        w.costs_missing &= ~(1 << n)
 
 
 cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
