@@ -1060,16 +1060,15 @@ cdef int empire_list(const EmpireState* s, int32_t* out) noexcept nogil:
     """The legal action ids of ``s``, ascending, into ``out`` (room for ``bd.max_legal``);
     returns how many."""
     cdef Gen g
-    cdef int n = 0, d, nmoves
-    cdef uint8_t b
+    cdef int n = 0, d, nmoves, lo
     if s.result != EMPIRE_RUNNING:
         return 0
     _gen_init(&g, s)
+    lo = army_code(s.to_move, 0)
     for d in range(s.bd.ndots):
-        b = s.army[d]
-        if b == 0 or (b & EMPIRE_MOVED) or army_empire(b) != s.to_move:
-            continue
-        n = _army_moves(&g, s, d, True, out, n)
+        # an unmoved army of the Empire to act: its four codes are lo .. lo + 3 (one test)
+        if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES:
+            n = _army_moves(&g, s, d, True, out, n)
     nmoves = n
     n = _frees(s, out, n)
     if s.total >= EMPIRE_END_MIN or nmoves == 0:
@@ -1168,16 +1167,17 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
     ``bd.max_legal`` ids. The same distribution as picking from ``empire_list``, faster."""
     cdef Gen g
     cdef int8_t togo[EMPIRE_MAX_DOTS]
-    cdef int n = 0, d, t, nmoves, emblem = -1, budget, own, i, u, k, bits, total_bits = 0
+    cdef int n = 0, d, t, nmoves, emblem = -1, budget, own, i, u, k, bits, total_bits = 0, lo
     cdef uint8_t b
     cdef uint16_t need, reach
     cdef uint32_t k32
     _gen_init(&g, s)
     own = s.bd.base_dot[s.to_move]
+    lo = army_code(s.to_move, 0)
     for d in range(s.bd.ndots):
         b = s.army[d]
-        if b == 0 or (b & EMPIRE_MOVED) or army_empire(b) != s.to_move:
-            continue
+        if <unsigned int>(b - lo) >= EMPIRE_TYPES:
+            continue                    # not an unmoved army of the Empire to act
         if army_type(b) == EMPIRE_T_E:
             emblem = d
             continue
