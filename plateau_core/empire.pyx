@@ -443,14 +443,22 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # 4. The last step of a path is made inline (no call, no test).
 #
 # On a board with lanes (ep16: dot ids are ring * S + spoke with S = 16, 32 or 64, checked when
-# the tables are built) the Emblem's search is _walk_lanes: the dots off the path are bitsets, a
-# step marks all of a dot's neighbours in ``miss`` at once, and the breadth-first test of 3 is a
-# layer-by-layer expansion by shifts (_expand, _quiet_lanes), cheap enough to run instead of the
-# bare-board test whenever LANES_MIN steps are left. That test also finds pairs: a dot u at
-# distance e from v off the path is reached at cost k + e by the path to v and then a shortest
-# way to u, so the test marks every dot of layer e found at k + e, and the walk visits a quarter
-# of the nodes it did. Any other board uses _walk; both list the same moves (tested on ep16
-# against the same board with its dots renumbered).
+# the tables are built) an Emblem with more than EVERY_MAX steps left, and a 6 with at least
+# LANES_SIX_MIN, use _lanes_search instead, all by word operations on bitsets of the dots:
+#
+# a. the distances of 1 by a breadth-first search of shifts (_expand), a layer per cost, and
+#    from them ``may[n]``, the dots that may be reached at cost n (as ``need`` above);
+# b. four families of paths that are simple by their shape (_monotone_paths: never back to a
+#    ring, or to a spoke, once left), each followed for every cost at once, three bitsets per
+#    cost; on the loop's positions they find 95% of the pairs beyond the shortest;
+# c. _walk_lanes for the rest, if any: the dots off the path are bitsets, a step marks all of a
+#    dot's neighbours at once, and the test of 3 is a layer-by-layer expansion by shifts
+#    (_quiet_lanes) from LANES_MIN steps left. That test also finds pairs: a dot u at distance
+#    e from v off the path is reached at cost k + e by the path to v and then a shortest way to
+#    u, so it marks every dot of layer e found at k + e.
+#
+# Any other board uses _walk; both list the same moves (tested on ep16 and a 32-spoke board
+# against the same boards with their dots renumbered).
 
 cdef enum:
     C_BLOCK = 0
@@ -460,6 +468,8 @@ cdef enum:
     BFS_MIN = 7             # the breadth-first test only with at least this many steps left
     LANES_MIN = 3           # the word-parallel test (boards with lanes) from this many left
     EVERY_MAX = 7           # budgets up to this: every path, no breadth-first search
+    LANES_SIX_MIN = 4       # a 6 with at least this budget: _lanes_search (boards with lanes)
+    TURN_MAX = 2            # _turned_paths: straight runs of up to this many steps
 
 
 ctypedef struct Walk:
@@ -496,6 +506,11 @@ ctypedef struct Gen:
     int16_t reached[EMPIRE_MAX_DOTS]
     uint32_t stamp[EMPIRE_MAX_DOTS]
     uint64_t touched[EMPIRE_WORDS]
+    uint64_t passb[LANE_WORDS]          # the PASS and TAKE dots as bitsets (boards with lanes,
+    uint64_t takeb[LANE_WORDS]          # made on first use: bits_ready)
+    bint bits_ready
+    uint64_t may[13][LANE_WORDS]        # the Emblem's word-parallel search: may[n], the dots
+                                        # (u, n) may be legal for (from the distances)
 
 
 cdef inline uint16_t _costs_from(int lo) noexcept nogil:
@@ -663,27 +678,6 @@ cdef bint _quiet_off_path(Walk* w, int v, int k) noexcept nogil:
     return True
 
 
-cdef void _lanes_init(Walk* w) noexcept nogil:
-    """Start the word-parallel walk: ``open_`` and ``ends`` from the classes of the dots the
-    breadth-first search reached (no path leaves them); the words of ``miss`` past the board's
-    are cleared (the walk works on LANE_WORDS words)."""
-    cdef int i, u, n, W = w.bd.words
-    cdef uint64_t bit
-    memset(w.open_, 0, LANE_WORDS * sizeof(uint64_t))
-    memset(w.ends, 0, LANE_WORDS * sizeof(uint64_t))
-    for n in range(1, w.budget + 1):
-        for i in range(W, LANE_WORDS):
-            w.miss[n][i] = 0
-    for i in range(w.nreached):
-        u = w.reached[i]
-        bit = (<uint64_t>1) << (u & 63)
-        if w.cls[u] == C_PASS:
-            w.open_[u >> 6] |= bit
-            w.ends[u >> 6] |= bit
-        elif w.cls[u] == C_TAKE:
-            w.ends[u >> 6] |= bit
-
-
 cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
     """The subtree test of the word-parallel walk, which also finds pairs: the dots u at each
     distance e from ``v`` off the path, a layer at a time (by shifts), are found at cost k + e
@@ -803,7 +797,7 @@ cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
         if k1 == w.budget - 1:
             if (w.costs_missing >> w.budget) & 1:
                 _drop(w, w.budget, w.bd.nbm + v * W)    # (c is off ``ends``: on the path)
-        elif not (_quiet_lanes(w, v, k1) if w.budget - k1 >= LANES_MIN else _quiet(w, v, k1)):
+        elif not (_quiet(w, v, k1) or (w.budget - k1 >= LANES_MIN and _quiet_lanes(w, v, k1))):
             bit = (<uint64_t>1) << (v & 63)
             w.open_[v >> 6] &= ~bit
             w.ends[v >> 6] &= ~bit
@@ -812,20 +806,231 @@ cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
             w.ends[v >> 6] |= bit
 
 
-cdef void _found_from_miss(Walk* w) noexcept nogil:
-    """After _walk_lanes: every dot reached has found = need less what is still missing."""
-    cdef int i, u, n, word
-    cdef uint64_t bits
-    for i in range(w.nreached):
-        u = w.reached[i]
-        w.found[u] |= w.need[u]
-    for n in range(1, w.budget + 1):
-        for word in range(w.bd.words):
-            bits = w.miss[n][word]
+cdef inline void _step_out(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+    """y = x moved one ring out (+S): each dot's ``out`` neighbour, on a board with lanes."""
+    cdef int S = bd.lane, j
+    for j in range(LANE_WORDS - 1, -1, -1):
+        if S == 64:
+            y[j] = x[j - 1] if j > 0 else 0
+        else:
+            y[j] = (x[j] << S) | ((x[j - 1] >> (64 - S)) if j > 0 else 0)
+
+
+cdef inline void _step_in(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+    """y = x moved one ring in (-S)."""
+    cdef int S = bd.lane, j
+    for j in range(LANE_WORDS):
+        if S == 64:
+            y[j] = x[j + 1] if j + 1 < LANE_WORDS else 0
+        else:
+            y[j] = (x[j] >> S) | ((x[j + 1] << (64 - S)) if j + 1 < LANE_WORDS else 0)
+
+
+cdef inline void _step_up(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+    """y = x moved one spoke up its ring (a rotation by 1 within each lane of S bits)."""
+    cdef int S = bd.lane, j
+    cdef uint64_t L0 = bd.lane0
+    for j in range(LANE_WORDS):
+        y[j] = ((x[j] << 1) & ~L0) | ((x[j] >> (S - 1)) & L0)
+
+
+cdef inline void _step_down(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+    """y = x moved one spoke down its ring."""
+    cdef int S = bd.lane, j
+    cdef uint64_t LS = bd.lane0 << (S - 1)
+    for j in range(LANE_WORDS):
+        y[j] = ((x[j] >> 1) & ~LS) | ((x[j] << (S - 1)) & LS)
+
+
+cdef enum:
+    STEP_OUT = 0
+    STEP_IN = 1
+    STEP_UP = 2
+    STEP_DOWN = 3
+
+
+cdef inline void _step(const EmpireBoard* bd, int dr, const uint64_t* x, uint64_t* y) noexcept nogil:
+    if dr == STEP_OUT:
+        _step_out(bd, x, y)
+    elif dr == STEP_IN:
+        _step_in(bd, x, y)
+    elif dr == STEP_UP:
+        _step_up(bd, x, y)
+    else:
+        _step_down(bd, x, y)
+
+
+cdef void _monotone_paths(Walk* w, int v, int k, int main, int side_a, int side_b) noexcept nogil:
+    """Mark found every (u, n) of a path of one monotone family from ``v`` at cost ``k`` (over
+    ``open_`` and ``ends``, which leave out the path up to v): each step is ``main`` or a side
+    step, and the side steps between two main steps all go the same way (``side_a`` or
+    ``side_b``). With ``main`` one ring out (or in, or one spoke up or down: the side steps
+    then move along the other axis), such a path never comes back to a ring (spoke) it left,
+    and a run of at most 12 side steps along a ring of S >= 16 dots (or a spoke) never meets
+    itself: every such path is simple. Three bitsets per cost: the ends of the paths whose
+    last step was a main step (``e``), a side_a step (``a``), a side_b step (``b``)."""
+    cdef const EmpireBoard* bd = w.bd
+    cdef uint64_t e[LANE_WORDS]
+    cdef uint64_t a[LANE_WORDS]
+    cdef uint64_t b[LANE_WORDS]
+    cdef uint64_t x[LANE_WORDS]
+    cdef uint64_t e2[LANE_WORDS]
+    cdef uint64_t a2[LANE_WORDS]
+    cdef uint64_t b2[LANE_WORDS]
+    cdef uint64_t alive
+    cdef int n, j
+    for j in range(LANE_WORDS):
+        e[j] = a[j] = b[j] = 0
+    e[v >> 6] = (<uint64_t>1) << (v & 63)
+    for n in range(k + 1, w.budget + 1):
+        for j in range(LANE_WORDS):
+            x[j] = e[j] | a[j] | b[j]
+        _step(bd, main, x, e2)
+        for j in range(LANE_WORDS):
+            x[j] = e[j] | a[j]
+        _step(bd, side_a, x, a2)
+        for j in range(LANE_WORDS):
+            x[j] = e[j] | b[j]
+        _step(bd, side_b, x, b2)
+        alive = 0
+        for j in range(LANE_WORDS):
+            x[j] = (e2[j] | a2[j] | b2[j]) & w.ends[j]
+            e[j] = e2[j] & w.open_[j]
+            a[j] = a2[j] & w.open_[j]
+            b[j] = b2[j] & w.open_[j]
+            alive |= e[j] | a[j] | b[j]
+        if (w.costs_missing >> n) & 1:
+            _drop(w, n, x)
+        if not alive or not (w.costs_missing & _costs_from(n + 1)):
+            break
+
+
+cdef void _turned_paths(Walk* w, int s0) noexcept nogil:
+    """The families that turn back once: a straight run of 1 to TURN_MAX steps from ``s0`` in
+    one direction, then a monotone family whose main step is the opposite one (out 2, then
+    anything that never goes out again: the way around an army in front). The run's dots
+    leave ``open_`` and ``ends`` while the family is followed, so every path is simple."""
+    cdef int dr, n, c, v
+    cdef int16_t run[TURN_MAX]
+    cdef uint64_t bit
+    for dr in range(4):
+        c = s0
+        n = 0
+        while n < TURN_MAX and n + 2 < w.budget and w.costs_missing:
+            v = w.bd.nb[c][dr]
+            if v < 0 or not (w.open_[v >> 6] >> (v & 63)) & 1:
+                break
+            bit = (<uint64_t>1) << (v & 63)
+            w.open_[v >> 6] &= ~bit
+            w.ends[v >> 6] &= ~bit
+            run[n] = <int16_t>v
+            n += 1
+            if dr < 2:
+                _monotone_paths(w, v, n, dr ^ 1, STEP_UP, STEP_DOWN)
+            else:
+                _monotone_paths(w, v, n, dr ^ 1, STEP_OUT, STEP_IN)
+            c = v
+        while n > 0:
+            n -= 1
+            v = run[n]
+            bit = (<uint64_t>1) << (v & 63)
+            w.open_[v >> 6] |= bit
+            w.ends[v >> 6] |= bit
+
+
+cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noexcept nogil:
+    """The (to, cost) pairs of the army on ``s0`` (an Emblem, or a 6) on a board with lanes, by
+    word operations throughout: the distances by a breadth-first search of shifts, the pairs
+    they allow (``may``), the pairs the four monotone families of paths find, then _walk_lanes
+    for the rest. ``open_own``: the own base is open (to the Emblem, when empty). Marks the
+    found pairs in ``found`` / ``touched`` for _emit."""
+    cdef Walk* w = &g.w
+    cdef const EmpireBoard* bd = s.bd
+    cdef int B = w.budget, n, j, u, own = bd.base_dot[s.to_move]
+    cdef uint64_t layer[13][LANE_WORDS]
+    cdef uint64_t same[13][LANE_WORDS]      # same[n]: the dots at a distance d <= n, n - d even
+    cdef uint64_t seen[LANE_WORDS]
+    cdef uint64_t front[LANE_WORDS]
+    cdef uint64_t x[LANE_WORDS]
+    cdef uint64_t y[LANE_WORDS]
+    cdef uint64_t take[LANE_WORDS]
+    cdef uint64_t more, bits, takes = 0
+    cdef uint16_t bit
+    # the classes as bitsets (the own base opened to the Emblem when it is empty)
+    if not g.bits_ready:
+        for j in range(LANE_WORDS):
+            g.passb[j] = 0
+            g.takeb[j] = 0
+        for u in range(bd.ndots):
+            g.passb[u >> 6] |= (<uint64_t>(g.cls[u] == C_PASS)) << (u & 63)
+            g.takeb[u >> 6] |= (<uint64_t>(g.cls[u] == C_TAKE)) << (u & 63)
+        g.bits_ready = True
+    for j in range(LANE_WORDS):
+        w.open_[j] = g.passb[j]
+        take[j] = g.takeb[j]
+    if open_own and s.army[own] == 0:
+        w.open_[own >> 6] |= (<uint64_t>1) << (own & 63)
+    for j in range(LANE_WORDS):
+        w.ends[j] = w.open_[j] | take[j]
+        seen[j] = 0
+        front[j] = 0
+        layer[0][j] = 0
+        same[0][j] = 0
+    front[s0 >> 6] = seen[s0 >> 6] = layer[0][s0 >> 6] = same[0][s0 >> 6] = \
+        (<uint64_t>1) << (s0 & 63)
+    # distances: layer[n], the dots first reached at n (a path only goes on from PASS dots)
+    for n in range(1, B + 1):
+        _expand(bd, front, layer[n])
+        more = 0
+        for j in range(LANE_WORDS):
+            layer[n][j] &= w.ends[j] & ~seen[j]
+            seen[j] |= layer[n][j]
+            front[j] = layer[n][j] & w.open_[j]
+            more |= front[j]
+            same[n][j] = layer[n][j] | (same[n - 2][j] if n >= 2 else 0)
+    # may[n]: a PASS dot at distance d <= n with n - d even (a board with lanes is a part of a
+    # cylinder grid of an even number of spokes, so it has two colours); a TAKE dot one step
+    # past a PASS dot that may be reached at n - 1 (or next to the army, n = 1)
+    for j in range(LANE_WORDS):
+        takes |= take[j] & seen[j]
+    w.costs_missing = 0
+    for n in range(1, B + 1):
+        if takes and n >= 2:
+            for j in range(LANE_WORDS):
+                x[j] = same[n - 1][j] & w.open_[j]
+            _expand(bd, x, y)
+        else:
+            for j in range(LANE_WORDS):
+                y[j] = 0
+        more = 0
+        for j in range(LANE_WORDS):
+            g.may[n][j] = (same[n][j] & w.open_[j]) | (take[j] & (y[j] | layer[n][j]))
+            w.miss[n][j] = g.may[n][j] & ~layer[n][j]
+            more |= w.miss[n][j]
+        if more:
+            w.costs_missing |= <uint16_t>(1 << n)
+    # the families of simple paths, then the search for what they left
+    if w.costs_missing:
+        _monotone_paths(w, s0, 0, STEP_OUT, STEP_UP, STEP_DOWN)
+    if w.costs_missing:
+        _monotone_paths(w, s0, 0, STEP_IN, STEP_UP, STEP_DOWN)
+    if w.costs_missing:
+        _monotone_paths(w, s0, 0, STEP_UP, STEP_OUT, STEP_IN)
+    if w.costs_missing:
+        _monotone_paths(w, s0, 0, STEP_DOWN, STEP_OUT, STEP_IN)
+    if w.costs_missing and open_own:
+        _turned_paths(w, s0)
+    if w.costs_missing:
+        _walk_lanes(w, s0, 0)
+    # found: what may be, less what is still missing
+    for n in range(1, B + 1):
+        bit = <uint16_t>(1 << n)
+        for j in range(LANE_WORDS):
+            bits = g.may[n][j] & ~w.miss[n][j]
+            w.touched[j] |= bits
             while bits:
-                u = (word << 6) + pl_ctz(bits)
+                w.found[(j << 6) + pl_ctz(bits)] |= bit
                 bits &= bits - 1
-                w.found[u] &= ~(1 << n)
 
 
 cdef void _walk_two(Walk* w, int s0) noexcept nogil:
@@ -959,6 +1164,7 @@ cdef void _gen_init(Gen* g, const EmpireState* s) noexcept nogil:
     memset(g.need, 0, D * sizeof(uint16_t))
     memset(g.dist, -1, D)
     memset(g.touched, 0, sizeof(g.touched))
+    g.bits_ready = False
     _classify(s, g.cls)
 
 
@@ -990,6 +1196,9 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
     _set_budget(&g.w, budget)
     if t == EMPIRE_T_2:
         _walk_two(&g.w, d)
+    elif t == EMPIRE_T_6 and g.w.bd.lane and budget >= LANES_SIX_MIN:
+        _lanes_search(g, s, d, False)
+
     elif t != EMPIRE_T_E or budget <= EVERY_MAX:
         if t == EMPIRE_T_E and s.army[own] == 0:
             g.cls[own] = C_PASS         # the Emblem may pass through and stop on its own base
@@ -998,19 +1207,18 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
             _jumps(&g.w, d, own)
         g.cls[own] = C_BLOCK
     else:
-        if s.army[own] == 0:
-            g.cls[own] = C_PASS
-        _reach(&g.w, d)
-        if g.w.left > 0:
-            _limit_takes(&g.w, d)
-        if g.w.left > 0 and g.w.bd.lane:
-            _lanes_init(&g.w)
-            _walk_lanes(&g.w, d, 0)
-            _found_from_miss(&g.w)
-        elif g.w.left > 0:
-            _walk(&g.w, d, 0, False)
-        _reach_clear(&g.w)
-        g.cls[own] = C_BLOCK
+        if g.w.bd.lane:
+            _lanes_search(g, s, d, True)
+        else:
+            if s.army[own] == 0:
+                g.cls[own] = C_PASS
+            _reach(&g.w, d)
+            if g.w.left > 0:
+                _limit_takes(&g.w, d)
+            if g.w.left > 0:
+                _walk(&g.w, d, 0, False)
+            _reach_clear(&g.w)
+            g.cls[own] = C_BLOCK
     if filtered and t == EMPIRE_T_E and s.small > 0:
         # [ruling] after small armies, the Emblem must bring the total to 6 when it can
         reach = _costs_from(EMPIRE_END_MIN - s.total)
