@@ -938,6 +938,27 @@ cdef void _turned_paths(Walk* w, int s0) noexcept nogil:
             w.ends[v >> 6] |= bit
 
 
+cdef void _class_bits(Gen* g, int D) noexcept nogil:
+    """``passb`` and ``takeb`` from ``cls``, eight dots at a time: the classes are bytes 0, 1,
+    2, so a PASS byte has bit 0 alone and a TAKE byte bit 1; the low bits of the eight bytes
+    are gathered into one byte by a multiply (each lands on its own bit of the top byte)."""
+    cdef int i, j
+    cdef uint64_t x, p, t, keep
+    cdef uint64_t ONES = <uint64_t>0x0101010101010101
+    cdef uint64_t GATHER = <uint64_t>0x0102040810204080
+    for j in range(LANE_WORDS):
+        g.passb[j] = 0
+        g.takeb[j] = 0
+    for i in range(0, D, 8):
+        memcpy(&x, &g.cls[i], 8)
+        p = x & ~(x >> 1) & ONES
+        t = (x >> 1) & ONES
+        keep = 0xFF if D - i >= 8 else ((<uint64_t>1) << (D - i)) - 1     # (bytes past D)
+        g.passb[i >> 6] |= (((p * GATHER) >> 56) & keep) << (i & 63)
+        g.takeb[i >> 6] |= (((t * GATHER) >> 56) & keep) << (i & 63)
+    g.bits_ready = True
+
+
 cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noexcept nogil:
     """The (to, cost) pairs of the army on ``s0`` (an Emblem, or a 6) on a board with lanes, by
     word operations throughout: the distances by a breadth-first search of shifts, the pairs
@@ -958,13 +979,7 @@ cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noe
     cdef uint16_t bit
     # the classes as bitsets (the own base opened to the Emblem when it is empty)
     if not g.bits_ready:
-        for j in range(LANE_WORDS):
-            g.passb[j] = 0
-            g.takeb[j] = 0
-        for u in range(bd.ndots):
-            g.passb[u >> 6] |= (<uint64_t>(g.cls[u] == C_PASS)) << (u & 63)
-            g.takeb[u >> 6] |= (<uint64_t>(g.cls[u] == C_TAKE)) << (u & 63)
-        g.bits_ready = True
+        _class_bits(g, bd.ndots)
     for j in range(LANE_WORDS):
         w.open_[j] = g.passb[j]
         take[j] = g.takeb[j]
@@ -979,14 +994,20 @@ cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noe
     front[s0 >> 6] = seen[s0 >> 6] = layer[0][s0 >> 6] = same[0][s0 >> 6] = \
         (<uint64_t>1) << (s0 & 63)
     # distances: layer[n], the dots first reached at n (a path only goes on from PASS dots)
+    more = 1
     for n in range(1, B + 1):
-        _expand(bd, front, layer[n])
-        more = 0
+        if more:
+            _expand(bd, front, layer[n])
+            more = 0
+            for j in range(LANE_WORDS):
+                layer[n][j] &= w.ends[j] & ~seen[j]
+                seen[j] |= layer[n][j]
+                front[j] = layer[n][j] & w.open_[j]
+                more |= front[j]
+        else:
+            for j in range(LANE_WORDS):
+                layer[n][j] = 0         # (nothing further: no dot to go on from)
         for j in range(LANE_WORDS):
-            layer[n][j] &= w.ends[j] & ~seen[j]
-            seen[j] |= layer[n][j]
-            front[j] = layer[n][j] & w.open_[j]
-            more |= front[j]
             same[n][j] = layer[n][j] | (same[n - 2][j] if n >= 2 else 0)
     # may[n]: a PASS dot at distance d <= n with n - d even (a board with lanes is a part of a
     # cylinder grid of an even number of spokes, so it has two colours); a TAKE dot one step
