@@ -443,8 +443,8 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # 4. The last step of a path is made inline (no call, no test).
 #
 # On a board with lanes (ep16: dot ids are ring * S + spoke with S = 16, 32 or 64, checked when
-# the tables are built) an Emblem with more than EVERY_MAX steps left, and a 6 with at least
-# LANES_SIX_MIN, use _lanes_search instead, all by word operations on bitsets of the dots:
+# the tables are built) an Emblem with at least LANES_EMBLEM_MIN steps left, and a 6 with at
+# least LANES_SIX_MIN, use _lanes_search instead, all by word operations on bitsets of the dots:
 #
 # a. the distances of 1 by a breadth-first search of shifts (_expand), a layer per cost, and
 #    from them ``may[n]``, the dots that may be reached at cost n (as ``need`` above);
@@ -468,7 +468,8 @@ cdef enum:
     BFS_MIN = 7             # the breadth-first test only with at least this many steps left
     LANES_MIN = 3           # the word-parallel test (boards with lanes) from this many left
     EVERY_MAX = 7           # budgets up to this: every path, no breadth-first search
-    LANES_SIX_MIN = 4       # a 6 with at least this budget: _lanes_search (boards with lanes)
+    LANES_EMBLEM_MIN = 6    # on boards with lanes, _lanes_search for an Emblem with at least
+    LANES_SIX_MIN = 4       # this budget, and for a 6 with at least this one
     TURN_MAX = 2            # _turned_paths: straight runs of up to this many steps
 
 
@@ -1217,9 +1218,9 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
     _set_budget(&g.w, budget)
     if t == EMPIRE_T_2:
         _walk_two(&g.w, d)
-    elif t == EMPIRE_T_6 and g.w.bd.lane and budget >= LANES_SIX_MIN:
-        _lanes_search(g, s, d, False)
-
+    elif g.w.bd.lane and budget >= (LANES_EMBLEM_MIN if t == EMPIRE_T_E else
+                                    LANES_SIX_MIN if t == EMPIRE_T_6 else 99):
+        _lanes_search(g, s, d, t == EMPIRE_T_E)
     elif t != EMPIRE_T_E or budget <= EVERY_MAX:
         if t == EMPIRE_T_E and s.army[own] == 0:
             g.cls[own] = C_PASS         # the Emblem may pass through and stop on its own base
@@ -1228,18 +1229,15 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
             _jumps(&g.w, d, own)
         g.cls[own] = C_BLOCK
     else:
-        if g.w.bd.lane:
-            _lanes_search(g, s, d, True)
-        else:
-            if s.army[own] == 0:
-                g.cls[own] = C_PASS
-            _reach(&g.w, d)
-            if g.w.left > 0:
-                _limit_takes(&g.w, d)
-            if g.w.left > 0:
-                _walk(&g.w, d, 0, False)
-            _reach_clear(&g.w)
-            g.cls[own] = C_BLOCK
+        if s.army[own] == 0:
+            g.cls[own] = C_PASS
+        _reach(&g.w, d)
+        if g.w.left > 0:
+            _limit_takes(&g.w, d)
+        if g.w.left > 0:
+            _walk(&g.w, d, 0, False)
+        _reach_clear(&g.w)
+        g.cls[own] = C_BLOCK
     if filtered and t == EMPIRE_T_E and s.small > 0:
         # [ruling] after small armies, the Emblem must bring the total to 6 when it can
         reach = _costs_from(EMPIRE_END_MIN - s.total)
