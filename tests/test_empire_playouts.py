@@ -24,6 +24,7 @@ from plateau.games.empire_board import (
     board_to_dict,
     load_board,
     polar_board,
+    spoke_letters,
 )
 
 
@@ -189,23 +190,61 @@ def map_ids(ids: np.ndarray, new_of: np.ndarray, d: int) -> np.ndarray:
     return np.sort(out)
 
 
+def ring_board() -> Board:
+    """A user board of 64 spokes and 4 rings (256 dots, lanes of 64 bits: a ring a word): the
+    polar grid cut to its inner 4 rings, each Empire's armies around its base on the outer
+    ring."""
+    data = board_to_dict(polar_board("p64x7", 64, 7))
+    data["name"], data["rings"] = "p64x4", 4
+    data["dots"] = [dict(x) for x in data["dots"] if x["at"][1] <= 4]
+
+    def at(spoke: int, ring: int) -> str:
+        return spoke_letters(spoke % 64) + str(ring)
+
+    layouts = {}
+    for e, c in zip("GMRB", (0, 16, 32, 48)):
+        layouts[e] = {
+            "E": [at(c, 4)],
+            "6": [at(c, 3), at(c, 2)],
+            "4": [at(c + k, 1) for k in (-1, 0, 1, 2)],
+            "2": [at(c + k, r) for k in (-2, -1, 1, 2) for r in (2, 3, 4)],
+        }
+    for x in data["dots"]:
+        x.pop("base", None)
+        if x["at"][1] == 4:
+            x["out"] = None
+            if x["at"][0] % 16 == 0:
+                x["base"] = "GMRB"[x["at"][0] // 16]
+    data["layouts"] = layouts
+    return board_from_dict(data)
+
+
+def lanes_board(name: str) -> Board:
+    return {
+        "ep16": lambda: load_board("ep16"),
+        "p32x8": lambda: polar_board(name, 32, 8),
+        "p64x4": ring_board,
+    }[name]()
+
+
 def test_boards_have_lanes_only_where_every_neighbour_is_a_shift() -> None:
     assert board_tables("ep16").lane == 16
     assert board_tables(polar_board("p32x8", 32, 8)).lane == 32
+    assert board_tables(ring_board()).lane == 64
     assert board_tables("ep24").lane == 0  # 24 spokes: not a lane width
     assert board_tables(polar_board("p32x11", 32, 11)).lane == 0  # 352 dots: too many
     assert board_tables(renumbered(load_board("ep16"), 1)[0]).lane == 0
 
 
 @pytest.mark.parametrize("variant", ["two", "four", "duel"])
-@pytest.mark.parametrize("name", ["ep16", "p32x8"])
+@pytest.mark.parametrize("name", ["ep16", "p32x8", "p64x4"])
 def test_the_word_parallel_search_lists_what_the_generic_search_lists(
     name: str, variant: str
 ) -> None:
-    """On a board with lanes the Emblem's search works by word operations; on the same board
-    with its dots renumbered it cannot. Both must list the same actions at every step of random
-    games."""
-    board = load_board("ep16") if name == "ep16" else polar_board(name, 32, 8)
+    """On a board with lanes the Emblem's and the 6s' searches work by word operations; on the
+    same board with its dots renumbered they cannot. Both must list the same actions at every
+    step of random games (lanes of 16, 32 and 64 bits)."""
+    board = lanes_board(name)
     copy, new_of = renumbered(board, 7)
     assert board_tables(board).lane > 0 and board_tables(copy).lane == 0
     d = len(board)
