@@ -470,7 +470,7 @@ cdef enum:
     EVERY_MAX = 7           # budgets up to this: every path, no breadth-first search
     LANES_EMBLEM_MIN = 6    # on boards with lanes, _lanes_search for an Emblem with at least
     LANES_SIX_MIN = 4       # this budget, and for a 6 with at least this one
-    TURN_MAX = 2            # _turned_paths: straight runs of up to this many steps
+    TURN_MAX = 3            # _turned_paths: straight runs of up to this many steps
 
 
 ctypedef struct Walk:
