@@ -571,13 +571,13 @@ cdef inline bint _quiet(Walk* w, int v, int k) noexcept nogil:
     return True
 
 
-cdef void _set_budget(Walk* w, int budget) noexcept nogil:
+cdef void _set_want(Walk* w) noexcept nogil:
+    """``want`` for the budget (only the breadth-first search _reach reads it)."""
     cdef int m, step = 2 if w.bd.bipartite else 1
-    w.budget = budget
     memset(w.want, 0, sizeof(w.want))
-    for m in range(budget, 0, -1):
+    for m in range(w.budget, 0, -1):
         w.want[m] = <uint16_t>(1 << m)
-        if m + step <= budget:
+        if m + step <= w.budget:
             w.want[m] |= w.want[m + step]
 
 
@@ -596,6 +596,7 @@ cdef void _reach(Walk* w, int s0) noexcept nogil:
     """Breadth-first distances from the Emblem on ``s0`` over PASS dots (TAKE dots end a path):
     fills ``need``, ``left`` and the shortest (dot, cost) pairs."""
     cdef int head = 0, tail = 0, c, dr, u, d
+    _set_want(w)
     w.left = 0
     w.nreached = 0
     w.dist[s0] = 0
@@ -1215,7 +1216,7 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
     cdef uint16_t keep = ALL_COSTS, reach
     if budget <= 0:
         return n
-    _set_budget(&g.w, budget)
+    g.w.budget = budget
     if t == EMPIRE_T_2:
         _walk_two(&g.w, d)
     elif g.w.bd.lane and budget >= (LANES_EMBLEM_MIN if t == EMPIRE_T_E else
@@ -1370,7 +1371,7 @@ cdef uint16_t _emblem_bounds(Gen* g, const EmpireState* s, int emblem, int budge
     of them before any small army moved), or 0 where only the Emblem's exact list can tell;
     the bounds are then cleared again."""
     cdef int own = s.bd.base_dot[s.to_move], lo, i
-    _set_budget(&g.w, budget)
+    g.w.budget = budget
     if s.army[own] == 0:
         g.cls[own] = C_PASS
     _reach(&g.w, emblem)
