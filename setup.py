@@ -15,6 +15,7 @@ import os
 import platform
 import sys
 
+import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -53,7 +54,8 @@ extensions = [
     Extension(
         f"plateau_core.{name}",
         [f"plateau_core/{name}.pyx"],
-        include_dirs=["plateau_core"],
+        include_dirs=["plateau_core", numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
     )

@@ -1,6 +1,5 @@
 # cython: language_level=3
 """Python-visible hooks into the shared core toolkit (used by tests of the PRNG and hashing)."""
-from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 cimport cython
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
@@ -10,6 +9,9 @@ import numbers
 import operator
 
 import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
 
 from plateau_core._common cimport (
     History, Rng, Work, rng_seed, rng_next, rng_below, splitmix64, history_writable,
@@ -34,18 +36,33 @@ cdef int raise_pending() except -1:
     return -1
 
 
-cdef object _np_empty = np.empty
-cdef object _np_zeros = np.zeros
 
 
 cdef object new_array(object shape, object dtype, bint zero, void** data):
     """A fresh C-contiguous numpy array and its data pointer, for kernels to fill (cheaper
-    than a typed memoryview; the pointer stays valid while the array lives)."""
-    cdef Py_buffer buf
-    out = _np_zeros(shape, dtype=dtype) if zero else _np_empty(shape, dtype=dtype)
-    PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
-    data[0] = buf.buf
-    PyBuffer_Release(&buf)
+    than a typed memoryview; the pointer stays valid while the array lives). Made by numpy's C
+    API, without a Python call (this is on the path of every ``legal_actions``)."""
+    cdef cnp.npy_intp dims[8]
+    cdef int nd, i, num
+    if dtype is np.int64:
+        num = cnp.NPY_INT64
+    elif dtype is np.bool_:
+        num = cnp.NPY_BOOL
+    elif dtype is np.float32:
+        num = cnp.NPY_FLOAT32
+    else:
+        raise TypeError(f"new_array: unsupported dtype {dtype!r}")
+    if isinstance(shape, int):
+        nd = 1
+        dims[0] = shape
+    else:
+        nd = len(shape)
+        if nd > 8:
+            raise ValueError(f"new_array: {nd} dimensions")
+        for i in range(nd):
+            dims[i] = shape[i]
+    out = cnp.PyArray_ZEROS(nd, dims, num, 0) if zero else cnp.PyArray_EMPTY(nd, dims, num, 0)
+    data[0] = cnp.PyArray_DATA(<cnp.ndarray>out)
     return out
 
 
