@@ -55,7 +55,12 @@ extensions = [
         f"plateau_core.{name}",
         [f"plateau_core/{name}.pyx"],
         include_dirs=["plateau_core", numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        # numpy's C API (plateau_core._common.new_array), built against numpy >= 2 for runtimes
+        # back to the oldest numpy the package supports
+        define_macros=[
+            ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+            ("NPY_TARGET_VERSION", "NPY_1_23_API_VERSION"),
+        ],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
     )
