@@ -67,9 +67,9 @@ cdef object new_array(object shape, object dtype, bint zero, void** data):
 
 
 cdef object _integer_in(object v, object lo, object hi, str what, str shown_hi):
-    # the rule of both checkers below: any integral type but bool, range checked on the Python
-    # value (before any conversion to C)
-    if not isinstance(v, bool):
+    # the rule of both checkers below: any integral type but bool (numpy's too: numpy 1.x still
+    # lets operator.index take it), range checked on the Python value (before any conversion)
+    if not isinstance(v, (bool, np.bool_)):
         try:
             i = operator.index(v)
         except TypeError:

@@ -16,11 +16,13 @@ from __future__ import annotations
 import numbers
 import operator
 
+import numpy as np
+
 
 def _integer_in(value: object, lo: int, hi: int | None, name: str, shown_hi: str) -> int:
-    # the rule of both checkers below (and of the compiled twin): any integral type but bool,
-    # range-checked on the Python value
-    if not isinstance(value, bool):
+    # the rule of both checkers below (and of the compiled twin): any integral type but bool
+    # (numpy's too: numpy 1.x still lets operator.index take it), range-checked on the value
+    if not isinstance(value, (bool, np.bool_)):
         try:
             i = operator.index(value)  # type: ignore[arg-type]
         except TypeError:
