@@ -680,6 +680,22 @@ cdef bint _quiet_off_path(Walk* w, int v, int k) noexcept nogil:
     return True
 
 
+cdef inline uint64_t _next_layer(Walk* w, uint64_t* front, uint64_t* seen,
+                                 uint64_t* layer) noexcept nogil:
+    """One layer of a breadth-first search by shifts over ``ends`` (the dots off the path):
+    ``layer`` = the dots next to ``front`` not ``seen`` yet, added to ``seen``; ``front``
+    becomes its PASS dots (``open_``), the next layer's start. Returns 0 when that is empty."""
+    cdef int j
+    cdef uint64_t more = 0
+    _expand(w.bd, front, layer)
+    for j in range(LANE_WORDS):
+        layer[j] &= w.ends[j] & ~seen[j]
+        seen[j] |= layer[j]
+        front[j] = layer[j] & w.open_[j]
+        more |= front[j]
+    return more
+
+
 cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
     """The subtree test of the word-parallel walk, which also finds pairs: the dots u at each
     distance e from ``v`` off the path, a layer at a time (by shifts), are found at cost k + e
@@ -700,13 +716,7 @@ cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
     for j in range(LANE_WORDS):
         seen[j] = front[j]
     for e in range(1, r + 1):
-        _expand(w.bd, front, layer[e])
-        more = 0
-        for j in range(LANE_WORDS):
-            layer[e][j] &= w.ends[j] & ~seen[j]
-            seen[j] |= layer[e][j]
-            front[j] = layer[e][j] & w.open_[j]
-            more |= front[j]
+        more = _next_layer(w, front, seen, layer[e])
         last = e
         if (w.costs_missing >> (k + e)) & 1:
             _drop(w, k + e, layer[e])
@@ -999,13 +1009,7 @@ cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noe
     more = 1
     for n in range(1, B + 1):
         if more:
-            _expand(bd, front, layer[n])
-            more = 0
-            for j in range(LANE_WORDS):
-                layer[n][j] &= w.ends[j] & ~seen[j]
-                seen[j] |= layer[n][j]
-                front[j] = layer[n][j] & w.open_[j]
-                more |= front[j]
+            more = _next_layer(w, front, seen, layer[n])
         else:
             for j in range(LANE_WORDS):
                 layer[n][j] = 0         # (nothing further: no dot to go on from)
