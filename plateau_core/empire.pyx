@@ -446,19 +446,23 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # the tables are built) an Emblem with at least LANES_EMBLEM_MIN steps left, and a 6 with at
 # least LANES_SIX_MIN, use _lanes_search instead, all by word operations on bitsets of the dots:
 #
-# a. the distances of 1 by a breadth-first search of shifts (_expand), a layer per cost, and
-#    from them ``may[n]``, the dots that may be reached at cost n (as ``need`` above);
+# a. the distances of item 1 by a breadth-first search of shifts (_expand, _next_layer), a
+#    layer per cost, and from them ``may[n]``, the dots that may be reached at cost n (as
+#    ``need`` above);
 # b. four families of paths that are simple by their shape (_monotone_paths: never back to a
 #    ring, or to a spoke, once left), each followed for every cost at once, three bitsets per
-#    cost; on the loop's positions they find 95% of the pairs beyond the shortest;
-# c. _walk_lanes for the rest, if any: the dots off the path are bitsets, a step marks all of a
+#    cost; at an Emblem with its whole budget they find 95% of the pairs beyond the shortest;
+# c. for an Emblem, the same families after a straight run of 1 to TURN_MAX steps, going back
+#    the other way (_turned_paths: the run's dots are off the board meanwhile);
+# d. _walk_lanes for the rest, if any: the dots off the path are bitsets, a step marks all of a
 #    dot's neighbours at once, and the test of 3 is a layer-by-layer expansion by shifts
 #    (_quiet_lanes) from LANES_MIN steps left. That test also finds pairs: a dot u at distance
 #    e from v off the path is reached at cost k + e by the path to v and then a shortest way to
 #    u, so it marks every dot of layer e found at k + e.
 #
-# Any other board uses _walk; both list the same moves (tested on ep16 and a 32-spoke board
-# against the same boards with their dots renumbered).
+# Every pair b and c find is a simple path and d looks for every pair still missing, so the list
+# is exact whatever b and c find. Any other board uses _walk; both list the same moves (tested
+# on ep16 and on boards of 32 and 64 spokes against the same boards with their dots renumbered).
 
 cdef enum:
     C_BLOCK = 0
@@ -510,8 +514,8 @@ ctypedef struct Gen:
     uint64_t passb[LANE_WORDS]          # the PASS and TAKE dots as bitsets (boards with lanes,
     uint64_t takeb[LANE_WORDS]          # made on first use: bits_ready)
     bint bits_ready
-    uint64_t may[13][LANE_WORDS]        # the Emblem's word-parallel search: may[n], the dots
-                                        # (u, n) may be legal for (from the distances)
+    uint64_t may[13][LANE_WORDS]        # _lanes_search: may[n], the dots u for which (u, n)
+                                        # may be legal (from the distances)
 
 
 cdef inline uint16_t _costs_from(int lo) noexcept nogil:
@@ -974,9 +978,10 @@ cdef void _class_bits(Gen* g, int D) noexcept nogil:
 cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noexcept nogil:
     """The (to, cost) pairs of the army on ``s0`` (an Emblem, or a 6) on a board with lanes, by
     word operations throughout: the distances by a breadth-first search of shifts, the pairs
-    they allow (``may``), the pairs the four monotone families of paths find, then _walk_lanes
-    for the rest. ``open_own``: the own base is open (to the Emblem, when empty). Marks the
-    found pairs in ``found`` / ``touched`` for _emit."""
+    they allow (``may``), the pairs the four monotone families of paths find (and, for the
+    Emblem, the families that turn back), then _walk_lanes for the rest. ``open_own``: the
+    Emblem's search (its own base is open to it when empty). Marks the found pairs in
+    ``found`` / ``touched`` for _emit."""
     cdef Walk* w = &g.w
     cdef const EmpireBoard* bd = s.bd
     cdef int B = w.budget, n, j, u, own = bd.base_dot[s.to_move]
