@@ -1381,7 +1381,9 @@ class BatchHarness:
         if not legal or ids is None or skipped is None or result is None:
             fail("batch-step-accepted", f"{self.where()}: accepted (ids {ids}, skip {skip!r})")
             return
-        self.ref.step(np.array(ids, dtype=np.int64), skip=np.array(skipped))
+        # (a skipped game's id may be anything, even past int64: the reference gets 0 there)
+        kept = [0 if s else a for a, s in zip(ids, skipped)]
+        self.ref.step(np.array(kept, dtype=np.int64), skip=np.array(skipped))
         got_done, got_returns = result
         if (done is not None and got_done is not done) or (
             returns is not None and got_returns is not returns

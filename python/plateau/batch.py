@@ -160,6 +160,15 @@ class StateBatch:
         >>> done.tolist(), bool(last.any()), b.plies().tolist()
         ([2, 2], True, [0, 0])
         """
+        skips = None
+        if skip is not None:
+            skips = np.asarray(skip)
+            if skips.shape != (self.num_envs,) or skips.dtype.kind not in "biu":
+                raise ValueError(
+                    f"skip must be bools or integers of shape ({self.num_envs},), got "
+                    f"{skips.dtype} {skips.shape}"
+                )
+            skips = np.ascontiguousarray(skips != 0, dtype=_U8)
         acts = actions
         if not (
             type(acts) is np.ndarray
@@ -174,9 +183,14 @@ class StateBatch:
                 )
             if acts.dtype.kind not in "iu":
                 raise InvalidActionError(f"actions must be integer ids, got dtype {acts.dtype}")
+            big = None
             if acts.dtype.kind == "u" and acts.size and int(acts.max()) >= 2**63:
-                raise InvalidActionError("action ids must be below 2**63")
+                big = acts >= 2**63
+                if skips is None or (big & (skips == 0)).any():
+                    raise InvalidActionError("action ids must be below 2**63")
             acts = np.ascontiguousarray(acts, dtype=np.int64)
+            if big is not None:
+                acts[big] = 0  # (skipped games only: their ids are neither checked nor applied)
         done = _out(done, _U8, (self.num_envs,), "done array")
         returns = _out(returns, _F32, (self.num_envs, self.num_players), "returns array")
         final = final_observations
@@ -184,15 +198,6 @@ class StateBatch:
             final = _out(
                 final, _F32, (self.num_envs, *self.observation_shape), "final observation array"
             )
-        skips = None
-        if skip is not None:
-            skips = np.asarray(skip)
-            if skips.shape != (self.num_envs,) or skips.dtype.kind not in "biu":
-                raise ValueError(
-                    f"skip must be bools or integers of shape ({self.num_envs},), got "
-                    f"{skips.dtype} {skips.shape}"
-                )
-            skips = np.ascontiguousarray(skips != 0, dtype=_U8)
         code = self._core.step(acts, done, returns, final, skips)
         if code < 0:
             i = -1 - code

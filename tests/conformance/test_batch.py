@@ -122,6 +122,15 @@ def test_skipped_games_are_left_as_they_are(batch_variant: tuple[str, str]) -> N
         with pytest.raises(ValueError, match="skip"):
             b.step(b.sample_random(), skip=bad)
     assert np.array_equal(b.hashes()[skip], hashes[skip])
+    # unsigned ids past 2**63 are refused only where they would be used
+    wide = b.sample_random().astype(np.uint64)
+    wide[0] = np.uint64(2**64 - 1)
+    with pytest.raises(plateau.InvalidActionError, match="below 2"):
+        b.step(wide)
+    before = b.plies().copy()
+    b.step(wide, skip=np.arange(N) == 0)
+    assert b.plies()[0] == before[0] and np.all(b.plies()[1:] == before[1:] + 1)
+    assert wide[0] == np.uint64(2**64 - 1)  # the caller's array is left as it was
 
 
 def test_batch_is_seeded_and_resets(batch_variant: tuple[str, str]) -> None:
