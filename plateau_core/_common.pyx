@@ -36,8 +36,6 @@ cdef int raise_pending() except -1:
     return -1
 
 
-
-
 cdef object new_array(object shape, object dtype, bint zero, void** data):
     """A fresh C-contiguous numpy array and its data pointer, for kernels to fill (cheaper
     than a typed memoryview; the pointer stays valid while the array lives). Made by numpy's C

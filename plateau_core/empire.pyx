@@ -263,24 +263,40 @@ cdef void _fill_balls(EmpireBoard* bd) noexcept:
     free(dist)
 
 
+cdef inline uint64_t _out_word(const EmpireBoard* bd, const uint64_t* x, int j) noexcept nogil:
+    """Word j of x moved one ring out (+S) on a board with ``lane`` S (dot ring * S + spoke)."""
+    cdef int S = bd.lane
+    cdef uint64_t prev = x[j - 1] if j > 0 else 0
+    return prev if S == 64 else (x[j] << S) | (prev >> (64 - S))
+
+
+cdef inline uint64_t _in_word(const EmpireBoard* bd, const uint64_t* x, int j) noexcept nogil:
+    """Word j of x moved one ring in (-S)."""
+    cdef int S = bd.lane
+    cdef uint64_t nxt = x[j + 1] if j + 1 < LANE_WORDS else 0
+    return nxt if S == 64 else (x[j] >> S) | (nxt << (64 - S))
+
+
+cdef inline uint64_t _up_word(const EmpireBoard* bd, const uint64_t* x, int j) noexcept nogil:
+    """Word j of x moved one spoke up its ring (a rotation by 1 within each lane of S bits)."""
+    return ((x[j] << 1) & ~bd.lane0) | ((x[j] >> (bd.lane - 1)) & bd.lane0)
+
+
+cdef inline uint64_t _down_word(const EmpireBoard* bd, const uint64_t* x, int j) noexcept nogil:
+    """Word j of x moved one spoke down its ring."""
+    cdef uint64_t LS = bd.lane0 << (bd.lane - 1)
+    return ((x[j] >> 1) & ~LS) | ((x[j] << (bd.lane - 1)) & LS)
+
+
 cdef inline void _expand(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
     """y = the neighbours of the dots of x, by word operations: on a board with ``lane`` S the
     dot ring * S + spoke has the neighbours +-S (out, in) and the next and previous spoke on its
     ring (a rotation within its lane of S bits). Bitsets of LANE_WORDS words; bits past the last
     dot may be set."""
-    cdef int S = bd.lane, j
-    cdef uint64_t L0 = bd.lane0, LS = bd.lane0 << (S - 1), a, prev, nxt, up, down
+    cdef int j
     for j in range(LANE_WORDS):
-        a = x[j]
-        prev = x[j - 1] if j > 0 else 0
-        nxt = x[j + 1] if j + 1 < LANE_WORDS else 0
-        if S == 64:
-            up, down = prev, nxt
-        else:
-            up = (a << S) | (prev >> (64 - S))
-            down = (a >> S) | (nxt << (64 - S))
-        y[j] = up | down | ((a << 1) & ~L0) | ((a >> (S - 1)) & L0) \
-            | ((a >> 1) & ~LS) | ((a << (S - 1)) & LS)
+        y[j] = _out_word(bd, x, j) | _in_word(bd, x, j) | _up_word(bd, x, j) \
+            | _down_word(bd, x, j)
 
 
 cdef void _find_lanes(EmpireBoard* bd) noexcept:
@@ -823,39 +839,31 @@ cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
 
 
 cdef inline void _step_out(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
-    """y = x moved one ring out (+S): each dot's ``out`` neighbour, on a board with lanes."""
-    cdef int S = bd.lane, j
-    for j in range(LANE_WORDS - 1, -1, -1):
-        if S == 64:
-            y[j] = x[j - 1] if j > 0 else 0
-        else:
-            y[j] = (x[j] << S) | ((x[j - 1] >> (64 - S)) if j > 0 else 0)
+    """y = x moved one ring out: each dot's ``out`` neighbour, on a board with lanes."""
+    cdef int j
+    for j in range(LANE_WORDS):
+        y[j] = _out_word(bd, x, j)
 
 
 cdef inline void _step_in(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
-    """y = x moved one ring in (-S)."""
-    cdef int S = bd.lane, j
+    """y = x moved one ring in."""
+    cdef int j
     for j in range(LANE_WORDS):
-        if S == 64:
-            y[j] = x[j + 1] if j + 1 < LANE_WORDS else 0
-        else:
-            y[j] = (x[j] >> S) | ((x[j + 1] << (64 - S)) if j + 1 < LANE_WORDS else 0)
+        y[j] = _in_word(bd, x, j)
 
 
 cdef inline void _step_up(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
-    """y = x moved one spoke up its ring (a rotation by 1 within each lane of S bits)."""
-    cdef int S = bd.lane, j
-    cdef uint64_t L0 = bd.lane0
+    """y = x moved one spoke up its ring."""
+    cdef int j
     for j in range(LANE_WORDS):
-        y[j] = ((x[j] << 1) & ~L0) | ((x[j] >> (S - 1)) & L0)
+        y[j] = _up_word(bd, x, j)
 
 
 cdef inline void _step_down(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
     """y = x moved one spoke down its ring."""
-    cdef int S = bd.lane, j
-    cdef uint64_t LS = bd.lane0 << (S - 1)
+    cdef int j
     for j in range(LANE_WORDS):
-        y[j] = ((x[j] >> 1) & ~LS) | ((x[j] << (S - 1)) & LS)
+        y[j] = _down_word(bd, x, j)
 
 
 cdef enum:
