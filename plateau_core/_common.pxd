@@ -189,6 +189,8 @@ cdef class GameCore:
     cdef void _playout_copy(self, uint64_t seed, int cap, bint sensible_end, double* out,
                             Work* w) noexcept
     cdef void _observe(self, int viewer, float* out) noexcept
+    cdef object _pins(self)                             # what the position points into (None:
+                                                        # nothing): held while a kernel runs
 
     # -- shared machinery ------------------------------------------------------------------
     cdef int _push(self, int a) except -1

@@ -220,6 +220,12 @@ cdef class GameCore:
         pass
     cdef void _observe(self, int viewer, float* out) noexcept:
         pass
+    cdef object _pins(self):
+        # Everything the position points into that only this state keeps alive (an Empire
+        # Plateau board's tables). perft and random_playout hold it for as long as their
+        # kernel runs without the GIL: another thread may re-initialise this state meanwhile,
+        # and the kernel's private copy must not outlive what it points to.
+        return None
 
     # -- shared machinery ---------------------------------------------------------------------
     cdef int _push(self, int a) except -1:
@@ -371,6 +377,7 @@ cdef class GameCore:
         cdef int d = check_depth(depth)
         cdef uint64_t r
         cdef Work w = Work(0, False)
+        cdef object pins = self._pins()    # alive until the count returns (see _pins)
         cdef void* scratch = malloc(max(d, 1) * self._scratch_bytes)
         if scratch == NULL:
             raise MemoryError("no memory for perft's scratch space")
@@ -392,6 +399,7 @@ cdef class GameCore:
         cdef int cap = check_ply_cap(ply_cap)
         cdef double out[4]
         cdef Work w = Work(0, False)
+        cdef object pins = self._pins()    # alive until the game returns (see _pins)
         self._playout_copy(seed64, cap, sensible_end, out, &w)
         if w.stop:
             raise_pending()

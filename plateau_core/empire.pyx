@@ -2025,6 +2025,9 @@ cdef class EmpireCore(ListCore):
     cdef void _observe(self, int viewer, float* out) noexcept:
         empire_observe(self.s, viewer, out)
 
+    cdef object _pins(self):
+        return self._tables         # s.bd points into them
+
     # -- Empire Plateau queries ---------------------------------------------------------------
 
     @property

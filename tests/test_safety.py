@@ -285,3 +285,44 @@ def test_opening_setup_where_white_could_not_open_next_is_refused(white_reserve:
     data["reserve"] = [data["reserve"][0], white_reserve]
     with pytest.raises(ValueError, match="White opens right after Black"):
         AlbeaPlateauState.from_position_dict(data)
+
+
+# -- issue 21 (round two): a GIL-free kernel outlives the tables its copy points to ------------
+
+_REINIT_UNDER_KERNEL = """
+import sys, threading, time
+import plateau
+from plateau.games.empire import EmpirePlateauState
+from plateau.games.empire_board import board_from_json, board_to_json, polar_board
+
+kind = sys.argv[1]
+big = board_to_json(polar_board("big", 64, 16))  # 1,024 dots: tables of megabytes
+others = [board_from_json(board_to_json(polar_board(f"o{i}", 16, 7))) for i in range(20)]
+for k in range(4):
+    s = EmpirePlateauState("two", board=big)
+    t = threading.Thread(
+        target=(lambda: s.perft(4)) if kind == "perft" else (lambda: s.random_playout(k, None))
+    )
+    t.start()
+    time.sleep(0.005)
+    s.__init__("two", board="ep16")  # the state lets go of the big board's tables...
+    for b in others:  # ...and the cache of user boards drops them: only the kernel has them
+        plateau.new_game("empire-plateau", "two", board=b)
+    t.join()
+print("OK")
+"""
+
+
+@pytest.mark.parametrize("kind", ["perft", "random_playout"])
+def test_kernel_holds_the_board_tables_while_it_runs(kind: str) -> None:
+    # Empire perft and random_playout count and play on a private copy that points at the
+    # board's tables: re-initialising the state from another thread, once the cache of user
+    # boards has dropped them, freed them under the kernel (a segfault; heap-use-after-free
+    # under ASan). GameCore now holds the state's _pins() while any kernel runs.
+    proc = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", _REINIT_UNDER_KERNEL, kind],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == "OK", proc.stderr[-3000:]
