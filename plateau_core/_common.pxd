@@ -16,6 +16,17 @@ cdef inline uint64_t splitmix64(uint64_t x) noexcept nogil:
     return x ^ (x >> 31)
 
 
+
+cdef inline float shared_points(const float* points, int place, int tied) noexcept nogil:
+    """The points of each of ``tied`` players who share the places ``place`` .. ``place + tied
+    - 1`` (0 = first): those places' points split equally, so that a game's points always sum
+    the same (the rule of every game: plateau.state.points_for_ranking says it in Python)."""
+    cdef float total = 0
+    cdef int i
+    for i in range(place, place + tied):
+        total += points[i]
+    return total / tied
+
 ctypedef struct Rng:
     # xoshiro256** state (Blackman & Vigna), seeded through splitmix64
     uint64_t s0

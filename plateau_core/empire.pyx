@@ -19,6 +19,7 @@ from libc.string cimport memcpy, memset
 from plateau_core._common cimport (
     GameCore, ListCore, Rng, Work, rng_seed, rng_below, splitmix64, pl_ctz, pl_popcount, check_int,
     check_seed, work_tick, raise_pending, ids_contain32, new_array, NODE_TICKS, PLY_TICKS,
+    shared_points,
 )
 
 cdef extern from *:
@@ -1642,24 +1643,16 @@ cdef uint64_t empire_hash(const EmpireState* s) noexcept nogil:
 
 cdef void empire_returns(const EmpireState* s, float* out) noexcept nogil:
     """Points by place of the ranking now (final once the game is over): the players not out
-    share the first places (their points averaged), then the players out, the last to go out
+    share the first places (their points split), then the players out, the last to go out
     first."""
-    cdef int p, i, k = 0, n = s.nplayers
+    cdef int p, i, n = s.nplayers
     cdef float shared = 0
-    cdef bint is_out
+    if s.nout < n:
+        shared = shared_points(C_POINTS[n], 0, n - s.nout)
     for p in range(n):
-        out[p] = 0
+        out[p] = shared
     for i in range(s.nout):
         out[s.out[i]] = C_POINTS[n][n - 1 - i]
-    for i in range(n - s.nout):
-        shared += C_POINTS[n][i]
-    for p in range(n):
-        is_out = False
-        for i in range(s.nout):
-            if s.out[i] == p:
-                is_out = True
-        if not is_out:
-            out[p] = shared / (n - s.nout)
 
 
 cdef int _slot_of(const EmpireState* s, int viewer, int e) noexcept nogil:

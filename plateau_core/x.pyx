@@ -16,6 +16,7 @@ from libc.string cimport memcpy, memset
 from plateau_core._common cimport (
     GameCore, Rng, rng_seed, rng_below,
     splitmix64, pl_popcount, pl_ctz, nth_set_bit, check_int, check_seed, Work, work_tick, raise_pending, NODE_TICKS, PLY_TICKS,
+    shared_points,
 )
 
 
@@ -676,16 +677,19 @@ cdef int x_random_game(XState* s, Rng* rng, int ply_cap, bint sensible_end,
 
 
 cdef void x_returns(const XState* s, float* out) noexcept nogil:
-    """Points by place per player (tied players get the better place's points)."""
+    """Points by place per player (players who share places split their points)."""
     cdef uint64_t keys[4]
-    cdef int p, q, place
+    cdef int p, q, place, tied
     x_player_keys(s, keys)
     for p in range(s.spec.players):
         place = 0
+        tied = 0
         for q in range(s.spec.players):
             if keys[q] > keys[p]:
                 place += 1
-        out[p] = s.spec.points[place]
+            elif keys[q] == keys[p]:
+                tied += 1
+        out[p] = shared_points(s.spec.points, place, tied)
 
 
 cdef inline void _plane(float* out, uint64_t b, float v) noexcept nogil:

@@ -226,14 +226,15 @@ def test_returns_are_zero_until_the_end(variant: str) -> None:
         s.apply(int(legal[rng.randrange(len(legal))]))
     ret = s.returns()
     assert all(type(x) is float for x in ret)
-    # points by place with tied groups taking the better place's points
+    # points by place, players who share places splitting their points
     expected = [0.0] * players
     place = 0
     for group in s.ranking():
         for p in group:
-            expected[p] = float(points[place])
+            expected[p] = sum(points[place : place + len(group)]) / len(group)
         place += len(group)
-    assert ret == expected
+    assert ret == pytest.approx(expected)
+    assert sum(ret) == pytest.approx(sum(points))
     assert max(ret) == points[0]
     assert s.winners() == s.ranking()[0]
 
@@ -254,21 +255,22 @@ def test_tournament_points_by_place(variant: str) -> None:
     assert gained == [float(points[players - 1 - p]) for p in order]
     assert t.points == [float(points[p] + points[players - 1 - p]) for p in order]
     assert t.wins == [1] + [0] * (players - 2) + [1]
-    # everyone tied: everyone gets first place's points and a win
+    # everyone tied: the points of all places split, and nobody wins the round
     gained = t.add([order])
-    assert gained == [float(points[0])] * players
-    assert t.wins == [2] + [1] * (players - 2) + [2]
+    assert gained == pytest.approx([sum(points) / players] * players)
+    assert t.wins == [1] + [0] * (players - 2) + [1]
     assert len(t.rounds) == 3
 
 
 def test_tournament_tied_places_in_standard() -> None:
     t = plateau.Tournament("plateau-x", "standard")
-    assert t.add([[2], [0], [1, 3]]) == [2.0, 1.0, 4.0, 1.0]
-    assert t.add([[0, 1], [2], [3]]) == [4.0, 4.0, 1.0, 0.0]
-    assert t.add([[3], [0, 1, 2]]) == [2.0, 2.0, 2.0, 4.0]
-    assert t.points == [8.0, 7.0, 7.0, 5.0]
-    assert t.wins == [1, 1, 1, 1]
-    assert t.standings() == [[0], [1, 2], [3]]
+    # players who share places split their points; a shared first place wins no round
+    assert t.add([[2], [0], [1, 3]]) == [2.0, 0.5, 4.0, 0.5]
+    assert t.add([[0, 1], [2], [3]]) == [3.0, 3.0, 1.0, 0.0]
+    assert t.add([[3], [0, 1, 2]]) == [1.0, 1.0, 1.0, 4.0]
+    assert t.points == [6.0, 4.5, 6.0, 4.5]
+    assert t.wins == [0, 0, 1, 1]
+    assert t.standings() == [[2], [0], [3], [1]]
 
 
 def test_tournament_equal_sums_broken_by_wins() -> None:

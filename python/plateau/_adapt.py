@@ -67,8 +67,8 @@ def outcomes(game: str, variant: str, **options: Any) -> Outcomes:
 
     >>> outcomes("albea-plateau", "standard")  # a draw scores 1/2 each
     Outcomes(num_players=2, min_utility=0.0, max_utility=1.0, utility_sum=1.0)
-    >>> outcomes("plateau-x", "mini")  # players tied for first both get its point
-    Outcomes(num_players=2, min_utility=0.0, max_utility=1.0, utility_sum=None)
+    >>> outcomes("plateau-x", "standard")  # players who share places split their points
+    Outcomes(num_players=4, min_utility=0.0, max_utility=4.0, utility_sum=7.0)
     """
     check_variant(game, variant)
     key = tuple(sorted((k, v) for k, v in options.items() if isinstance(v, (int, float, str))))

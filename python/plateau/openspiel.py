@@ -64,11 +64,12 @@ def _parameters(info: GameInfo) -> dict[str, Any]:
 
 
 def _utility(info: GameInfo) -> Any:
+    # constant-sum when every variant's returns sum to one total (each variant's own total is
+    # its game instance's utility_sum), zero-sum when that total is 0 in every variant
     sums = {outcomes(info.name, v).utility_sum for v in info.variants}
-    if len(sums) != 1 or None in sums:
+    if None in sums:
         return pyspiel.GameType.Utility.GENERAL_SUM
-    (total,) = sums
-    if total == 0:
+    if sums == {0.0}:
         return pyspiel.GameType.Utility.ZERO_SUM
     return pyspiel.GameType.Utility.CONSTANT_SUM
 

@@ -90,16 +90,21 @@ def rank_by_keys(keys: Sequence[Any]) -> list[list[int]]:
 
 
 def points_for_ranking(ranking: Sequence[Sequence[int]], points: Sequence[float]) -> list[float]:
-    """Points by place; the players of a tied group all get the points of its best place.
+    """Points by place; the players of a tied group split the points of the places they share,
+    so that a game's points always sum the same (the one rule of every game; the kernels'
+    ``shared_points`` is its C twin).
 
     >>> points_for_ranking([[2], [0], [1, 3]], (4, 2, 1, 0))
-    [2.0, 1.0, 4.0, 1.0]
+    [2.0, 0.5, 4.0, 0.5]
+    >>> points_for_ranking([[0, 1]], (1, 0))
+    [0.5, 0.5]
     """
     out = [0.0] * sum(len(g) for g in ranking)
     place = 0
     for group in ranking:
+        share = sum(float(x) for x in points[place : place + len(group)]) / len(group)
         for p in group:
-            out[p] = float(points[place])
+            out[p] = share
         place += len(group)
     return out
 
@@ -268,10 +273,10 @@ class GameState:
         return self.points_for(self.ranking())
 
     def points_for(self, ranking: Sequence[Sequence[int]]) -> list[float]:
-        """Each player's points for a final ``ranking`` (best first, ties grouped): by default
-        the variant's points by place, a tied group getting its best place's points. A game
-        that scores ties differently (a draw at 1/2 each) overrides this; ``returns()``, the
-        arena and tournaments all score through it."""
+        """Each player's points for a final ``ranking`` (best first, ties grouped): the
+        variant's points by place, the players of a tied group splitting the points of the
+        places they share (a two-player draw: 1/2 each). ``returns()``, the arena and
+        tournaments all score through it."""
         return points_for_ranking(self._check_ranking(ranking), self.points_by_place())
 
     def _check_ranking(self, ranking: Sequence[Sequence[int]]) -> list[list[int]]:

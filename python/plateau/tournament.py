@@ -1,5 +1,5 @@
 """Tournaments of several rounds: points by place per round, summed; equal sums are broken by
-the number of rounds won (a round is won by every player in its first-place group)."""
+the number of rounds won (a round is won only by a sole first place)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ class Tournament:
     """Running standings of a tournament of one game and variant.
 
     >>> t = Tournament("plateau-x", "mini")
-    >>> for ranking in ([[1], [0]], [[0], [1]], [[1], [0]]):
+    >>> for ranking in ([[1], [0]], [[0], [1]], [[1], [0]], [[0, 1]]):
     ...     _ = t.add(ranking)
     >>> t.points, t.wins, t.standings()
-    ([1.0, 2.0], [1, 2], [[1], [0]])
+    ([1.5, 2.5], [1, 2], [[1], [0]])
     """
 
     def __init__(self, game: str, variant: str) -> None:
@@ -54,8 +54,8 @@ class Tournament:
         gained = self._probe.points_for(ranking)
         for p, pts in enumerate(gained):
             self.points[p] += pts
-        for p in ranking[0]:
-            self.wins[p] += 1
+        if len(ranking[0]) == 1:  # a round is won only by a sole first place
+            self.wins[ranking[0][0]] += 1
         self.rounds.append(ranking)
         return gained
 

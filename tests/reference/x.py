@@ -369,9 +369,10 @@ class RefState:
             return result
         place = 0
         for group in self.ranking():
+            # players who share places split those places' points equally
+            shared = self.points[place : place + len(group)]
             for player in group:
-                # tied places each get the points of the better place
-                result[player] = float(self.points[place])
+                result[player] = sum(shared) / len(group)
             place += len(group)
         return result
 

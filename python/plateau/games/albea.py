@@ -125,12 +125,6 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
     def points_by_place(self) -> tuple[float, ...]:
         return (1.0, 0.0)
 
-    def points_for(self, ranking: Sequence[Sequence[int]]) -> list[float]:
-        """1 to the winner, 0 to the loser; a draw (both players in one group) is 1/2 each."""
-        if len(self._check_ranking(ranking)) == 1:
-            return [0.5, 0.5]
-        return super().points_for(ranking)
-
     def ranking(self) -> list[list[int]]:
         """``[[winner], [loser]]`` after a win, else ``[[0, 1]]`` (a draw, or "if it ended
         now": a game stopped early is a draw)."""

@@ -12,7 +12,7 @@ import numbers
 import os
 import re
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
@@ -237,21 +237,6 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
 
     def points_by_place(self) -> tuple[float, ...]:
         return POINTS[self.num_players]
-
-    def points_for(self, ranking: Sequence[Sequence[int]]) -> list[float]:
-        """Points by place; the players of a tied group (the players still in, after a draw)
-        share the points of the places they hold, so the points always sum to the same
-        total (two players: 1/2 each in a draw)."""
-        groups = self._check_ranking(ranking)
-        points = self.points_by_place()
-        out = [0.0] * self.num_players
-        place = 0
-        for group in groups:
-            share = sum(points[place : place + len(group)]) / len(group)
-            for p in group:
-                out[p] = share
-            place += len(group)
-        return out
 
     # -- the position -------------------------------------------------------------------------
 
