@@ -200,7 +200,7 @@ def test_end_when_no_legal_placement() -> None:
     state.play("end")
     assert state.is_over()
     assert state.ranking() == [[0, 1]]
-    assert state.returns() == [1.0, 1.0]
+    assert state.returns() == [0.5, 0.5]
 
 
 def test_ranking_keys_and_stamps() -> None:
@@ -236,7 +236,7 @@ def test_ranking_larger_plateau_then_earlier_stamp() -> None:
     assert state.ranking() == [[1], [0]]
 
 
-def test_tied_places_get_better_points() -> None:
+def test_tied_places_split_their_points() -> None:
     state = ref.RefState("standard")
     for player in range(4):
         state.singles[player] = 0
@@ -245,7 +245,7 @@ def test_tied_places_get_better_points() -> None:
     play_all(state, ["P@c3", "end"])
     assert state.is_over()
     assert state.ranking() == [[0], [1, 2, 3]]
-    assert state.returns() == [4.0, 2.0, 2.0, 2.0]
+    assert state.returns() == [4.0, 1.0, 1.0, 1.0]  # (2 + 1 + 0) / 3 each
 
 
 def test_copy_is_independent() -> None:

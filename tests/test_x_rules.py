@@ -889,21 +889,23 @@ def test_points_by_place(variant, free, points):
 @pytest.mark.parametrize(
     "variant, actions, ranking, returns",
     [
-        ("standard", "end", [[0, 1, 2, 3]], [4, 4, 4, 4]),
-        ("standard", "P@a7 end", [[1], [0, 2, 3]], [2, 4, 2, 2]),
-        ("standard", "P@a7 P@b7 end", [[1], [2], [0, 3]], [1, 4, 2, 1]),
-        ("triple", "end", [[0, 1, 2]], [3, 3, 3]),
-        ("triple", "P@a7 end", [[1], [0, 2]], [1, 3, 1]),
-        ("mini", "end", [[0, 1]], [1, 1]),
+        ("standard", "end", [[0, 1, 2, 3]], [1.75, 1.75, 1.75, 1.75]),
+        ("standard", "P@a7 end", [[1], [0, 2, 3]], [1, 4, 1, 1]),
+        ("standard", "P@a7 P@b7 end", [[1], [2], [0, 3]], [0.5, 4, 2, 0.5]),
+        ("triple", "end", [[0, 1, 2]], [4 / 3, 4 / 3, 4 / 3]),
+        ("triple", "P@a7 end", [[1], [0, 2]], [0.5, 3, 0.5]),
+        ("mini", "end", [[0, 1]], [0.5, 0.5]),
     ],
 )
-def test_tied_players_share_better_place(variant, actions, ranking, returns):
+def test_tied_players_split_the_points_of_their_places(variant, actions, ranking, returns):
+    # [ruling, rules page 2026-12-01] players who share places split those places' points
     s = exhausted(variant)
     for a in actions.split():
         s.apply(a)
     assert s.is_terminal()
     assert s.ranking() == ranking
-    assert s.returns() == [float(x) for x in returns]
+    assert s.returns() == pytest.approx(returns)
+    assert sum(s.returns()) == pytest.approx(sum(s.points_by_place()))
 
 
 def test_tournament_sums_points_ties_broken_by_rounds_won():
@@ -914,18 +916,19 @@ def test_tournament_sums_points_ties_broken_by_rounds_won():
     assert t.wins == [1, 0, 1, 0]
     # 0 and 1 have equal sums; 0 won a round, 1 did not
     assert t.standings() == [[2], [0], [1], [3]]
-    # a round in which nobody got a piece into play: everybody shares first place and wins it
+    # a round in which nobody got a piece into play: everybody shares every place, splitting
+    # their points (7 / 4 each), and nobody wins it (a round is won by a sole first place)
     t.add([[0, 1, 2, 3]])
-    assert t.points == [8.0, 8.0, 9.0, 5.0]
-    assert t.wins == [2, 1, 2, 1]
+    assert t.points == [5.75, 5.75, 6.75, 2.75]
+    assert t.wins == [1, 0, 1, 0]
     assert t.standings() == [[2], [0], [1], [3]]
-    # a finished game counts by its ranking: yellow first, the others share second place
+    # a finished game counts by its ranking: yellow first, the others share second to fourth
     s = exhausted()
     s.apply("P@a7")
     s.apply("end")
     t.add(s)
-    assert t.points == [10.0, 12.0, 11.0, 7.0]
-    assert t.wins == [2, 2, 2, 1]
+    assert t.points == [6.75, 9.75, 7.75, 3.75]
+    assert t.wins == [1, 1, 1, 0]
     assert t.standings() == [[1], [2], [0], [3]]
     # equal sums and equal wins stay grouped
     u = plateau.Tournament(GAME, "triple")
