@@ -197,6 +197,7 @@ def test_single_agent_step_after_an_illegal_action_lost_is_refused(pg: Any) -> N
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     _, _, terminated, _, info = env.step(illegal)
     assert terminated and info["illegal_action"]
+    assert not env.action_masks().any() and not info["action_mask"].any()
     before = snapshot(env)
     legal = int(env.state.legal_actions()[0])  # (the game itself goes on: the agent lost it)
     with pytest.raises(pg.ResetNeeded, match="episode is over"):
@@ -294,3 +295,20 @@ def test_numpy_seeds_seed_as_the_same_int(pg: Any, pz: Any) -> None:
         b.reset(seed=np.uint64(7))
         c.reset(seed=8)
         assert drawn(a) == drawn(b) != drawn(c)
+
+
+# -- OpenSpiel: pyspiel hands _apply_action a C++ int64 already; the game's parameters ----------
+
+
+@pytest.mark.openspiel
+@pytest.mark.parametrize("length", [2.5, True, float("inf"), "7", 0, 2**31], ids=repr)
+def test_openspiel_refuses_a_max_game_length_that_is_no_int(length: Any) -> None:
+    # int() truncated 2.5 to 2 and took True for 1 (pyspiel.load_game checks the type, a
+    # game made from its class with a parameter dict did not)
+    require_extra("pyspiel", "openspiel")
+    from plateau.openspiel import GAME_CLASSES
+
+    with pytest.raises(ValueError, match="max_game_length must be an int"):
+        GAME_CLASSES["plateau-x"]({"variant": "mini", "max_game_length": length})
+    game = GAME_CLASSES["plateau-x"]({"variant": "mini", "max_game_length": np.int64(7)})
+    assert game.max_game_length() == 7

@@ -103,8 +103,10 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         self._no_step: str | None = "step() before reset(): call reset() first"
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions of the agent now (all False once the episode is over)."""
-        if self.state.is_terminal() or self.state.current_player != self.seat:
+        """The legal actions of the agent now (all False before the first reset and once the
+        episode is over)."""
+        s = self.state
+        if self._no_step is not None or s.is_terminal() or s.current_player != self.seat:
             return np.zeros(self.state.num_distinct_actions, dtype=np.bool_)
         return self.state.legal_actions_mask()
 
