@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from plateau.checks import check_int
+from plateau.errors import InvalidActionError
 from plateau.registry import check_variant, new_game
 
 if TYPE_CHECKING:
@@ -21,6 +23,31 @@ if TYPE_CHECKING:
 
 #: the render modes of the environments
 RENDER_MODES = ("ansi", "rgb_array")
+
+
+class ResetNeeded(RuntimeError):
+    """An environment was stepped before its first ``reset()`` or after its episode ended;
+    the refused step changed nothing."""
+
+
+def action_id(action: object, num_actions: int) -> int:
+    """``action`` as an ``int`` after checking that it is an id of the action space, by the
+    library's one integer rule (:func:`plateau.checks.check_int`: an ``int``, a numpy integer
+    or a 0-d integer array, as a policy may return one; not a bool, float or string) in
+    ``[0, num_actions)``; InvalidActionError otherwise. Environments call it before they
+    change anything.
+
+    >>> import numpy as np
+    >>> action_id(np.array(7), 10)
+    7
+    >>> action_id(1.0, 10)
+    Traceback (most recent call last):
+    plateau.errors.InvalidActionError: action must be an int in [0, 10), got 1.0
+    """
+    try:
+        return check_int(action, "action", 0, num_actions)
+    except ValueError as e:
+        raise InvalidActionError(str(e)) from None
 
 
 def rankings(n: int) -> Iterator[list[list[int]]]:

@@ -23,14 +23,16 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from plateau._adapt import RENDER_MODES, check_render_mode, render_state
+from plateau._adapt import RENDER_MODES, ResetNeeded, action_id, check_render_mode, render_state
 from plateau.batch import StateBatch
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
-from plateau.checks import check_int
+from plateau.checks import check_int, check_seed
 from plateau.errors import IllegalActionError
 from plateau.registry import game_info, new_game
 from plateau.state import GameState
+
+__all__ = ["ILLEGAL_ACTION_MODES", "BatchEnv", "ResetNeeded", "SingleAgentEnv"]
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 
@@ -53,8 +55,11 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
     learners ask. The reward is 0 until the game ends, then the agent's ``returns()`` (points by
     place). ``max_game_length`` (None: no cap) truncates a game after that many actions. An illegal
     action: ``illegal_action="lose"`` (the default, so that unmasked learners and ``check_env`` can
-    send any id) ends the episode with reward ``illegal_reward`` and ``info["illegal_action"]``;
-    ``"raise"`` raises ``plateau.IllegalActionError``.
+    send any id of the space) ends the episode with reward ``illegal_reward`` and
+    ``info["illegal_action"]``; ``"raise"`` raises ``plateau.IllegalActionError``. A value that
+    is no id of the space (a bool, a float, a string, out of range) raises
+    ``plateau.InvalidActionError`` in either mode, and a step before ``reset()`` or after the
+    episode ended raises :class:`ResetNeeded`; a refused step changes nothing.
     ``render_mode``: as :mod:`plateau.pettingzoo` (``"ansi"``, ``"rgb_array"``).
     """
 
@@ -94,10 +99,14 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         self.action_space = gymnasium.spaces.Discrete(self.state.num_distinct_actions)
         self._bots: dict[int, Bot] = {}
         self._view_seed = 0
+        #: why a step would be refused now (no episode has begun, or it has ended), else None
+        self._no_step: str | None = "step() before reset(): call reset() first"
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions of the agent now (all False once the episode is over)."""
-        if self.state.is_terminal() or self.state.current_player != self.seat:
+        """The legal actions of the agent now (all False before the first reset and once the
+        episode is over)."""
+        s = self.state
+        if self._no_step is not None or s.is_terminal() or s.current_player != self.seat:
             return np.zeros(self.state.num_distinct_actions, dtype=np.bool_)
         return self.state.legal_actions_mask()
 
@@ -120,8 +129,12 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """A new game, the bots playing until the agent's first turn."""
+        """A new game, the bots playing until the agent's first turn (``seed``: an int in
+        ``[0, 2**64)``, checked before anything changes)."""
+        if seed is not None:
+            seed = check_seed(seed)
         super().reset(seed=seed)
+        self._no_step = "step() after a reset() that failed: call reset()"
         base = int(self.np_random.integers(2**62))
         for _attempt in range(100):
             self.state = new_game(self.game, self.variant, **self.options)
@@ -133,6 +146,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
             self._view_seed = base
             self._play_opponents()
             if not self.state.is_terminal() and not self._capped():
+                self._no_step = None
                 return self._observe(), self._info()
             base += 1000
         raise RuntimeError("the opponents ended 100 games before the agent's first turn")
@@ -140,15 +154,20 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
     def step(
         self, action: Any
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        """The agent's action, then the bots' until the agent's next turn or the end."""
+        """The agent's action, then the bots' until the agent's next turn or the end.
+        Everything is checked before anything changes: the episode (ResetNeeded), the action
+        (InvalidActionError; IllegalActionError when ``illegal_action="raise"``)."""
         s = self.state
-        if s.is_terminal() or self._capped():
-            raise RuntimeError("the episode is over: call reset()")
-        a = int(action)
+        if self._no_step is None and (s.is_terminal() or s.current_player != self.seat):
+            self._no_step = "the episode is over: call reset()"  # (the state was played on)
+        if self._no_step is not None:
+            raise ResetNeeded(self._no_step)
+        a = action_id(action, s.num_distinct_actions)
         if not s.is_legal(a):
             if self.illegal_action == "raise":
-                s.apply(a)  # raises IllegalActionError (or InvalidActionError) saying why
+                s.apply(a)  # raises IllegalActionError saying why
                 raise IllegalActionError(f"{a} is illegal")  # pragma: no cover
+            self._no_step = "the episode is over (an illegal action lost it): call reset()"
             info = self._info()
             info["illegal_action"] = True
             return self._observe(), self.illegal_reward, True, False, info
@@ -160,6 +179,8 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         info = self._info()
         if terminated:
             info["returns"] = s.returns()
+        if terminated or truncated:
+            self._no_step = "the episode is over: call reset()"
         return self._observe(), reward, terminated, truncated, info
 
     def render(self) -> Any:
@@ -188,6 +209,9 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
       ignores that game's action (any id) and returns the new game's first observation, with
       reward 0, not terminated, and ``infos["mover"][i] = -1``. Gymnasium's vector
       observation wrappers (``NormalizeObservation`` ...) accept only this mode.
+
+    A step before the first ``reset()`` raises :class:`ResetNeeded`; a refused step or reset
+    changes nothing.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -228,6 +252,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         self._final = np.zeros((self.num_envs, *shape), dtype=np.float32)
         #: next_step mode: the games that finished at the last step (restarted in the batch)
         self._pending = np.zeros(self.num_envs, dtype=np.bool_)
+        self._reset_done = False
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Legal actions of the seat to act in each game, bool ``(num_envs, actions)``."""
@@ -240,17 +265,21 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Every game to its start (``seed``: an int reseeds the batch's generator)."""
+        """Every game to its start (``seed``: an int in ``[0, 2**64)`` reseeds the batch's
+        generator and the action space; checked before either changes)."""
         if isinstance(seed, list):
             raise ValueError("BatchEnv is seeded by one int (the batch's generator)")
         if seed is not None:
-            self.action_space.seed(seed)
-            self.batch = StateBatch(
+            seed = check_seed(seed)
+            batch = StateBatch(
                 self.game, self.variant, self.num_envs, seed, self._ply_cap, **self._options
             )
+            self.action_space.seed(seed)
+            self.batch = batch
         else:
             self.batch.reset()
         self._pending[:] = False
+        self._reset_done = True
         return self.batch.observations(), {"player": self.batch.current_players()}
 
     def step(
@@ -264,6 +293,8 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
     ]:
         """One action per game (all legal, or an ActionError of StateBatch.step and nothing
         applied; in ``next_step`` mode the games being reset take any id)."""
+        if not self._reset_done:
+            raise ResetNeeded("step() before reset(): call reset() first")
         next_step = self.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
         skip = self._pending if next_step else None
         mover = self.batch.current_players()

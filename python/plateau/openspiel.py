@@ -40,6 +40,7 @@ import numpy.typing as npt
 import pyspiel
 
 from plateau._adapt import outcomes, tie_returns
+from plateau.checks import check_int
 from plateau.registry import GameInfo, game_info, games, new_game
 from plateau.state import GameState
 
@@ -111,9 +112,8 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
         info = game_info(self.plateau_game)
         merged = {**_parameters(info), **(params or {})}
         self.variant: str = str(merged.pop("variant"))
-        self.max_length = int(merged.pop("max_game_length"))
-        if self.max_length < 1:
-            raise ValueError(f"max_game_length must be >= 1, got {self.max_length!r}")
+        # (checked, not int(): a float would be truncated, True taken for 1)
+        self.max_length = check_int(merged.pop("max_game_length"), "max_game_length", 1, 2**31)
         self.options: dict[str, Any] = merged
         probe = new_game(self.plateau_game, self.variant, **merged)
         out = outcomes(self.plateau_game, self.variant, **merged)

@@ -16,7 +16,10 @@ opponent's hidden faces) in a float32 ``Box`` bounded by ``observation_bounds()`
 ``Discrete(num_distinct_actions)`` action space (all zeros when it is not that agent's turn).
 Rewards are 0 until the game ends, then each agent's ``returns()`` (points by place; a tie as the
 game scores it). ``max_game_length`` (None: no cap) truncates a game after that many actions, with
-zero rewards. An illegal action raises ``plateau.IllegalActionError``.
+zero rewards. An illegal action raises ``plateau.IllegalActionError``; a value that is no id of
+the action space (a bool, a float, a string, out of range) ``plateau.InvalidActionError``; a step
+before ``reset()`` or once every agent is done :class:`ResetNeeded`. A refused step changes
+nothing: not the game, the rewards nor the agent selected.
 
 ``render_mode``: ``"ansi"`` returns the diagram (``str(state)``, the whole truth, as a
 spectator sees it), ``"rgb_array"`` the picture of ``plateau.render.rgb_array`` (that module is
@@ -33,10 +36,12 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from plateau._adapt import RENDER_MODES, check_render_mode, render_state
-from plateau.checks import check_int
+from plateau._adapt import RENDER_MODES, ResetNeeded, action_id, check_render_mode, render_state
+from plateau.checks import check_int, check_seed
 from plateau.registry import game_info, new_game
 from plateau.state import GameState
+
+__all__ = ["PlateauAECEnv", "ResetNeeded", "agent_name", "env", "observation_space", "raw_env"]
 
 
 def agent_name(player: int) -> str:
@@ -93,6 +98,7 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
             for a in self.possible_agents
         }
         self._start()
+        self._reset_done = False
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -110,12 +116,17 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self.agent_selection = agent_name(self.state.current_player)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game (the games have no chance: ``seed`` only seeds the action spaces)."""
+        """A new game (the games have no chance: ``seed``, an int in ``[0, 2**64)``, only
+        seeds the action spaces; checked before anything changes)."""
+        if seed is not None:
+            seed = check_seed(seed)
+        state = new_game(self.game, self.variant, **self.options)
         if seed is not None:
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)
-        self.state = new_game(self.game, self.variant, **self.options)
+        self.state = state
         self._start()
+        self._reset_done = True
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """``agent``'s view: its observation planes and its legal-action mask."""
@@ -128,13 +139,18 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         return {"observation": s.observation_tensor(p), "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        """Apply the selected agent's action (None once it is terminated or truncated)."""
+        """Apply the selected agent's action (None once it is terminated or truncated).
+        Everything is checked before anything changes (see the module docstring)."""
+        if not self._reset_done:
+            raise ResetNeeded("step() before reset(): call reset() first")
+        if not self.agents:
+            raise ResetNeeded("every agent is done: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            self._was_dead_step(action)  # (refuses any action but None before it changes anything)
             return
         s = self.state
-        s.apply(int(action))
+        s.apply(action_id(action, s.num_distinct_actions))  # IllegalActionError: nothing changed
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if s.is_terminal():

@@ -461,6 +461,13 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         face is orange; the opponent's reserve as a count; prisoners, a pending tender and the
         history (opponent's openings and onboards redacted to the placed up face)."""
         p = self._viewer(player)
+        out = self._observed_now(p)
+        out["history"] = self.history_strings(viewer=p)
+        return out
+
+    def _observed_now(self, p: int) -> dict[str, Any]:
+        """:meth:`observation` of player ``p`` (checked) but its ``"history"``, which costs as
+        much as the game is long (the renderer draws every picture of a game from this)."""
         board = []
         for st in self._board():
             pieces = []
@@ -492,7 +499,6 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             "passes": self.passes,
             "result": self.result,
             "winner": self.winner,
-            "history": self.history_strings(viewer=p),
         }
 
     def _plane_highs(self) -> dict[int, float]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import io
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Callable
 
 from plateau.registry import game_info
@@ -28,6 +29,13 @@ if TYPE_CHECKING:
     from plateau.state import GameState
 
 __all__ = ["drawn_by", "frames", "last_action", "png", "rgb_array", "svg"]
+
+#: the picture :func:`frames` is drawing: ``(state, viewer, caption)``, which
+#: :func:`last_action` gives back instead of writing out the history again for each picture
+#: (which made a page quadratic in the game's length)
+_DRAWING: ContextVar[tuple[GameState, int | None, str | None] | None] = ContextVar(
+    "_DRAWING", default=None
+)
 
 
 def svg(state: GameState, viewer: int | None = None, last: bool = True) -> str:
@@ -61,7 +69,21 @@ def drawn_by(module: str) -> Callable[[GameState, int | None, bool], str]:
 
 def last_action(state: GameState, viewer: int | None) -> str | None:
     """The last action as ``viewer`` saw it (None: as played), or None at the start of the
-    history (a determinization has none)."""
+    history (a determinization has none). Costs the same at any ply, but for a player's view
+    of a game with hidden information outside :func:`frames` (the whole history's notation)."""
+    perfect = game_info(state.game).perfect_information
+    drawing = _DRAWING.get()
+    if drawing is not None and drawing[0] is state and (perfect or drawing[1] == viewer):
+        return drawing[2]
+    if viewer is None or perfect:
+        # the action as played is written in the position before it: one undo on a clone
+        # (which shares the history), not the whole history in notation
+        before = state.clone()
+        try:
+            action = before.undo()
+        except IndexError:  # the start of the history
+            return None
+        return before.action_to_string(action)
     if not state.history:
         return None
     return state.history_strings(viewer)[-1]
@@ -105,16 +127,22 @@ def frames(state: GameState, viewer: int | None = None) -> list[tuple[str, str]]
     """``(caption, svg)`` after each number of actions of the game of ``state``, from the
     start of its history (a set-up position, for a game from one) to ``state`` itself;
     ``state`` is left as it was. A caption is the action that led to its picture, as
-    ``viewer`` saw it (``"start"`` for the first)."""
+    ``viewer`` saw it (``"start"`` for the first). Linear in the game's length: the captions
+    are written once, and each picture's drawing is given its own (see :func:`last_action`)."""
     probe = state.clone()
     actions = probe.history
     for _ in actions:
         probe.undo()
     texts = state.history_strings(viewer)
-    out = [("start", svg(probe, viewer))]
-    for action, text in zip(actions, texts):
-        probe.apply(action)
-        out.append((text, svg(probe, viewer)))
+    out = []
+    for i, text in enumerate([None, *texts]):
+        if i:
+            probe.apply(actions[i - 1])
+        token = _DRAWING.set((probe, viewer, text))
+        try:
+            out.append((text or "start", svg(probe, viewer)))
+        finally:
+            _DRAWING.reset(token)
     return out
 
 

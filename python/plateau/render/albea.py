@@ -32,7 +32,8 @@ def _stacks(s: AlbeaPlateauState, viewer: int | None) -> list[list[dict[str, Any
     """Per square, bottom..top: ``{owner, faces (up face first, ? unseen), type or None}``,
     the full truth without a viewer, else exactly what ``observation(viewer)`` shows."""
     if viewer is not None:
-        board: list[list[dict[str, Any]]] = s.observation(viewer)["board"]
+        # (without the history, which observation() would write out again for each picture)
+        board: list[list[dict[str, Any]]] = s._observed_now(viewer)["board"]
         return board
     out = []
     for stack in s.board():
@@ -102,7 +103,7 @@ def draw(state: GameState, viewer: int | None, last: bool) -> str:
         status = s._status()
         reserves = [_counts(s.reserve(p)) for p in (0, 1)]
     else:
-        obs = s.observation(viewer)
+        obs = s._observed_now(viewer)
         status = _status(obs)
         reserves = ["", ""]
         reserves[viewer] = _counts(obs["my_reserve"])

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 #: where an SVG document is cut into pieces: between two tags
 _PIECES = re.compile(r"(?<=>)(?=<)")
+#: the placeholders of the page template
+_PLACEHOLDER = re.compile(r"__(TITLE|MAX|MOVES|FRAMES)__")
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -118,9 +120,16 @@ def viewer_html(state: GameState, title: str | None = None, viewer: int | None =
     # inside <script>, "</" could close the element: JSON lets "/" be written "\/"
     data = data.replace("</", "<\\/")
     items = "".join(f"<li>{escape(caption)}</li>" for caption, _ in pictures)
-    return (
-        _PAGE.replace("__TITLE__", escape(title))
-        .replace("__MAX__", str(len(pictures) - 1))
-        .replace("__MOVES__", items)
-        .replace("__FRAMES__", data)
-    )
+    values = {
+        "TITLE": escape(title),
+        "MAX": str(len(pictures) - 1),
+        "MOVES": items,
+        "FRAMES": data,
+    }
+    return _fill(values)
+
+
+def _fill(values: dict[str, str]) -> str:
+    """The page with its placeholders replaced in one pass over the template: a value is
+    never read again, so a title or caption that spells a placeholder stays text."""
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], _PAGE)

@@ -1,0 +1,325 @@
+"""The Gymnasium and PettingZoo adapters refuse what is not an action id of their space, a step
+before ``reset()`` or after the episode ended, and a bad seed, each with a clear error, and a
+refused call changes nothing: not the game, the env's counters and generators, the rewards nor
+the agent selected (issue 21)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import plateau
+from helpers import require_extra
+
+pytestmark = pytest.mark.pettingzoo  # the gymnasium environments ship with that extra
+
+NUM_ACTIONS = plateau.new_game("plateau-x", "mini").num_distinct_actions
+
+#: values that are no action id of a ``Discrete(NUM_ACTIONS)`` space
+NOT_IDS = [
+    True,
+    False,
+    np.bool_(True),
+    np.array(True),
+    1.0,
+    1.7,
+    np.float64(2.0),
+    float("inf"),
+    float("nan"),
+    "5",
+    "S@c3",
+    None,
+    -1,
+    NUM_ACTIONS,
+    2**70,
+    np.int64(-1),
+    np.uint64(2**64 - 1),
+    np.array([3]),
+    np.array(3.0),
+    [3],
+]
+
+#: seeds that every adapter refuses before it changes anything
+BAD_SEEDS = [True, False, -1, 2**64, 1.0, 2.5, "3", np.float64(3.0)]
+
+
+@pytest.fixture(scope="module")
+def pg() -> Any:
+    require_extra("gymnasium", "pettingzoo")
+    import plateau.gymnasium
+
+    return plateau.gymnasium
+
+
+@pytest.fixture(scope="module")
+def pz() -> Any:
+    require_extra("gymnasium", "pettingzoo")
+    require_extra("pettingzoo", "pettingzoo")
+    import plateau.pettingzoo
+
+    return plateau.pettingzoo
+
+
+def snapshot(env: Any) -> Any:
+    """Everything an environment holds, as comparable values (see :func:`freeze`)."""
+    return freeze(vars(env.unwrapped))
+
+
+def freeze(value: Any, depth: int = 0) -> Any:
+    """``value`` as a comparable value: a game as its history and hash, a batch as its plies,
+    players and observations, an array as its bytes, a generator or a space as its generator's
+    state, containers and other objects (bots, ...) member by member."""
+    if isinstance(value, plateau.GameState):
+        return ("game", value.history, value.hash, value.ply)
+    if isinstance(value, plateau.StateBatch):
+        players = value.current_players().tolist()
+        return ("batch", id(value), value.plies().tolist(), players, value.observations().tobytes())
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, np.random.Generator):
+        return ("generator", value.bit_generator.state)
+    if isinstance(value, random.Random):
+        return ("random", value.getstate())
+    if hasattr(value, "_np_random"):  # a gymnasium space
+        rng = value._np_random
+        return ("space", repr(value), None if rng is None else rng.bit_generator.state)
+    if isinstance(value, dict):
+        return {k: freeze(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [freeze(v, depth + 1) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str, np.generic)):
+        return value
+    if hasattr(value, "__dict__") and depth < 4:
+        return (type(value).__name__, freeze(vars(value), depth + 1))
+    return (type(value).__name__, id(value))
+
+
+def single(pg: Any, **kwargs: Any) -> Any:
+    env = pg.SingleAgentEnv("plateau-x", "mini", **kwargs)
+    env.reset(seed=3)
+    env.action_space.sample()  # (so that the space's generator exists and is compared)
+    return env
+
+
+# -- actions: exactly the ids of the space, by the library's one integer rule --------------------
+
+
+@pytest.mark.parametrize("mode", ["lose", "raise"])
+@pytest.mark.parametrize("bad", NOT_IDS, ids=repr)
+def test_single_agent_env_refuses_what_is_no_action_id(pg: Any, mode: str, bad: Any) -> None:
+    env = single(pg, illegal_action=mode)
+    before = snapshot(env)
+    with pytest.raises(plateau.InvalidActionError, match="action must be an int"):
+        env.step(bad)
+    assert snapshot(env) == before
+    env.step(int(np.flatnonzero(env.action_masks())[0]))  # and the episode goes on
+    assert env.state.ply > 0
+
+
+@pytest.mark.parametrize("bad", NOT_IDS, ids=repr)
+def test_aec_env_refuses_what_is_no_action_id(pz: Any, bad: Any) -> None:
+    for env in (pz.raw_env("plateau-x", "mini"), pz.env(game="plateau-x", variant="mini")):
+        env.reset(seed=3)
+        for agent in env.possible_agents:
+            env.action_space(agent).sample()
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+        before = snapshot(env)
+        with pytest.raises(plateau.InvalidActionError, match="action must be an int"):
+            env.step(bad)
+        assert snapshot(env) == before
+
+
+def integral_forms(a: int) -> list[Any]:
+    """One id in every form an action space or a policy may hand out."""
+    return [
+        a,
+        np.int64(a),
+        np.int32(a),
+        np.uint16(a),
+        np.intp(a),
+        np.array(a),
+        np.array(a, np.int8),
+    ]
+
+
+def test_adapters_take_every_integral_form_of_an_id(pg: Any, pz: Any) -> None:
+    env = single(pg)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    assert legal < 128  # (fits every form below)
+    results = []
+    for form in integral_forms(legal):
+        env.reset(seed=3)
+        env.step(form)
+        results.append((env.state.history, env.state.hash))
+    assert all(r == results[0] for r in results) and results[0][0][0] == legal
+    aec = pz.raw_env("plateau-x", "mini")
+    for form in integral_forms(legal):
+        aec.reset()
+        aec.step(form)
+        assert aec.state.history == [legal]
+
+
+def test_an_illegal_id_is_refused_and_changes_nothing(pg: Any, pz: Any) -> None:
+    env = single(pg, illegal_action="raise")
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    before = snapshot(env)
+    with pytest.raises(plateau.IllegalActionError):
+        env.step(np.int64(illegal))
+    assert snapshot(env) == before
+    aec = pz.raw_env("plateau-x", "mini")
+    aec.reset(seed=1)
+    before = snapshot(aec)
+    with pytest.raises(plateau.IllegalActionError):
+        aec.step(np.array(illegal))
+    assert snapshot(aec) == before
+
+
+# -- order: a step needs an episode -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_single_agent_step_before_reset_is_refused(pg: Any, seat: int) -> None:
+    # it played for whoever was to move (seat 1: the opponent's move), then met no bot
+    env = pg.SingleAgentEnv("plateau-x", "mini", seat=seat)
+    legal = int(env.state.legal_actions()[0])
+    before = snapshot(env)
+    with pytest.raises(pg.ResetNeeded, match="before reset"):
+        env.step(legal)
+    assert snapshot(env) == before and env.state.ply == 0
+    assert isinstance(pg.ResetNeeded("x"), RuntimeError)
+
+
+def test_single_agent_step_after_an_illegal_action_lost_is_refused(pg: Any) -> None:
+    env = single(pg)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, _, terminated, _, info = env.step(illegal)
+    assert terminated and info["illegal_action"]
+    assert not env.action_masks().any() and not info["action_mask"].any()
+    before = snapshot(env)
+    legal = int(env.state.legal_actions()[0])  # (the game itself goes on: the agent lost it)
+    with pytest.raises(pg.ResetNeeded, match="episode is over"):
+        env.step(legal)
+    assert snapshot(env) == before
+    env.reset(seed=4)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_single_agent_step_after_the_end_or_the_cap_is_refused(pg: Any) -> None:
+    for kwargs in ({}, {"max_game_length": 3}):
+        env = single(pg, **kwargs)
+        done = False
+        while not done:
+            _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            done = terminated or truncated
+        before = snapshot(env)
+        with pytest.raises(pg.ResetNeeded, match="episode is over"):
+            env.step(0)
+        assert snapshot(env) == before
+
+
+def test_aec_step_before_reset_is_refused(pz: Any) -> None:
+    env = pz.raw_env("plateau-x", "mini")
+    before = snapshot(env)
+    with pytest.raises(pz.ResetNeeded, match="before reset"):
+        env.step(int(env.state.legal_actions()[0]))
+    assert snapshot(env) == before and env.state.ply == 0
+
+
+def test_aec_step_once_every_agent_is_done_is_refused(pz: Any) -> None:
+    env = pz.raw_env("plateau-x", "mini", max_game_length=4)
+    env.reset()
+    while not env.truncations[env.agent_selection]:
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    before = snapshot(env)
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(0)  # a done agent takes None only
+    assert snapshot(env) == before
+    while env.agents:
+        env.step(None)
+    before = snapshot(env)
+    with pytest.raises(pz.ResetNeeded, match="every agent is done"):
+        env.step(None)
+    assert snapshot(env) == before
+
+
+def test_batch_env_step_before_reset_is_refused(pg: Any) -> None:
+    env = pg.BatchEnv("plateau-x", "mini", num_envs=3)
+    actions = env.sample_legal()
+    before = snapshot(env)
+    with pytest.raises(pg.ResetNeeded, match="before reset"):
+        env.step(actions)
+    assert snapshot(env) == before
+    env.reset()
+    env.step(actions)
+
+
+# -- seeds: checked before anything is reseeded -------------------------------------------------
+
+
+def seeded(pg: Any, pz: Any, kind: str) -> Any:
+    """An environment of ``kind`` after a seeded reset and a step, its spaces' generators made."""
+    if kind == "single":
+        return single(pg)
+    if kind == "batch":
+        env = pg.BatchEnv("plateau-x", "mini", num_envs=3)
+        env.reset(seed=5)
+        env.step(env.sample_legal())
+        env.action_space.sample()
+        return env
+    env = pz.raw_env("plateau-x", "mini")
+    env.reset(seed=5)
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    return env
+
+
+@pytest.mark.parametrize("kind", ["single", "batch", "aec"])
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_a_bad_seed_is_refused_and_changes_nothing(pg: Any, pz: Any, kind: str, seed: Any) -> None:
+    # BatchEnv.reset(seed=True) reseeded its action space, then the batch refused the seed;
+    # the others took True for 1
+    env = seeded(pg, pz, kind)
+    before = snapshot(env)
+    with pytest.raises(ValueError, match="seed must be an int"):
+        env.reset(seed=seed)
+    assert snapshot(env) == before
+
+
+def test_numpy_seeds_seed_as_the_same_int(pg: Any, pz: Any) -> None:
+    def drawn(env: Any) -> Any:
+        # what the seed decides: the env's generator, its action spaces', the batch's
+        if isinstance(env, pg.SingleAgentEnv):
+            return env.np_random.bit_generator.state, env.state.history
+        if isinstance(env, pg.BatchEnv):
+            return env.action_space.sample().tolist(), env.sample_legal().tolist()
+        return [env.action_space(a).sample() for a in env.possible_agents]
+
+    for make in (
+        lambda: pg.SingleAgentEnv("plateau-x", "mini", seat=1),
+        lambda: pg.BatchEnv("plateau-x", "mini", num_envs=2),
+        lambda: pz.raw_env("plateau-x", "mini"),
+    ):
+        a, b, c = make(), make(), make()
+        a.reset(seed=7)
+        b.reset(seed=np.uint64(7))
+        c.reset(seed=8)
+        assert drawn(a) == drawn(b) != drawn(c)
+
+
+# -- OpenSpiel: pyspiel hands _apply_action a C++ int64 already; the game's parameters ----------
+
+
+@pytest.mark.openspiel
+@pytest.mark.parametrize("length", [2.5, True, float("inf"), "7", 0, 2**31], ids=repr)
+def test_openspiel_refuses_a_max_game_length_that_is_no_int(length: Any) -> None:
+    # int() truncated 2.5 to 2 and took True for 1 (pyspiel.load_game checks the type, a
+    # game made from its class with a parameter dict did not)
+    require_extra("pyspiel", "openspiel")
+    from plateau.openspiel import GAME_CLASSES
+
+    with pytest.raises(ValueError, match="max_game_length must be an int"):
+        GAME_CLASSES["plateau-x"]({"variant": "mini", "max_game_length": length})
+    game = GAME_CLASSES["plateau-x"]({"variant": "mini", "max_game_length": np.int64(7)})
+    assert game.max_game_length() == 7
