@@ -52,6 +52,7 @@ from plateau.registry import check_variant, new_game
 from plateau.sprt import SPRT, SPRTCounter, SPRTState
 from plateau.tournament import Tournament
 
+from plateau.errors import InvalidResultsError
 FORMAT = "plateau-arena-game"
 
 
@@ -95,10 +96,124 @@ class GameResult:
 
     @classmethod
     def from_line(cls, line: str) -> GameResult:
-        data = json.loads(line)
-        if not isinstance(data, dict) or data.pop("format", None) != FORMAT:
-            raise ValueError("not an arena game line")
-        return cls(**data)
+        """The game of one results line; :class:`InvalidResultsError` if it is not JSON or
+        not an arena game (a field missing, unknown or of the wrong type)."""
+        try:
+            data = json.loads(line)
+        except (ValueError, RecursionError) as e:
+            what = "nested too deep" if isinstance(e, RecursionError) else str(e)
+            raise InvalidResultsError(f"not JSON ({what})") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameResult:
+        """The game of one results line as JSON data, checked field by field (the one place
+        results are checked: the statistics, ``arena-report``, ``view`` and ``show`` trust
+        what comes out)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InvalidResultsError(f'not an arena game (no "format": "{FORMAT}")')
+        fields = {k: v for k, v in data.items() if k != "format"}
+        for name in fields:
+            if name not in _RESULT_FIELDS:
+                raise InvalidResultsError(f"unknown field {str(name)[:100]!r}")
+        for name, (check, what, required) in _RESULT_FIELDS.items():
+            if name not in fields:
+                if required:
+                    raise InvalidResultsError(f"field {name!r} is missing")
+                continue
+            if not check(fields[name]):
+                got = _short(fields[name])
+                raise InvalidResultsError(f"field {name!r} must be {what}, got {got}")
+        n = len(fields["seats"])
+        seats = sorted(seat for group in fields["ranking"] for seat in group)
+        if seats != list(range(n)):
+            got = _short(fields["ranking"])
+            raise InvalidResultsError(f"ranking {got} does not place each of {n} seats once")
+        if len(fields["returns"]) != n:
+            raise InvalidResultsError(f"returns has {len(fields['returns'])} values for {n} seats")
+        forfeit = fields.get("forfeit")
+        if forfeit is not None and forfeit["seat"] not in range(n):
+            raise InvalidResultsError(f"forfeit seat {forfeit['seat']} is not one of {n} seats")
+        return cls(**fields)
+
+
+def _short(value: object, limit: int = 80) -> str:
+    text = repr(value) if not isinstance(value, (list, dict)) else json.dumps(value)[:1000]
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _is_int(value: object, low: int | None = None) -> bool:
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    return ok and (low is None or value >= low)  # type: ignore[operator]
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_sprt(value: object) -> bool:
+    """The SPRT field: None, or settings that make an SPRT and an optional ``games`` count."""
+    if value is None:
+        return True
+    if not isinstance(value, dict) or not _is_int(value.get("games", 0), 0):
+        return False
+    try:
+        SPRT(**{k: v for k, v in value.items() if k != "games"})
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _is_forfeit(value: object) -> bool:
+    return value is None or (isinstance(value, dict) and _is_int(value.get("seat"), 0))
+
+
+#: each field of a results line: its check, what the check wants (for the message), required
+_RESULT_FIELDS: dict[str, tuple[Callable[[Any], bool], str, bool]] = {
+    "index": (lambda v: _is_int(v, 0), "an integer >= 0", True),
+    "game": (lambda v: isinstance(v, str), "a string", True),
+    "variant": (lambda v: isinstance(v, str), "a string", True),
+    "seed": (_is_int, "an integer", True),
+    "seats": (
+        lambda v: isinstance(v, list) and v != [] and all(isinstance(s, str) for s in v),
+        "a list of bot specs (strings)",
+        True,
+    ),
+    "ranking": (
+        lambda v: (
+            isinstance(v, list)
+            and v != []
+            and all(isinstance(g, list) and g != [] and all(_is_int(s) for s in g) for g in v)
+        ),
+        "a list of groups of seats (lists of integers), best first",
+        True,
+    ),
+    "returns": (
+        lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
+        "a list of numbers",
+        True,
+    ),
+    "plies": (lambda v: _is_int(v, 0), "an integer >= 0", True),
+    "seconds": (_is_number, "a number", True),
+    "truncated": (lambda v: isinstance(v, bool), "true or false", False),
+    "forfeit": (_is_forfeit, 'null or an object with its "seat"', False),
+    "record": (lambda v: isinstance(v, dict), "an object (a game record)", False),
+    "engines": (
+        lambda v: isinstance(v, dict) and all(isinstance(e, dict) for e in v.values()),
+        "an object of objects",
+        False,
+    ),
+    "sprt": (_is_sprt, "null or an SPRT's settings", False),
+    "tc": (lambda v: v is None or isinstance(v, str), "null or a string", False),
+    "move_seconds": (
+        lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
+        "a list of numbers",
+        False,
+    ),
+    "opening": (lambda v: v is None or _is_int(v, 0), "null or an integer >= 0", False),
+    "opening_plies": (lambda v: _is_int(v, 0), "an integer >= 0", False),
+    "openings": (lambda v: v is None or isinstance(v, str), "null or a string", False),
+}
 
 
 _KEY_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*=")
@@ -538,19 +653,26 @@ class ArenaResult:
 
 
 def read_results(path: str | os.PathLike[str]) -> list[GameResult]:
-    """The games in a JSON-lines file; a torn last line (an interrupted write) is ignored,
-    any other bad line is an error naming its line number."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    """The games in a JSON-lines file; a torn last line (an interrupted write: not JSON, no
+    newline after it) is ignored, any other bad line is an :class:`InvalidResultsError`
+    naming the file and line (``games.jsonl:3: ...``)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidResultsError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    lines = text.split("\n")
     out = []
     for i, line in enumerate(lines):
         if not line.strip():
             continue
         try:
             out.append(GameResult.from_line(line))
-        except (ValueError, TypeError) as e:
-            if i == len(lines) - 1:
-                break
-            raise ValueError(f"{path}: line {i + 1} is not an arena game: {e}") from None
+        except InvalidResultsError as e:
+            if i == len(lines) - 1 and str(e).startswith("not JSON"):
+                break  # the last line, without its newline: a write cut short
+            raise InvalidResultsError(
+                f"{path}:{i + 1}: this line is not an arena game: {e}"
+            ) from None
     return out
 
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from plateau import __version__
+from plateau.errors import InvalidRecordError, InvalidResultsError
 from plateau.record import from_json, from_record
 from plateau.registry import game_info, games, new_game, random_playouts
 from plateau.state import GameState
@@ -128,7 +129,7 @@ def _load_game(path: str, game_index: int | None = None) -> tuple[GameState, str
     first = text.lstrip().split("\n", 1)[0]
     try:
         head = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):  # not an arena file: the record's loader says why
         head = None
     if not (isinstance(head, dict) and head.get("format") == arena.FORMAT):
         if game_index is not None:
@@ -145,7 +146,10 @@ def _load_game(path: str, game_index: int | None = None) -> tuple[GameState, str
     if chosen is None:
         known = ", ".join(str(r.index) for r in results[:20])
         raise ValueError(f"{path} has no game with index {game_index} (games: {known}, ...)")
-    state = from_record(chosen.record)
+    try:
+        state = from_record(chosen.record)
+    except InvalidRecordError as e:
+        raise InvalidResultsError(f"{path}: arena game {chosen.index}: its record: {e}") from None
     seats = ", ".join(f"{p}: {bot}" for p, bot in enumerate(chosen.seats))
     title = (
         f"arena game {chosen.index}, {chosen.game} {chosen.variant} ({seats}); "

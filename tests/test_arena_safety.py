@@ -1,0 +1,134 @@
+"""Safety of the arena's files and processes (issue 21): results files with a line of the
+wrong shape give a clear error naming the line, ``--resume`` never loses saved games to a
+failed rewrite, and the arena stops its workers and engines whatever signal ends it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import plateau
+from plateau import arena
+from plateau.cli import main
+
+# -- 4. results files with a field of the wrong type ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def games_lines() -> list[dict[str, Any]]:
+    result = arena.run("plateau-x", "mini", ["random", "greedy"], games=3, seed=2, ply_cap=20)
+    return [json.loads(r.to_line()) for r in result.results]
+
+
+#: (field, a value of the wrong type or shape); None as the field: the line itself
+BAD_FIELDS: list[tuple[str, Any]] = [
+    ("index", "0"), ("index", -1), ("index", 1.5), ("index", True), ("index", None),
+    ("game", 5), ("variant", []), ("seed", "x"), ("seed", 2.0),
+    ("seats", 5), ("seats", []), ("seats", [1, 2]), ("seats", ["a"]),
+    ("ranking", []), ("ranking", [[]]), ("ranking", [[0]]), ("ranking", [[0, 0, 1]]),
+    ("ranking", [[0.5], [1]]), ("ranking", "01"), ("ranking", [[0], [2]]), ("ranking", [0, 1]),
+    ("returns", {}), ("returns", [1.0]), ("returns", ["a", "b"]), ("returns", [True, 0]),
+    ("plies", -1), ("plies", "3"), ("seconds", "1"), ("seconds", None), ("truncated", 1),
+    ("forfeit", {}), ("forfeit", []), ("forfeit", "x"), ("forfeit", {"seat": 7}),
+    ("forfeit", {"seat": "0"}), ("record", []), ("record", "x"),
+    ("engines", []), ("engines", {"0": 1}),
+    ("sprt", [1]), ("sprt", 5), ("sprt", {"elo0": "x"}), ("sprt", {"games": "2"}),
+    ("sprt", {"nope": 1}), ("sprt", {"elo0": 10, "elo1": 0}),
+    ("tc", {}), ("tc", 10), ("move_seconds", {}), ("move_seconds", ["a"]),
+    ("opening", "1"), ("opening", -2), ("opening", [0]), ("opening_plies", None),
+    ("openings", 5), ("surprise", 1), ("format", "other"),
+]  # fmt: skip
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _commands(path: Path, out: Path) -> list[list[str]]:
+    return [
+        ["arena-report", str(path)],
+        ["show", "--record", str(path)],
+        ["view", str(path), "--out", str(out)],
+        ["render", "--record", str(path)],
+    ]
+
+
+def _refused(argv: list[str], capsys: pytest.CaptureFixture[str], where: str) -> str:
+    assert main(argv) == 2, argv
+    err = capsys.readouterr().err
+    assert err.startswith("plateau: error: ") and where in err, (argv, err)
+    assert "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize(("field", "value"), BAD_FIELDS, ids=[f"{f}={v!r}" for f, v in BAD_FIELDS])
+def test_a_results_line_with_a_field_of_the_wrong_type_is_refused_naming_the_line(
+    field: str,
+    value: Any,
+    games_lines: list[dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bad = dict(games_lines[1], **{field: value})
+    path = _write(tmp_path / "games.jsonl", [json.dumps(d) for d in (games_lines[0], bad)])
+    path.write_text(path.read_text() + json.dumps(games_lines[2]) + "\n")
+    for argv in _commands(path, tmp_path / "page.html"):
+        err = _refused(argv, capsys, f"{path}:2: ")
+        assert field in err.split(":2: ", 1)[1]
+    with pytest.raises(plateau.InvalidResultsError, match=f"{path}:2: "):
+        arena.read_results(path)
+    assert issubclass(plateau.InvalidResultsError, ValueError)
+
+
+def test_a_missing_field_and_a_line_that_is_no_object_are_refused(
+    games_lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = {k: v for k, v in games_lines[1].items() if k != "seats"}
+    for line in [json.dumps(missing), "[1, 2]", "5", '"text"', "null"]:
+        path = _write(tmp_path / "games.jsonl", [json.dumps(games_lines[0]), line])
+        for argv in _commands(path, tmp_path / "page.html"):
+            _refused(argv, capsys, f"{path}:2: ")
+
+
+@pytest.mark.parametrize("last", [False, True])
+def test_a_deeply_nested_results_line_is_refused_naming_the_line(
+    last: bool,
+    games_lines: list[dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    deep = '{"format": "plateau-arena-game", "index": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    lines = [json.dumps(games_lines[0]), deep] + ([] if last else [json.dumps(games_lines[2])])
+    path = _write(tmp_path / "games.jsonl", lines)
+    for argv in _commands(path, tmp_path / "page.html"):
+        _refused(argv, capsys, f"{path}:2: ")
+    # a file whose first line is nested too deep: the record loader refuses it
+    first = _write(tmp_path / "first.jsonl", ["[" * 100_000 + "]" * 100_000])
+    for argv in _commands(first, tmp_path / "page.html")[1:]:
+        assert main(argv) == 2, argv
+        assert capsys.readouterr().err.startswith("plateau: error: ")
+
+
+def test_a_torn_last_line_is_still_ignored_and_a_whole_bad_last_line_is_not(
+    games_lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    whole = [json.dumps(d) for d in games_lines]
+    torn = tmp_path / "torn.jsonl"
+    torn.write_text("\n".join(whole[:2]) + "\n" + whole[2][:40], encoding="utf-8")
+    assert [r.index for r in arena.read_results(torn)] == [0, 1]
+    bad_last = _write(tmp_path / "bad.jsonl", [*whole[:2], json.dumps(dict(games_lines[2], seats=5))])
+    with pytest.raises(plateau.InvalidResultsError, match=":3: .*'seats'"):
+        arena.read_results(bad_last)
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(whole[0].encode() + b"\n\xff\xfe\n")
+    with pytest.raises(plateau.InvalidResultsError, match="not UTF-8"):
+        arena.read_results(binary)
