@@ -132,3 +132,66 @@ def test_a_torn_last_line_is_still_ignored_and_a_whole_bad_last_line_is_not(
     binary.write_bytes(whole[0].encode() + b"\n\xff\xfe\n")
     with pytest.raises(plateau.InvalidResultsError, match="not UTF-8"):
         arena.read_results(binary)
+
+
+# -- 5. a rewrite that fails leaves the file as it was ----------------------------------------
+
+_LIMITED = """
+import resource, signal, sys
+from plateau.cli import main
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))
+sys.exit(main({argv!r}))
+"""
+
+
+def _with_file_size_limit(limit: int, argv: list[str]) -> subprocess.CompletedProcess[str]:
+    code = _LIMITED.format(limit=limit, argv=argv)
+    env = dict(os.environ, TQDM_DISABLE="1")
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
+
+
+def test_resume_whose_rewrite_fails_keeps_every_saved_game(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    argv = ["arena", "--variant", "mini", "--bots", "random,random", "--seed", "5"]
+    argv += ["--ply-cap", "30", "--jobs", "1", "--no-progress", "--out", str(out)]
+    assert main([*argv, "--games", "20"]) == 0
+    with out.open("a") as f:
+        f.write('{"format": "plateau-arena-game", "ind')  # an interrupted write: torn
+    before = out.read_bytes()
+    # the disk fills (a file-size limit) while --resume rewrites the file without its torn line
+    done = _with_file_size_limit(len(before) // 2, [*argv, "--games", "30", "--resume"])
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("plateau: error: ")
+    assert out.read_bytes() == before  # all 20 games, the torn line too: nothing was lost
+    assert [r.index for r in arena.read_results(out)] == list(range(20))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]  # no temporary left
+    # and with room on the disk the resume completes
+    assert main([*argv, "--games", "30", "--resume"]) == 0
+    assert [r.index for r in arena.read_results(out)] == list(range(30))
+
+
+@pytest.mark.parametrize("command", ["view", "render"])
+def test_a_page_or_picture_whose_write_fails_leaves_the_old_file(
+    command: str, tmp_path: Path
+) -> None:
+    record = tmp_path / "game.json"
+    state = plateau.new_game("plateau-x", "mini")
+    for _ in range(6):
+        state.apply(int(state.legal_actions()[0]))
+    record.write_text(state.to_json())
+    page = tmp_path / "page.out"
+    page.write_bytes(b"the old page, still wanted\n")
+    os.chmod(page, 0o640)
+    if command == "view":
+        argv = ["view", str(record), "--out", str(page)]
+    else:
+        argv = ["render", "--record", str(record), "--out", str(page)]
+    done = _with_file_size_limit(16, argv)
+    assert done.returncode == 2, done.stderr
+    assert page.read_bytes() == b"the old page, still wanted\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "page.out"]
+    assert main(argv) == 0
+    assert page.stat().st_size > 100 and (page.stat().st_mode & 0o777) == 0o640

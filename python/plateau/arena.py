@@ -53,6 +53,7 @@ from plateau.sprt import SPRT, SPRTCounter, SPRTState
 from plateau.tournament import Tournament
 
 from plateau.errors import InvalidResultsError
+from plateau.files import replace_file
 FORMAT = "plateau-arena-game"
 
 
@@ -883,8 +884,8 @@ def run(
             if not same or r.seats != labels:
                 raise ValueError(f"{out}: game {r.index} was played by another arena setup")
             done[r.index] = r
-        # rewrite without a torn last line
-        Path(out).write_text("".join(r.to_line() + "\n" for r in done.values()), "utf-8")
+        # rewrite without a torn last line, whole or not at all: the saved games stay safe
+        replace_file(out, "".join(r.to_line() + "\n" for r in done.values()))
     counter = SPRTCounter(sprt) if sprt is not None else None
 
     def decided() -> bool:

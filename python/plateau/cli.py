@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from plateau import __version__
 from plateau.errors import InvalidRecordError, InvalidResultsError
+from plateau.files import replace_file
 from plateau.record import from_json, from_record
 from plateau.registry import game_info, games, new_game, random_playouts
 from plateau.state import GameState
@@ -179,11 +180,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         except ImportError as e:
             print(f"plateau: error: {e}", file=sys.stderr)
             return 2
-        with open(args.out, "wb") as f:
-            f.write(data)
+        replace_file(args.out, data)
     elif args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(render.svg(state, args.viewer, last))
+        replace_file(args.out, render.svg(state, args.viewer, last))
     else:
         print(render.svg(state, args.viewer, last))
     return 0
@@ -194,8 +193,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 
     state, title = _load_game(args.file, args.game_index)
     page = viewer_html(state, title=args.title or title, viewer=args.viewer)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(page)
+    replace_file(args.out, page)
     print(f"{args.out}: {len(state.history) + 1} pictures, {len(page):,} bytes")
     return 0
 
