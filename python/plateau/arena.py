@@ -44,7 +44,13 @@ from plateau.bots import make_bot
 from plateau.bots.base import Bot
 from plateau.checks import check_int
 from plateau.clock import TimeControl, held_to_budget, own_seconds
-from plateau.engine import EngineError, EnginePool, check_engine, is_engine_spec
+from plateau.engine import (
+    EngineConnection,
+    EngineError,
+    EnginePool,
+    check_engine,
+    is_engine_spec,
+)
 from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.openings import Opening, OpeningSource
 from plateau.record import to_record
@@ -330,6 +336,19 @@ def _engine_forfeit(
     }
 
 
+def _out_of_turn(
+    engines: dict[int, EngineConnection], labels: list[str], ply: int, pool: EnginePool
+) -> dict[str, Any] | None:
+    """The forfeit of an engine that broke the protocol while others played (it flooded its
+    output or printed an over-long line), found as soon as the move in progress ends."""
+    for seat, engine in engines.items():
+        if engine.failure is not None:
+            forfeit = _engine_forfeit(seat, labels[seat], ply, engine.failure, engine.stderr_tail)
+            pool.discard(engine)
+            return forfeit
+    return None
+
+
 def _play_game(
     game: str,
     variant: str,
@@ -348,7 +367,7 @@ def _play_game(
     move_seconds: list[float] = []
     labels = [bot_label(spec) for spec in specs]
     bots: dict[int, Bot] = {}
-    engines: dict[int, Any] = {}  # seat -> EngineProcess
+    engines: dict[int, EngineConnection] = {}
     forfeit: dict[str, Any] | None = None
     for seat, spec in enumerate(specs):
         if not is_engine_spec(spec):
@@ -372,6 +391,9 @@ def _play_game(
             break
     t0 = time.perf_counter()
     while forfeit is None and not state.is_terminal() and state.ply < ply_cap:
+        forfeit = _out_of_turn(engines, labels, state.ply, pool)
+        if forfeit is not None:
+            break
         seat = state.current_player
         view_seed = _seed_for(seed, index, seat) ^ state.ply
         if seat in engines:
@@ -423,6 +445,8 @@ def _play_game(
                 "traceback": traceback.format_exc(limit=4),
             }
             break
+    if forfeit is None:  # an engine that broke the protocol after its last move
+        forfeit = _out_of_turn(engines, labels, state.ply, pool)
     ranking = state.ranking()
     if forfeit is not None:
         loser = forfeit["seat"]
