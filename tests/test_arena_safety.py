@@ -195,3 +195,98 @@ def test_a_page_or_picture_whose_write_fails_leaves_the_old_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "page.out"]
     assert main(argv) == 0
     assert page.stat().st_size > 100 and (page.stat().st_mode & 0o777) == 0o640
+
+
+# -- 6. whatever signal ends the arena, its workers and engines end with it -------------------
+
+UNRELIABLE = Path(__file__).resolve().parent / "engines" / "unreliable.sh"
+_ARENA_CHILD = """
+import sys
+from plateau.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _group_members(pgid: int) -> list[int]:
+    """The processes of process group ``pgid`` still running (zombies excluded)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _still_running(pids: list[int], seconds: float = 5.0) -> list[int]:
+    end = time.monotonic() + seconds
+    while True:
+        left = [p for p in pids if Path(f"/proc/{p}").exists() and _state(p) not in ("Z", "")]
+        if not left or time.monotonic() > end:
+            return left
+        time.sleep(0.05)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_ending_the_arena_leaves_no_worker_or_engine(
+    signame: str, jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from helpers import default_sigint
+    from plateau.engine import engine_spec
+
+    monkeypatch.setenv("UNRELIABLE_DIR", str(tmp_path))
+    monkeypatch.setenv("UNRELIABLE_PLAN", "good,hang,hang,hang,hang")
+    monkeypatch.setenv("UNRELIABLE_LEGAL", f"{sys.executable} -m plateau legal")
+    spec = engine_spec(["sh", str(UNRELIABLE)], name="unreliable")
+    argv = [sys.executable, "-c", _ARENA_CHILD, "arena", "--variant", "mini", "--no-progress"]
+    argv += ["--bots", f"{spec},random", "--games", "4", "--jobs", str(jobs)]
+    signum = getattr(signal, signame)
+    # a session of its own (a terminal's, as a harness or a shell starts it); the test reads
+    # the arena's pipes to their end, as a harness waiting for it does
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_sigint,
+    )
+    try:
+        end = time.monotonic() + 60
+        while time.monotonic() < end and proc.poll() is None:
+            if (tmp_path / "sleeps").exists():
+                break
+            time.sleep(0.05)
+        assert (tmp_path / "sleeps").exists(), "the engine never started hanging"
+        time.sleep(0.3 * jobs)  # let the other worker's engine start too
+        if signum == signal.SIGINT:
+            os.killpg(proc.pid, signum)  # Ctrl-C: the terminal signals the whole group
+        else:
+            proc.send_signal(signum)  # kill -TERM / -HUP of the arena alone
+        try:
+            _, err = proc.communicate(timeout=30)  # both pipes to their end
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the arena's pipes stayed open after {signame}: something still runs")
+    finally:
+        if proc.poll() is None or _group_members(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + signum, err
+    assert ("interrupted" if signum == signal.SIGINT else f"terminated by {signame}") in err
+    assert "Traceback" not in err
+    assert _group_members(proc.pid) == []  # no worker left
+    pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
+    assert _still_running(pids) == []  # no engine, no `sleep` of an engine

@@ -25,12 +25,15 @@ opening ``k``, so that opening luck cancels out. With two players a group is an 
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import json
 import math
 import os
 import re
 import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -38,7 +41,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, TypeVar, Union, cast
 
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
@@ -52,14 +55,14 @@ from plateau.engine import (
     is_engine_spec,
 )
 from plateau.engine import split_outside_quotes as _split_outside_quotes
+from plateau.errors import InvalidResultsError
+from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
 from plateau.record import to_record
 from plateau.registry import check_variant, new_game
 from plateau.sprt import SPRT, SPRTCounter, SPRTState
 from plateau.tournament import Tournament
 
-from plateau.errors import InvalidResultsError
-from plateau.files import replace_file
 FORMAT = "plateau-arena-game"
 
 
@@ -763,13 +766,76 @@ def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult,
             for fut in done:
                 yield fut.result()
     except BaseException:
-        # interrupted (or the consumer stopped): do not wait for games in progress
+        # interrupted (or the consumer stopped): do not wait for games in progress, but do
+        # wait (a few seconds at most) for the workers to stop their engines and exit, so
+        # that nothing of the arena outlives it
         workers = list(getattr(pool, "_processes", {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in workers:
             proc.terminate()
+        end = time.monotonic() + 5.0
+        for proc in workers:
+            proc.join(max(0.0, end - time.monotonic()))
+        for proc in workers:
+            if proc.is_alive():
+                proc.kill()
         raise
     pool.shutdown()
+
+
+#: the signals that end an arena, stopping its workers and engines on the way out (SIGINT
+#: is Python's KeyboardInterrupt already)
+ENDING_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+class Terminated(SystemExit):
+    """The arena was told to end by a signal (SIGTERM, SIGHUP): raised in the main thread
+    while :func:`run` runs, so that its workers and engines are stopped on the way out, as on
+    Ctrl-C. A ``SystemExit`` with the code ``128 + signum``: uncaught, the process exits
+    with it, without a traceback."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _ending_signals_raise() -> Generator[None, None, None]:
+    """While the arena runs in the main thread, the :data:`ENDING_SIGNALS` that would end the
+    process at once (left at their default) raise :class:`Terminated` instead; handlers of
+    the caller's own and ignored signals (``nohup``) are left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in ENDING_SIGNALS:
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            previous[signum] = signal.signal(signum, _raise_terminated)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _stops_cleanly(fn: _F) -> _F:
+    """``fn`` run with :func:`_ending_signals_raise`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with _ending_signals_raise():
+            return fn(*args, **kwargs)
+
+    return cast(_F, wrapper)
 
 
 def _init_worker() -> None:
@@ -777,7 +843,8 @@ def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _POOL = pool = EnginePool()
     # a worker that ends normally stops its engines on the way out (multiprocessing runs its
-    # finalizers, not atexit); one stopped by the parent (SIGTERM: Ctrl-C, an error) kills them
+    # finalizers, not atexit); one stopped by the parent (SIGTERM: Ctrl-C, an error, a
+    # signal to the arena) or by a hangup of its terminal kills them
     from multiprocessing.util import Finalize
 
     Finalize(None, pool.close, exitpriority=10)
@@ -786,7 +853,17 @@ def _init_worker() -> None:
         pool.close(grace=0)
         os._exit(128 + signum)
 
-    signal.signal(signal.SIGTERM, on_sigterm)
+    for signum in ENDING_SIGNALS:
+        signal.signal(signum, on_sigterm)
+    # a parent that dies without stopping us (SIGKILL) leaves us to init: stop then too
+    parent = os.getppid()
+
+    def watch_parent() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch_parent, name="plateau-watch-parent", daemon=True).start()
 
 
 def _run_ray(
@@ -811,6 +888,7 @@ def _run_ray(
             ray.shutdown()
 
 
+@_stops_cleanly
 def run(
     game: str,
     variant: str,
@@ -845,7 +923,10 @@ def run(
     With ``openings`` (:class:`plateau.openings.OpeningSource`: a file, or random plies drawn
     from ``seed``) games ``n * k`` to ``n * k + n - 1`` (the ``n`` seat rotations; an SPRT's
     pair with two players) all start from opening ``k``; each game's record holds the opening's
-    plies then the bots' moves, and ``GameResult.opening`` names the opening."""
+    plies then the bots' moves, and ``GameResult.opening`` names the opening.
+
+    Run from the main thread, SIGTERM and SIGHUP end it as Ctrl-C does (its workers and
+    engines stop, the games so far stay in ``out``), by :class:`Terminated`."""
     check_variant(game, variant)
     probe = new_game(game, variant)
     bots = list(bots)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -534,8 +535,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as e:  # bad actions, records, options or files: a message
         print(f"plateau: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or a signal ending an arena
+        signum = getattr(e, "signum", None)  # plateau.arena.Terminated: SIGTERM, SIGHUP
+        if isinstance(e, SystemExit) and not isinstance(signum, int):
+            raise
         hint = " (the games so far are in --out; continue with --resume)"
         resumable = args.command == "arena" and getattr(args, "out", None)
-        print(f"\nplateau: interrupted{hint if resumable else ''}", file=sys.stderr)
-        return 130
+        what = "interrupted" if signum is None else f"terminated by {signal.Signals(signum).name}"
+        print(f"\nplateau: {what}{hint if resumable else ''}", file=sys.stderr)
+        return 130 if signum is None else 128 + signum
