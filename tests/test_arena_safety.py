@@ -197,6 +197,8 @@ def test_a_page_or_picture_whose_write_fails_leaves_the_old_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "page.out"]
     assert main(argv) == 0
     assert page.stat().st_size > 100 and (page.stat().st_mode & 0o777) == 0o640
+    assert main([*argv[:-1], os.devnull]) == 0  # not a regular file: written in place
+    assert Path(os.devnull).is_char_device()
 
 
 # -- 6. whatever signal ends the arena, its workers and engines end with it -------------------

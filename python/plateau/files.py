@@ -16,14 +16,20 @@ def replace_file(path: str | os.PathLike[str], data: str | bytes) -> None:
     folder, flushed to disk, then renamed over ``path`` (``os.replace``, atomic). On any error
     ``path`` is unchanged and the temporary file removed. A symbolic link is written through
     (its target is replaced); an existing file keeps its permissions, a new one gets the
-    umask's."""
+    umask's. What is not a regular file (``/dev/stdout``, a named pipe) is written in place."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     target = os.path.realpath(os.fspath(path))
+    with contextlib.suppress(FileNotFoundError):
+        if not stat.S_ISREG(os.stat(target).st_mode):
+            with open(path, "wb") as stream:
+                stream.write(raw)
+            return
     fd, tmp = tempfile.mkstemp(
         dir=os.path.dirname(target), prefix=f".{os.path.basename(target)}.", suffix=".tmp"
     )
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.write(raw)
             f.flush()
             os.fsync(f.fileno())
         try:
