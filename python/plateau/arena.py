@@ -113,7 +113,10 @@ class GameResult:
         except (ValueError, RecursionError) as e:
             what = "nested too deep" if isinstance(e, RecursionError) else str(e)
             raise InvalidResultsError(f"not JSON ({what})") from None
-        return cls.from_dict(data)
+        try:
+            return cls.from_dict(data)
+        except RecursionError:  # parsed just below the limit, too deep for the checks
+            raise InvalidResultsError("a value nested too deep") from None
 
     @classmethod
     def from_dict(cls, data: object) -> GameResult:
@@ -148,7 +151,8 @@ class GameResult:
 
 
 def _short(value: object, limit: int = 80) -> str:
-    text = repr(value) if not isinstance(value, (list, dict)) else json.dumps(value)[:1000]
+    """``value`` as JSON for a message, cut to ``limit`` characters."""
+    text = json.dumps(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
