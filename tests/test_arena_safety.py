@@ -60,7 +60,13 @@ def _commands(path: Path, out: Path) -> list[list[str]]:
         ["show", "--record", str(path)],
         ["view", str(path), "--out", str(out)],
         ["render", "--record", str(path)],
+        [*RESUME, "--out", str(path)],
     ]
+
+
+#: resuming the arena that wrote the games of the fixture
+RESUME = ["arena", "--variant", "mini", "--bots", "random,greedy", "--games", "3", "--seed", "2"]
+RESUME += ["--ply-cap", "20", "--jobs", "1", "--no-progress", "--resume"]
 
 
 def _refused(argv: list[str], capsys: pytest.CaptureFixture[str], where: str) -> str:
