@@ -480,8 +480,9 @@ class EngineOutput:
             ):
                 self.failure = EngineError(
                     "flood",
-                    f"more than {len(self._lines)} lines ({self.bytes} bytes) of output unread "
-                    f"(at most {MAX_BUFFERED_LINES} lines or {MAX_BUFFERED_BYTES} bytes)",
+                    f"{len(self._lines)} lines ({self.bytes} bytes) of output unread and more "
+                    f"coming (the arena holds {MAX_BUFFERED_LINES} lines or "
+                    f"{MAX_BUFFERED_BYTES} bytes at most)",
                 )
             else:
                 self._lines.append((raw.decode("utf-8", "replace").rstrip("\r\n"), len(raw)))
@@ -514,21 +515,26 @@ class EngineOutput:
                 self._cond.wait(timeout)
 
 
-def pump(pipe: IO[bytes], output: EngineOutput) -> None:
-    """Read ``pipe`` into ``output`` line by line until the end, or until ``output`` refuses
-    more (a flood or an over-long line); then close the pipe, so that an engine still writing
-    gets EPIPE instead of filling memory."""
+def pump(pipe: IO[bytes], output: EngineOutput, to_end: bool = True) -> bool:
+    """Read ``pipe`` into ``output`` line by line until its end, or until ``output`` refuses
+    more (a flood or an over-long line): then close the pipe, so that an engine still writing
+    gets EPIPE instead of filling memory, and end ``output``. With ``to_end`` False (what is
+    there so far, from a buffer), neither. True while ``output`` takes more."""
+    taking = True
     try:
-        while True:
+        while taking:
             raw = pipe.readline(MAX_LINE + 1)
-            if not raw or not output.push(raw):
+            if not raw:
                 break
+            taking = output.push(raw)
     except (OSError, ValueError):
         pass
     finally:
-        with contextlib.suppress(OSError):
-            pipe.close()
-        output.end()
+        if to_end:
+            with contextlib.suppress(OSError):
+                pipe.close()
+            output.end()
+    return taking
 
 
 class EngineConnection:
