@@ -4,22 +4,38 @@ commands. Anything that could hang runs in a subprocess with a timeout."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
 import plateau
+from helpers import default_sigint
 from plateau import arena
 from plateau.bots import BOTS, Bot, register_bot
-from plateau.engine import HELLO, BotEngine, engine_spec, serve
+from plateau.engine import (
+    HELLO,
+    MAX_BUFFERED_BYTES,
+    MAX_BUFFERED_LINES,
+    MAX_LINE,
+    BotEngine,
+    EngineError,
+    EngineOutput,
+    engine_spec,
+    pump,
+    serve,
+)
 
+needs_posix = pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX process groups")
 HERE = Path(__file__).resolve().parent
 MISBEHAVE = HERE / "engines" / "misbehave.py"
 PLATEAU = [sys.executable, "-m", "plateau"]
@@ -57,6 +73,15 @@ def _left(pids: list[int], seconds: float = 5.0) -> list[int]:
         if not left or time.monotonic() > end:
             return left
         time.sleep(0.05)
+
+
+@pytest.fixture(autouse=True)
+def _no_engine_outlives_its_test(tmp_path: Path) -> Iterator[None]:
+    """Kill what a failed test left running (an engine runs in a session of its own)."""
+    yield
+    for pid in _left(_pids(tmp_path), 0.0):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _child(code: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
@@ -116,7 +141,81 @@ def test_the_arena_forfeits_an_engine_that_stops_reading_a_long_game_line(
     assert _left(_pids(tmp_path)) == []
 
 
+_BIG_GAME_CLI = """
+import sys
+import plateau.engine
+from plateau.cli import main
+plain = plateau.engine.game_command
+plateau.engine.game_command = lambda state: plain(state) + " " * (1 << 20)
+sys.exit(main(["arena", "--variant", "mini", "--bots", {bots!r}, "--games", "2", "--jobs", "1",
+               "--no-progress"]))
+"""
+
+
+@needs_posix
+def test_ctrl_c_while_the_arena_writes_to_an_engine_that_stopped_reading(tmp_path: Path) -> None:
+    # the write had no deadline: the first Ctrl-C blocked again in close() (sending `quit`),
+    # the second left the engine running; now both the write and close() are bounded
+    spec = _misbehave(tmp_path, "deaf", 2)  # init_timeout 30 s: the Ctrl-C comes first
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _BIG_GAME_CLI.format(bots=f"{spec},random")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_sigint,
+    )
+    try:
+        end = time.monotonic() + 30
+        while time.monotonic() < end and len(_pids(tmp_path)) < 2 and proc.poll() is None:
+            time.sleep(0.05)
+        assert len(_pids(tmp_path)) == 2, "the deaf engine never started"
+        time.sleep(0.5)  # the arena is writing the game line by now
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the arena did not end after Ctrl-C")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert _left(_pids(tmp_path)) == []
+
+
 # -- 2. an engine that floods its output ----------------------------------------------------
+
+
+def test_engine_output_holds_a_bounded_number_of_lines_and_bytes() -> None:
+    lines = EngineOutput()
+    for _ in range(MAX_BUFFERED_LINES):
+        assert lines.push(b"\n")
+    assert not lines.push(b"\n") and not lines.push(b"ready\n")
+    assert lines.failure is not None and lines.failure.reason == "flood"
+    with pytest.raises(EngineError, match="flood"):
+        lines.get(None)
+    data = EngineOutput()
+    line = b"info " + b"x" * 1000 + b"\n"
+    taken = 0
+    while data.push(line):
+        taken += len(line)
+    assert taken == data.bytes <= MAX_BUFFERED_BYTES
+    assert data.failure is not None and data.failure.reason == "flood"
+
+
+def test_engine_output_refuses_an_overlong_line_and_reads_the_rest_as_text() -> None:
+    out = EngineOutput()
+    assert pump(io.BytesIO(b"info \xff\xfe\r\n" + b"x" * MAX_LINE + b"\n"), out, to_end=False)
+    assert out.get(None) == "info \ufffd\ufffd"  # not UTF-8: replaced, never an error
+    assert out.get(None) == "x" * MAX_LINE  # the longest line taken
+    assert not pump(io.BytesIO(b"y" * (MAX_LINE + 1) + b"\nready\n"), out)
+    with pytest.raises(EngineError, match="longer than"):
+        out.get(None)  # garbage, and nothing after it is read: the engine forfeits
+    done = EngineOutput()
+    assert pump(io.BytesIO(b"ready\nbestaction a1"), done)
+    assert [done.get(None), done.get(None), done.get(None)] == ["ready", "bestaction a1", None]
+    with pytest.raises(TimeoutError):
+        EngineOutput().get(time.monotonic() + 0.01)
 
 
 class _Sleepy(Bot):
