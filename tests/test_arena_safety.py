@@ -4,6 +4,7 @@ failed rewrite, and the arena stops its workers and engines whatever signal ends
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -232,13 +233,24 @@ def _group_members(pgid: int) -> list[int]:
     return found
 
 
-def _still_running(pids: list[int], seconds: float = 5.0) -> list[int]:
+def _still_running(pids: list[int], folder: Path, seconds: float = 5.0) -> list[int]:
+    """The ``pids`` still running after up to ``seconds``, among those that are processes of
+    this test (``folder`` in their environment: the machine is shared, and a pid of an
+    engine that ended may be another program's by now)."""
     end = time.monotonic() + seconds
     while True:
-        left = [p for p in pids if Path(f"/proc/{p}").exists() and _state(p) not in ("Z", "")]
+        left = [p for p in pids if _ours(p, folder)]
         if not left or time.monotonic() > end:
             return left
         time.sleep(0.05)
+
+
+def _ours(pid: int, folder: Path) -> bool:
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return False
+    return _state(pid) not in ("Z", "") and f"={folder}\0".encode() in environ
 
 
 def _state(pid: int) -> str:
@@ -306,4 +318,71 @@ def test_a_signal_ending_the_arena_leaves_no_worker_or_engine(
     assert "Traceback" not in err
     assert _group_members(proc.pid) == []  # no worker left
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
-    assert _still_running(pids) == []  # no engine, no `sleep` of an engine
+    assert _still_running(pids, tmp_path) == []  # no engine, no `sleep` of an engine
+
+
+#: an engine whose handshake hangs, after the first process (the arena's check before the
+#: first game): the arena is stopped while its workers are still starting their engines
+SLOW_START = """
+dir=$SLOW_START_DIR
+echo $$ >> "$dir/pids"
+n=$(cat "$dir/count" 2>/dev/null || echo 0)
+echo $((n + 1)) > "$dir/count"
+if [ "$n" -ge 1 ]; then
+    sleep 1000 &
+    echo $! >> "$dir/pids"
+    echo $! >> "$dir/sleeps"
+    wait
+fi
+while IFS= read -r line; do
+    case "$line" in
+    plateau-engine*) echo "id name slow-start"; echo ready ;;
+    isready) echo ready ;;
+    quit) exit 0 ;;
+    esac
+done
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_arena_stopped_while_its_engines_start_leaves_none(
+    jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plateau.engine import engine_spec
+
+    script = tmp_path / "slow-start.sh"
+    script.write_text(SLOW_START)
+    monkeypatch.setenv("SLOW_START_DIR", str(tmp_path))
+    spec = engine_spec(["sh", str(script)], name="slow-start")
+    argv = [sys.executable, "-c", _ARENA_CHILD, "arena", "--variant", "mini", "--no-progress"]
+    argv += ["--bots", f"{spec},random", "--games", "4", "--jobs", str(jobs)]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    sleeps = tmp_path / "sleeps"
+    try:
+        end = time.monotonic() + 60
+        while time.monotonic() < end and proc.poll() is None:
+            if sleeps.exists() and len(sleeps.read_text().split()) >= jobs:
+                break
+            time.sleep(0.05)
+        assert sleeps.exists(), "no engine started hanging in its handshake"
+        proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the arena's pipes stayed open after SIGTERM: something still runs")
+    finally:
+        if proc.poll() is None or _group_members(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert _group_members(proc.pid) == []
+    pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
+    assert len(pids) >= 1 + 2 * jobs  # the check, then an engine and its sleep per worker
+    left = _still_running(pids, tmp_path)
+    for pid in left:  # not ours to leave behind, whatever the test's verdict
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+    assert left == []

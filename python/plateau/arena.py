@@ -842,6 +842,34 @@ def _stops_cleanly(fn: _F) -> _F:
     return cast(_F, wrapper)
 
 
+def _kill_child_groups() -> None:
+    """SIGKILL to every child process of this one and, for a child leading a process group of
+    its own (an engine: it runs in a session of its own), to that group: the engines of an
+    arena worker that must stop now, those it is still starting included. Where there is no
+    ``/proc`` (not Linux), nothing: the pool's engines are stopped by the pool."""
+    me = os.getpid()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+        if ppid != me:
+            continue
+        pid = int(name)
+        with contextlib.suppress(OSError):
+            if os.getpgid(pid) == pid:
+                os.killpg(pid, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGKILL)
+
+
 def _init_worker() -> None:
     global _POOL
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -855,6 +883,7 @@ def _init_worker() -> None:
 
     def on_sigterm(signum: int, frame: object) -> None:
         pool.close(grace=0)
+        _kill_child_groups()  # an engine still in its handshake is not in the pool yet
         os._exit(128 + signum)
 
     for signum in ENDING_SIGNALS:
