@@ -873,6 +873,8 @@ def _kill_child_groups() -> None:
 def _init_worker() -> None:
     global _POOL
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in ENDING_SIGNALS:  # not the arena's Terminated, inherited through fork
+        signal.signal(signum, signal.SIG_DFL)
     _POOL = pool = EnginePool()
     # a worker that ends normally stops its engines on the way out (multiprocessing runs its
     # finalizers, not atexit); one stopped by the parent (SIGTERM: Ctrl-C, an error, a
