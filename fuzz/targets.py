@@ -1,5 +1,6 @@
 """Fuzz targets for every game in plateau's registry: notation, records, set-up positions and
-batches.
+batches; and the engine protocol from both sides (``engine``: commands into ``plateau
+engine``; ``referee``: a fuzzed engine against the arena).
 
 Each target is a pure function of the fuzzer's bytes: :class:`Provider` decodes them into
 inputs (a game, a position reached by random legal play, a notation string, a mutated record,
@@ -52,7 +53,7 @@ from plateau.state import GameState
 T = TypeVar("T")
 Errors = Union[type[BaseException], tuple[type[BaseException], ...]]
 
-TARGETS = ("notation", "record", "setup", "batch")
+TARGETS = ("notation", "record", "setup", "batch", "engine", "referee")
 
 #: check names turned off through the environment (comma-separated)
 SKIP: frozenset[str] = frozenset(
@@ -1653,9 +1654,321 @@ def fuzz_batch(data: bytes) -> None:
             h.op_query()
 
 
+# ------------------------------------------------------------------------------------------
+# The engine protocol, from both sides
+# ------------------------------------------------------------------------------------------
+
+#: the first words of the lines an engine may write (docs/engine-protocol.md)
+ENGINE_WORDS = ("id", "option", "ready", "info", "bestaction")
+#: how an engine may forfeit an arena game (EngineError.reason)
+FORFEIT_REASONS = frozenset(
+    [
+        "start",
+        "refused",
+        "crash",
+        "timeout",
+        "time",
+        "flood",
+        "garbage",
+        "unparseable",
+        "illegal",
+        "no-action",
+    ]
+)
+#: the bots ``plateau engine`` serves in the ``engine`` target (one searches by time)
+ENGINE_BOTS = ("random", "greedy", "mcts:seconds=0.001")
+#: odd values for the fields of a ``go`` line
+GO_VALUES = ("0", "1", "-1", "10", "1000", "9" * 400, "1e9", "x", "\u0663", "", "00", "2" * 20)
+
+
+def command_lines(p: Provider) -> list[str]:
+    """Lines for ``plateau engine``: a referee's session (handshake, ``game``, then
+    ``position`` and ``go`` as the arena writes them for a game of random play), its lines
+    often mutated, with other commands, unknown words and random text mixed in."""
+    from plateau.engine import HELLO, game_command, go_command, position_command
+
+    game = choose_game(p)
+    if game is None:
+        return []
+    variant = p.pick(plateau.variants(game))
+    s = played_state(p, game, variant)
+    rng = random.Random(p.seed())
+    # the letters of the game's notation so far (not alphabet(): it names every action id)
+    letters = "".join(sorted(set("".join(s.history_strings())))) + '{}[]":,0123456789 a@-/'
+
+    def game_line() -> str:
+        line = game_command(s)
+        if p.chance(25):
+            word, name, var, options = line.split(" ", 3)
+            tree = mutate_tree(p, json.loads(options), OPTION_VALUES)
+            line = f"{word} {name} {var} {json.dumps(tree)}" if is_json(tree) else line
+        return line
+
+    def position_line() -> str:
+        seat = s.current_player if 0 <= s.current_player < s.num_players else 0
+        line = position_command(s, seat, p.seed())
+        if p.chance(25):
+            line = mutate_bytes(p, line.encode()).decode("utf-8", "replace").replace("\n", " ")
+        return line
+
+    def go_line() -> str:
+        times = [p.pick((0, 1, 10, 1000)) for _ in range(s.num_players)]
+        line = go_command(s.num_players, p.pick((0, 1, 100)), times, p.pick((0, 5)))
+        if p.chance(25):
+            words = line.split()
+            k = 1 + 2 * p.below(len(words) // 2)
+            words[min(k + 1, len(words) - 1)] = p.pick(GO_VALUES)
+            if p.chance(20):
+                del words[k:]
+            line = " ".join(words)
+        return line
+
+    def other_line() -> str:
+        kind = p.below(6)
+        if kind == 0:
+            return p.pick((HELLO, "plateau-engine", "plateau-engine 2", "isready", "stop"))
+        if kind == 1:
+            value = p.pick(("1", "-1", "9" * 5000, "x", "", "1 2", str(p.seed())))
+            return f"setoption name {p.pick(('seed', 'seed', 'hash', ''))} value {value}"
+        if kind == 2:
+            return p.pick(("quit", "", "   ", "bestaction a1", "\ufffd", "go", "position"))
+        if kind == 3:
+            deep = p.pick(("[", '{"a":', '[{"b":'))
+            head = p.pick((f"game {game} {variant}", "position setup", "position view"))
+            return f"{head} {deep * p.pick((10, 1000, 100_000))}"
+        if kind == 4:
+            return game_line()
+        return mutate_text(p, random_text(p, letters, ()), letters, ())
+
+    lines = [HELLO] if p.chance(80) else []
+    lines.append(game_line())
+    for _ in range(p.below(8)):
+        if p.chance(70):
+            lines += [position_line(), go_line()]
+            play(s, rng, p.below(3))
+        else:
+            lines.append(other_line())
+    return lines
+
+
+def check_answer(engine: Any, line: str, answer: list[str] | None) -> None:
+    """One answer of ``plateau engine``: lines of the protocol, each a single line; ``None``
+    only for ``quit``; a ``bestaction`` legal in the engine's position."""
+    words = line.split()
+    if answer is None:
+        if words[:1] != ["quit"]:
+            fail("engine-quit", f"{_short(line)}: answered None (quit)")
+        return
+    if not isinstance(answer, list) or not all(isinstance(a, str) for a in answer):
+        fail("engine-answer", f"{_short(line)}: answered {_short(answer)}")
+        return
+    for a in answer:
+        if "\n" in a or "\r" in a or a.split()[:1] == [] or a.split()[0] not in ENGINE_WORDS:
+            fail("engine-answer-line", f"{_short(line)}: answered the line {_short(a)}")
+        if len(a) > 4096:
+            fail("engine-answer-long", f"{_short(line)}: an answer line of {len(a)} characters")
+    best = [a for a in answer if a.startswith("bestaction ")]
+    if words[:1] == ["go"]:
+        if len(best) != 1 or answer[-1] != best[0]:
+            fail("engine-go", f"{_short(line)}: go answered {_short(answer)}")
+            return
+        text = best[0].split()[1]
+        if text != "(none)":
+            state = engine.state
+            why = "no position" if state is None else state.why_illegal(text)
+            if why is not None:
+                fail("engine-go-legal", f"{_short(line)}: bestaction {text!r}: {why}")
+    elif best:
+        fail("engine-answer", f"{_short(line)}: bestaction answering {words[:1]}")
+
+
+def fuzz_engine(data: bytes) -> None:
+    """Commands into ``plateau engine``'s handler (``BotEngine.handle``), in-process: the
+    referee's own lines for random positions of every game, mutated, and (input whose first
+    byte picks a bot of :data:`ENGINE_BOTS` by its index) the raw bytes after it as standard
+    input, read as ``serve`` reads them. Every
+    line is answered with protocol lines (an error is ``info string error: ...``), never an
+    exception; a ``bestaction`` is legal in the position the engine was given."""
+    from plateau.engine import BotEngine, read_commands
+
+    if data and data[0] < len(ENGINE_BOTS):  # raw: the bytes after the first are stdin
+        import io
+
+        engine = BotEngine(ENGINE_BOTS[data[0]], 1)
+        lines = list(read_commands(io.BytesIO(data[1:])))
+    else:
+        p = Provider(data)
+        engine = BotEngine(p.pick(ENGINE_BOTS), p.seed())
+        lines = command_lines(p)
+    for line in lines:
+        answer = must("engine-handle", functools.partial(engine.handle, line))
+        check_answer(engine, line, answer)
+        if answer is None:
+            return
+
+
+def scripted_engine(p: Provider, log: list[Any]) -> Callable[[Any], Any]:
+    """A ``start`` function for ``EnginePool``: an engine of the fuzz input behind the arena's
+    real protocol code (``EngineConnection``), each appended to ``log``. Each command the
+    arena writes is answered at once as a library bot would answer it (a shadow
+    ``BotEngine``), then spoiled as the input says: silence, garbage, bytes that are not
+    UTF-8, over-long lines, a flood, a wrong action, ``(none)``, a refusal, the end of
+    output, a failed write. The answer goes through the real reader (``pump``) into the real
+    bounded buffer."""
+    import io
+
+    from plateau.engine import (
+        MAX_BUFFERED_BYTES,
+        MAX_BUFFERED_LINES,
+        MAX_LINE,
+        BotEngine,
+        EngineConnection,
+        EngineError,
+        pump,
+    )
+
+    class Scripted(EngineConnection):
+        def __init__(self, spec: Any) -> None:
+            super().__init__(spec)
+            self.shadow = BotEngine("random", p.seed())
+            self.commands = 0
+            self.closed = False
+            log.append(self)
+            try:
+                self._handshake()
+            except BaseException:
+                self.close(grace=0)
+                raise
+
+        @property
+        def alive(self) -> bool:
+            return not self.closed and not self.output.ended
+
+        def close(self, grace: float = 0.5) -> None:
+            self.closed = True
+
+        def _write(self, data: bytes, deadline: float) -> None:
+            if self.closed:
+                fail("referee-closed", f"the arena wrote {_short(data)} to a closed engine")
+            if p.chance(2):
+                raise EngineError(p.pick(("timeout", "crash")), "a scripted failed write")
+            for line in data.decode("utf-8").splitlines():
+                self.commands += 1
+                answer = self.shadow.handle(line) or []
+                self.feed(self.spoil(line, answer))
+                if self.output.bytes > MAX_BUFFERED_BYTES:
+                    fail("referee-buffer", f"{self.output.bytes} bytes of output held")
+
+        def spoil(self, line: str, answer: list[str]) -> bytes:
+            lines = [a.encode() + b"\n" for a in answer]
+            for _ in range(1 + p.below(2) if p.chance(5) else 0):
+                op = p.below(12)
+                i = p.below(len(lines) + 1)
+                if op == 0:
+                    lines = []  # silence: the arena waits until its deadline
+                elif op == 1:
+                    lines.insert(i, p.pick((b"hello\n", b"\n", b"  \r\n", b"info\n", b"id\n")))
+                elif op == 2:
+                    lines.insert(i, p.take(p.below(40)) + b"\n")
+                elif op == 3:
+                    lines.insert(i, b"info string " + b"x" * (MAX_LINE + p.below(3) - 1) + b"\n")
+                elif op == 4:
+                    long = b"info string " + b"y" * 988 + b"\n"
+                    blanks = b"\n" * (MAX_BUFFERED_LINES + 1)
+                    lines.insert(i, p.pick((blanks, long * 100, long * 1100)))
+                elif op == 5:
+                    lines.insert(i, b"bestaction " + p.take(p.below(12)) + b"\n")
+                elif op == 6:
+                    lines.insert(i, p.pick((b"bestaction (none)\n", b"bestaction\n")))
+                elif op == 7:
+                    lines.insert(i, b"info string error: scripted\n")
+                elif op == 8 and lines:
+                    lines[min(i, len(lines) - 1)] = lines[min(i, len(lines) - 1)].rstrip(b"\n")
+                elif op == 9:
+                    lines.append(b"\0END")  # end of output after this
+                elif op == 10 and self.shadow.state is not None:  # most ids are illegal
+                    state = self.shadow.state
+                    text = state.action_to_string(p.below(state.num_distinct_actions))
+                    lines.insert(i, f"bestaction {text}\n".encode())
+                else:
+                    lines.insert(i, b"\xff\xfe\xc0" + p.take(4) + b"\r\n")
+            return b"".join(lines)
+
+        def feed(self, raw: bytes) -> None:
+            end = raw.endswith(b"\0END")
+            if end:
+                raw = raw[: -len(b"\0END")]
+            pump(io.BytesIO(raw), self.output, to_end=end)
+
+    return Scripted
+
+
+def fuzz_referee(data: bytes) -> None:
+    """A fuzzed engine against the arena (:func:`scripted_engine` in one or more seats of a
+    game of any registered game, library bots in the others): the game always ends with a
+    result, never an exception; a failure is a forfeit of an engine seat with one of the
+    documented reasons, that engine is stopped and the next game starts a fresh one; the
+    arena holds at most the bounded output, and writes a bounded number of commands."""
+    from plateau import arena
+    from plateau.clock import TimeControl
+    from plateau.engine import EnginePool
+
+    p = Provider(data)
+    game = choose_game(p)
+    if game is None:
+        return
+    variant = p.pick(plateau.variants(game))
+    n = plateau.new_game(game, variant).num_players
+    spec = "engine:name=fuzz,cmd=fuzz,init_timeout=0.001"
+    seats = [spec if p.chance(60) else "random" for _ in range(n)]
+    if spec not in seats:
+        seats[p.below(n)] = spec
+    log: list[Any] = []
+    pool = EnginePool(start=scripted_engine(p, log))
+    ply_cap = p.pick((1, 2, 4, 8, 20, 60))
+    tc = p.pick((None, None, TimeControl(1e-9, 0.0), TimeControl(1000.0, 1.0)))
+    for index in range(1 + p.below(3)):
+        before = len(log)
+        play = functools.partial(
+            arena._play_game, game, variant, seats, index, p.seed(), 0.001, ply_cap, pool, tc
+        )
+        r = must("referee-game", play)
+        where = f"{game}/{variant} game {index} seats {seats}"
+        forfeit = r.forfeit
+        if forfeit is not None:
+            seat = forfeit.get("seat")
+            if not (isinstance(seat, int) and 0 <= seat < n):
+                fail("referee-forfeit-seat", f"{where}: forfeit of seat {seat}: {forfeit}")
+                return
+            if seats[seat] == spec and forfeit.get("reason") not in FORFEIT_REASONS:
+                fail("referee-forfeit-reason", f"{where}: {forfeit}")
+            # a library bot only ever runs out of time (the arena's limit is a millisecond)
+            on_time = forfeit.get("reason") == "time" or "TimeoutError" in forfeit["error"]
+            if seats[seat] != spec and not on_time:
+                fail("referee-forfeit-seat", f"{where}: forfeit of seat {seat}: {forfeit}")
+            if r.ranking[-1] != [seat]:
+                fail("referee-forfeit-last", f"{where}: ranking {r.ranking} after {forfeit}")
+        state = must("referee-record", functools.partial(from_record, r.record))
+        if state.ply != r.plies or state.ply > ply_cap:
+            fail("referee-plies", f"{where}: {r.plies} plies, the record has {state.ply}")
+        if forfeit is None and not r.truncated and not state.is_terminal():
+            fail("referee-end", f"{where}: no forfeit, not truncated, not over")
+        for engine in log[before:]:
+            if engine.commands > 12 + 2 * (r.plies + 1) * n:
+                fail("referee-commands", f"{where}: {engine.commands} commands for {r.plies} plies")
+        live = [e for e in log if not e.closed]
+        if forfeit is not None and len(live) > sum(s == spec for s in seats):
+            fail("referee-discard", f"{where}: {len(live)} engines left open after {forfeit}")
+    pool.close()
+    if any(not e.closed for e in log):
+        fail("referee-close", "an engine left open after the pool closed")
+
+
 TARGET_FUNCTIONS: dict[str, Callable[[bytes], None]] = {
     "notation": fuzz_notation,
     "record": fuzz_record,
     "setup": fuzz_setup,
     "batch": fuzz_batch,
+    "engine": fuzz_engine,
+    "referee": fuzz_referee,
 }

@@ -114,9 +114,9 @@ def test_engines_are_sent_the_clocks(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[str] = []
     real_send = EngineProcess.send
 
-    def spy(self: EngineProcess, line: str) -> None:
+    def spy(self: EngineProcess, line: str, deadline: float | None = None) -> None:
         sent.append(line)
-        real_send(self, line)
+        real_send(self, line, deadline)
 
     monkeypatch.setattr(EngineProcess, "send", spy)
     spec = engine_spec(["plateau", "engine", "--bot", "greedy"], name="greedy")

@@ -73,6 +73,18 @@ def test_fuzz_batch(data: bytes) -> None:
     targets.fuzz_batch(data)
 
 
+@FUZZ_SETTINGS
+@given(fuzz_bytes(2048))
+def test_fuzz_engine(data: bytes) -> None:
+    targets.fuzz_engine(data)
+
+
+@FUZZ_SETTINGS
+@given(fuzz_bytes(2048))
+def test_fuzz_referee(data: bytes) -> None:
+    targets.fuzz_referee(data)
+
+
 CORPUS = sorted(
     (target, path)
     for target in targets.TARGETS

@@ -15,6 +15,7 @@ from plateau.errors import (
     IllegalActionError,
     InvalidActionError,
     InvalidRecordError,
+    InvalidResultsError,
 )
 from plateau.games.albea import AlbeaPlateauState
 from plateau.games.empire import EmpirePlateauState
@@ -35,6 +36,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "InvalidRecordError",
+    "InvalidResultsError",
     "PlateauXState",
     "StateBatch",
     "Tournament",

@@ -25,12 +25,15 @@ opening ``k``, so that opening luck cancels out. With two players a group is an 
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import json
 import math
 import os
 import re
 import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -38,14 +41,22 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, TypeVar, Union, cast
 
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
 from plateau.checks import check_int
 from plateau.clock import TimeControl, held_to_budget, own_seconds
-from plateau.engine import EngineError, EnginePool, check_engine, is_engine_spec
+from plateau.engine import (
+    EngineConnection,
+    EngineError,
+    EnginePool,
+    check_engine,
+    is_engine_spec,
+)
 from plateau.engine import split_outside_quotes as _split_outside_quotes
+from plateau.errors import InvalidResultsError
+from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
 from plateau.record import to_record
 from plateau.registry import check_variant, new_game
@@ -95,10 +106,128 @@ class GameResult:
 
     @classmethod
     def from_line(cls, line: str) -> GameResult:
-        data = json.loads(line)
-        if not isinstance(data, dict) or data.pop("format", None) != FORMAT:
-            raise ValueError("not an arena game line")
-        return cls(**data)
+        """The game of one results line; :class:`InvalidResultsError` if it is not JSON or
+        not an arena game (a field missing, unknown or of the wrong type)."""
+        try:
+            data = json.loads(line)
+        except (ValueError, RecursionError) as e:
+            what = "nested too deep" if isinstance(e, RecursionError) else str(e)
+            raise InvalidResultsError(f"not JSON ({what})") from None
+        try:
+            return cls.from_dict(data)
+        except RecursionError:  # parsed just below the limit, too deep for the checks
+            raise InvalidResultsError("a value nested too deep") from None
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameResult:
+        """The game of one results line as JSON data, checked field by field (the one place
+        results are checked: the statistics, ``arena-report``, ``view`` and ``show`` trust
+        what comes out)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InvalidResultsError(f'not an arena game (no "format": "{FORMAT}")')
+        fields = {k: v for k, v in data.items() if k != "format"}
+        for name in fields:
+            if name not in _RESULT_FIELDS:
+                raise InvalidResultsError(f"unknown field {str(name)[:100]!r}")
+        for name, (check, what, required) in _RESULT_FIELDS.items():
+            if name not in fields:
+                if required:
+                    raise InvalidResultsError(f"field {name!r} is missing")
+                continue
+            if not check(fields[name]):
+                got = _short(fields[name])
+                raise InvalidResultsError(f"field {name!r} must be {what}, got {got}")
+        n = len(fields["seats"])
+        seats = sorted(seat for group in fields["ranking"] for seat in group)
+        if seats != list(range(n)):
+            got = _short(fields["ranking"])
+            raise InvalidResultsError(f"ranking {got} does not place each of {n} seats once")
+        if len(fields["returns"]) != n:
+            raise InvalidResultsError(f"returns has {len(fields['returns'])} values for {n} seats")
+        forfeit = fields.get("forfeit")
+        if forfeit is not None and forfeit["seat"] not in range(n):
+            raise InvalidResultsError(f"forfeit seat {forfeit['seat']} is not one of {n} seats")
+        return cls(**fields)
+
+
+def _short(value: object, limit: int = 80) -> str:
+    """``value`` as JSON for a message, cut to ``limit`` characters."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _is_int(value: object, low: int | None = None) -> bool:
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    return ok and (low is None or value >= low)  # type: ignore[operator]
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_sprt(value: object) -> bool:
+    """The SPRT field: None, or settings that make an SPRT and an optional ``games`` count."""
+    if value is None:
+        return True
+    if not isinstance(value, dict) or not _is_int(value.get("games", 0), 0):
+        return False
+    try:
+        SPRT(**{k: v for k, v in value.items() if k != "games"})
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _is_forfeit(value: object) -> bool:
+    return value is None or (isinstance(value, dict) and _is_int(value.get("seat"), 0))
+
+
+#: each field of a results line: its check, what the check wants (for the message), required
+_RESULT_FIELDS: dict[str, tuple[Callable[[Any], bool], str, bool]] = {
+    "index": (lambda v: _is_int(v, 0), "an integer >= 0", True),
+    "game": (lambda v: isinstance(v, str), "a string", True),
+    "variant": (lambda v: isinstance(v, str), "a string", True),
+    "seed": (_is_int, "an integer", True),
+    "seats": (
+        lambda v: isinstance(v, list) and v != [] and all(isinstance(s, str) for s in v),
+        "a list of bot specs (strings)",
+        True,
+    ),
+    "ranking": (
+        lambda v: (
+            isinstance(v, list)
+            and v != []
+            and all(isinstance(g, list) and g != [] and all(_is_int(s) for s in g) for g in v)
+        ),
+        "a list of groups of seats (lists of integers), best first",
+        True,
+    ),
+    "returns": (
+        lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
+        "a list of numbers",
+        True,
+    ),
+    "plies": (lambda v: _is_int(v, 0), "an integer >= 0", True),
+    "seconds": (_is_number, "a number", True),
+    "truncated": (lambda v: isinstance(v, bool), "true or false", False),
+    "forfeit": (_is_forfeit, 'null or an object with its "seat"', False),
+    "record": (lambda v: isinstance(v, dict), "an object (a game record)", False),
+    "engines": (
+        lambda v: isinstance(v, dict) and all(isinstance(e, dict) for e in v.values()),
+        "an object of objects",
+        False,
+    ),
+    "sprt": (_is_sprt, "null or an SPRT's settings", False),
+    "tc": (lambda v: v is None or isinstance(v, str), "null or a string", False),
+    "move_seconds": (
+        lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
+        "a list of numbers",
+        False,
+    ),
+    "opening": (lambda v: v is None or _is_int(v, 0), "null or an integer >= 0", False),
+    "opening_plies": (lambda v: _is_int(v, 0), "an integer >= 0", False),
+    "openings": (lambda v: v is None or isinstance(v, str), "null or a string", False),
+}
 
 
 _KEY_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*=")
@@ -214,6 +343,19 @@ def _engine_forfeit(
     }
 
 
+def _out_of_turn(
+    engines: dict[int, EngineConnection], labels: list[str], ply: int, pool: EnginePool
+) -> dict[str, Any] | None:
+    """The forfeit of an engine that broke the protocol while others played (it flooded its
+    output or printed an over-long line), found as soon as the move in progress ends."""
+    for seat, engine in engines.items():
+        if engine.failure is not None:
+            forfeit = _engine_forfeit(seat, labels[seat], ply, engine.failure, engine.stderr_tail)
+            pool.discard(engine)
+            return forfeit
+    return None
+
+
 def _play_game(
     game: str,
     variant: str,
@@ -232,7 +374,7 @@ def _play_game(
     move_seconds: list[float] = []
     labels = [bot_label(spec) for spec in specs]
     bots: dict[int, Bot] = {}
-    engines: dict[int, Any] = {}  # seat -> EngineProcess
+    engines: dict[int, EngineConnection] = {}
     forfeit: dict[str, Any] | None = None
     for seat, spec in enumerate(specs):
         if not is_engine_spec(spec):
@@ -256,6 +398,9 @@ def _play_game(
             break
     t0 = time.perf_counter()
     while forfeit is None and not state.is_terminal() and state.ply < ply_cap:
+        forfeit = _out_of_turn(engines, labels, state.ply, pool)
+        if forfeit is not None:
+            break
         seat = state.current_player
         view_seed = _seed_for(seed, index, seat) ^ state.ply
         if seat in engines:
@@ -307,6 +452,8 @@ def _play_game(
                 "traceback": traceback.format_exc(limit=4),
             }
             break
+    if forfeit is None:  # an engine that broke the protocol after its last move
+        forfeit = _out_of_turn(engines, labels, state.ply, pool)
     ranking = state.ranking()
     if forfeit is not None:
         loser = forfeit["seat"]
@@ -538,19 +685,26 @@ class ArenaResult:
 
 
 def read_results(path: str | os.PathLike[str]) -> list[GameResult]:
-    """The games in a JSON-lines file; a torn last line (an interrupted write) is ignored,
-    any other bad line is an error naming its line number."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    """The games in a JSON-lines file; a torn last line (an interrupted write: not JSON, no
+    newline after it) is ignored, any other bad line is an :class:`InvalidResultsError`
+    naming the file and line (``games.jsonl:3: ...``)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidResultsError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    lines = text.split("\n")
     out = []
     for i, line in enumerate(lines):
         if not line.strip():
             continue
         try:
             out.append(GameResult.from_line(line))
-        except (ValueError, TypeError) as e:
-            if i == len(lines) - 1:
-                break
-            raise ValueError(f"{path}: line {i + 1} is not an arena game: {e}") from None
+        except InvalidResultsError as e:
+            if i == len(lines) - 1 and str(e).startswith("not JSON"):
+                break  # the last line, without its newline: a write cut short
+            raise InvalidResultsError(
+                f"{path}:{i + 1}: this line is not an arena game: {e}"
+            ) from None
     return out
 
 
@@ -616,30 +770,135 @@ def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult,
             for fut in done:
                 yield fut.result()
     except BaseException:
-        # interrupted (or the consumer stopped): do not wait for games in progress
+        # interrupted (or the consumer stopped): do not wait for games in progress, but do
+        # wait (a few seconds at most) for the workers to stop their engines and exit, so
+        # that nothing of the arena outlives it
         workers = list(getattr(pool, "_processes", {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in workers:
             proc.terminate()
+        end = time.monotonic() + 5.0
+        for proc in workers:
+            proc.join(max(0.0, end - time.monotonic()))
+        for proc in workers:
+            if proc.is_alive():
+                proc.kill()
         raise
     pool.shutdown()
+
+
+#: the signals that end an arena, stopping its workers and engines on the way out (SIGINT
+#: is Python's KeyboardInterrupt already)
+ENDING_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+class Terminated(SystemExit):
+    """The arena was told to end by a signal (SIGTERM, SIGHUP): raised in the main thread
+    while :func:`run` runs, so that its workers and engines are stopped on the way out, as on
+    Ctrl-C. A ``SystemExit`` with the code ``128 + signum``: uncaught, the process exits
+    with it, without a traceback."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _ending_signals_raise() -> Generator[None, None, None]:
+    """While the arena runs in the main thread, the :data:`ENDING_SIGNALS` that would end the
+    process at once (left at their default) raise :class:`Terminated` instead; handlers of
+    the caller's own and ignored signals (``nohup``) are left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in ENDING_SIGNALS:
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            previous[signum] = signal.signal(signum, _raise_terminated)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _stops_cleanly(fn: _F) -> _F:
+    """``fn`` run with :func:`_ending_signals_raise`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with _ending_signals_raise():
+            return fn(*args, **kwargs)
+
+    return cast(_F, wrapper)
+
+
+def _kill_child_groups() -> None:
+    """SIGKILL to every child process of this one and, for a child leading a process group of
+    its own (an engine: it runs in a session of its own), to that group: the engines of an
+    arena worker that must stop now, those it is still starting included. Where there is no
+    ``/proc`` (not Linux), nothing: the pool's engines are stopped by the pool."""
+    me = os.getpid()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+        if ppid != me:
+            continue
+        pid = int(name)
+        with contextlib.suppress(OSError):
+            if os.getpgid(pid) == pid:
+                os.killpg(pid, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGKILL)
 
 
 def _init_worker() -> None:
     global _POOL
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in ENDING_SIGNALS:  # not the arena's Terminated, inherited through fork
+        signal.signal(signum, signal.SIG_DFL)
     _POOL = pool = EnginePool()
     # a worker that ends normally stops its engines on the way out (multiprocessing runs its
-    # finalizers, not atexit); one stopped by the parent (SIGTERM: Ctrl-C, an error) kills them
+    # finalizers, not atexit); one stopped by the parent (SIGTERM: Ctrl-C, an error, a
+    # signal to the arena) or by a hangup of its terminal kills them
     from multiprocessing.util import Finalize
 
     Finalize(None, pool.close, exitpriority=10)
 
     def on_sigterm(signum: int, frame: object) -> None:
         pool.close(grace=0)
+        _kill_child_groups()  # an engine still in its handshake is not in the pool yet
         os._exit(128 + signum)
 
-    signal.signal(signal.SIGTERM, on_sigterm)
+    for signum in ENDING_SIGNALS:
+        signal.signal(signum, on_sigterm)
+    # a parent that dies without stopping us (SIGKILL) leaves us to init: stop then too
+    parent = os.getppid()
+
+    def watch_parent() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch_parent, name="plateau-watch-parent", daemon=True).start()
 
 
 def _run_ray(
@@ -664,6 +923,7 @@ def _run_ray(
             ray.shutdown()
 
 
+@_stops_cleanly
 def run(
     game: str,
     variant: str,
@@ -698,7 +958,10 @@ def run(
     With ``openings`` (:class:`plateau.openings.OpeningSource`: a file, or random plies drawn
     from ``seed``) games ``n * k`` to ``n * k + n - 1`` (the ``n`` seat rotations; an SPRT's
     pair with two players) all start from opening ``k``; each game's record holds the opening's
-    plies then the bots' moves, and ``GameResult.opening`` names the opening."""
+    plies then the bots' moves, and ``GameResult.opening`` names the opening.
+
+    Run from the main thread, SIGTERM and SIGHUP end it as Ctrl-C does (its workers and
+    engines stop, the games so far stay in ``out``), by :class:`Terminated`."""
     check_variant(game, variant)
     probe = new_game(game, variant)
     bots = list(bots)
@@ -761,8 +1024,8 @@ def run(
             if not same or r.seats != labels:
                 raise ValueError(f"{out}: game {r.index} was played by another arena setup")
             done[r.index] = r
-        # rewrite without a torn last line
-        Path(out).write_text("".join(r.to_line() + "\n" for r in done.values()), "utf-8")
+        # rewrite without a torn last line, whole or not at all: the saved games stay safe
+        replace_file(out, "".join(r.to_line() + "\n" for r in done.values()))
     counter = SPRTCounter(sprt) if sprt is not None else None
 
     def decided() -> bool:

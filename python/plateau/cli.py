@@ -6,11 +6,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
 
 from plateau import __version__
+from plateau.errors import InvalidRecordError, InvalidResultsError
+from plateau.files import replace_file
 from plateau.record import from_json, from_record
 from plateau.registry import game_info, games, new_game, random_playouts
 from plateau.state import GameState
@@ -128,7 +131,7 @@ def _load_game(path: str, game_index: int | None = None) -> tuple[GameState, str
     first = text.lstrip().split("\n", 1)[0]
     try:
         head = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):  # not an arena file: the record's loader says why
         head = None
     if not (isinstance(head, dict) and head.get("format") == arena.FORMAT):
         if game_index is not None:
@@ -145,7 +148,10 @@ def _load_game(path: str, game_index: int | None = None) -> tuple[GameState, str
     if chosen is None:
         known = ", ".join(str(r.index) for r in results[:20])
         raise ValueError(f"{path} has no game with index {game_index} (games: {known}, ...)")
-    state = from_record(chosen.record)
+    try:
+        state = from_record(chosen.record)
+    except InvalidRecordError as e:
+        raise InvalidResultsError(f"{path}: arena game {chosen.index}: its record: {e}") from None
     seats = ", ".join(f"{p}: {bot}" for p, bot in enumerate(chosen.seats))
     title = (
         f"arena game {chosen.index}, {chosen.game} {chosen.variant} ({seats}); "
@@ -175,11 +181,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         except ImportError as e:
             print(f"plateau: error: {e}", file=sys.stderr)
             return 2
-        with open(args.out, "wb") as f:
-            f.write(data)
+        replace_file(args.out, data)
     elif args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(render.svg(state, args.viewer, last))
+        replace_file(args.out, render.svg(state, args.viewer, last))
     else:
         print(render.svg(state, args.viewer, last))
     return 0
@@ -190,8 +194,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 
     state, title = _load_game(args.file, args.game_index)
     page = viewer_html(state, title=args.title or title, viewer=args.viewer)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(page)
+    replace_file(args.out, page)
     print(f"{args.out}: {len(state.history) + 1} pictures, {len(page):,} bytes")
     return 0
 
@@ -532,8 +535,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as e:  # bad actions, records, options or files: a message
         print(f"plateau: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or a signal ending an arena
+        signum = getattr(e, "signum", None)  # plateau.arena.Terminated: SIGTERM, SIGHUP
+        if isinstance(e, SystemExit) and not isinstance(signum, int):
+            raise
         hint = " (the games so far are in --out; continue with --resume)"
         resumable = args.command == "arena" and getattr(args, "out", None)
-        print(f"\nplateau: interrupted{hint if resumable else ''}", file=sys.stderr)
-        return 130
+        what = "interrupted" if signum is None else f"terminated by {signal.Signals(signum).name}"
+        print(f"\nplateau: {what}{hint if resumable else ''}", file=sys.stderr)
+        return 130 if signum is None else 128 + signum

@@ -16,17 +16,19 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import io
 import json
+import math
 import os
-import queue
 import re
+import select
 import shlex
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -41,10 +43,18 @@ if TYPE_CHECKING:
 #: the first line the arena sends; the number is the protocol version
 HELLO = "plateau-engine 1"
 PROTOCOL_VERSION = 1
-#: an engine line longer than this is cut (and is garbage: no protocol line is that long)
+#: an engine line longer than this is garbage (no protocol line is that long)
 MAX_LINE = 1 << 16
+#: unread engine output the arena holds at most: more is a flood, and the engine forfeits
+MAX_BUFFERED_LINES = 10_000
+MAX_BUFFERED_BYTES = 1 << 20
+#: a command line ``plateau engine`` reads, at most (a record with an Empire Plateau board of
+#: 1,024 dots is well under a megabyte); a longer one is read in pieces, none a command
+MAX_COMMAND = 1 << 24
 #: stderr lines kept per engine, for forfeit reports
 STDERR_TAIL = 20
+#: an ``info string error:`` answer is cut to this many characters
+MAX_ERROR = 1000
 
 # ------------------------------------------------------------------------------------------
 # What the arena sends
@@ -119,9 +129,19 @@ def _compact(data: object) -> str:
 # ------------------------------------------------------------------------------------------
 
 
+#: what a malformed command may raise in :meth:`BotEngine.handle`, answered with ``info string
+#: error: ...``: the library's errors (all ``ValueError``: bad JSON, records, options, actions),
+#: JSON of the wrong shape (``KeyError``, ``TypeError``), JSON nested too deep for the parser
+#: (``RecursionError``) and numbers too large for a float (``OverflowError``). Anything else is
+#: a bug of the library and escapes.
+COMMAND_ERRORS = (ValueError, KeyError, TypeError, RecursionError, OverflowError)
+
+
 class BotEngine:
     """A library bot behind the protocol: :meth:`handle` takes one line the arena sent and
-    returns the lines to answer (``None`` after ``quit``)."""
+    returns the lines to answer (``None`` after ``quit``). A command it cannot carry out is
+    answered ``info string error: ...`` (one line) and changes nothing else; the engine
+    carries on."""
 
     def __init__(self, bot_spec: str, seed: int = 0) -> None:
         from plateau.bots import make_bot
@@ -155,13 +175,13 @@ class BotEngine:
                 return []
             if command == "quit":
                 return None
-        except (ValueError, KeyError, TypeError) as e:
-            return [f"info string error: {e}"]
-        return [f"info string unknown command {command!r}"]
+        except COMMAND_ERRORS as e:
+            return [_error_line(e)]
+        return [f"info string unknown command {command[:100]!r}"]
 
     def _hello(self, rest: str) -> list[str]:
         if rest != str(PROTOCOL_VERSION):
-            return [f"info string error: this engine speaks {HELLO!r}, not version {rest!r}"]
+            raise ValueError(f"this engine speaks {HELLO!r}, not version {rest[:100]!r}")
         return [
             f"id name plateau {self.bot_spec}",
             "id author the plateau library",
@@ -172,13 +192,14 @@ class BotEngine:
     def _setoption(self, rest: str) -> list[str]:
         m = re.fullmatch(r"name\s+(\S+)\s+value\s+(.*)", rest)
         if m is None:
-            return [f"info string error: expected 'setoption name N value V', got {rest!r}"]
+            raise ValueError(f"expected 'setoption name N value V', got {rest[:100]!r}")
         if m.group(1) != "seed":
-            return [f"info string error: no option {m.group(1)!r} (options: seed)"]
+            raise ValueError(f"no option {m.group(1)[:100]!r} (options: seed)")
         from plateau.bots import make_bot
 
-        self.seed = int(m.group(2))
-        self.bot = make_bot(self.bot_spec, seed=self.seed)
+        seed = int(m.group(2))
+        self.bot = make_bot(self.bot_spec, seed=seed)  # first: a refused seed changes nothing
+        self.seed = seed
         return []
 
     def _game(self, rest: str) -> list[str]:
@@ -227,27 +248,62 @@ class BotEngine:
             return ["info string error: no position to play", "bestaction (none)"]
         words = rest.split()
         fields = dict(zip(words[::2], words[1::2]))
-        clock = fields.get(f"time{self.state.current_player}", "0")
-        if self.own_seconds > 0 and clock.isdigit() and int(clock) > 0:
+        clock = _millis(fields.get(f"time{self.state.current_player}", "0"))
+        if self.own_seconds > 0 and clock > 0:
             # a bot that searches by time keeps to the arena's clock (plateau.clock)
-            inc = fields.get("inc", "0")
-            self.bot.params["seconds"] = held_to_budget(
-                self.own_seconds, int(clock) / 1000, int(inc) / 1000 if inc.isdigit() else 0.0
-            )
+            inc = _millis(fields.get("inc", "0"))
+            self.bot.params["seconds"] = held_to_budget(self.own_seconds, clock / 1000, inc / 1000)
         t0 = time.perf_counter()
         action = self.bot.select_action(self.state)
         ms = round(1000 * (time.perf_counter() - t0))
         return [f"info time {ms}", f"bestaction {self.state.action_to_string(action)}"]
 
 
+def _millis(text: str) -> int:
+    """A ``go`` field's milliseconds: 0 for a value that is not a number, at most 2**40 (35
+    years) for one too large to mean anything."""
+    if not (text.isascii() and text.isdigit()):
+        return 0
+    return 1 << 40 if len(text) > 13 else min(int(text), 1 << 40)
+
+
+def _error_line(error: BaseException) -> str:
+    """``info string error: ...`` on one line, cut to :data:`MAX_ERROR` characters."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    if len(text) > MAX_ERROR:
+        text = text[: MAX_ERROR - 3] + "..."
+    return f"info string error: {text}"
+
+
+def read_commands(stdin: IO[bytes]) -> Iterable[str]:
+    """The lines of ``stdin``, decoded (bytes that are not UTF-8 as U+FFFD); a line longer than
+    :data:`MAX_COMMAND` is read in pieces, and each piece after the first starts with a
+    U+FFFD (so it is no command and is answered as one the engine does not know)."""
+    cut = False
+    while True:
+        raw = stdin.readline(MAX_COMMAND)
+        if not raw:
+            return
+        text = raw.decode("utf-8", "replace")
+        yield "\ufffd" + text if cut else text
+        cut = not raw.endswith(b"\n")
+
+
 def serve(
-    bot_spec: str, seed: int = 0, stdin: IO[str] | None = None, out: IO[str] | None = None
+    bot_spec: str,
+    seed: int = 0,
+    stdin: IO[str] | IO[bytes] | None = None,
+    out: IO[str] | None = None,
 ) -> int:
-    """Serve ``bot_spec`` over the protocol until ``quit`` or end of input (``plateau engine``)."""
-    stdin = sys.stdin if stdin is None else stdin
+    """Serve ``bot_spec`` over the protocol until ``quit`` or end of input (``plateau engine``).
+    ``stdin`` is read as bytes where it can be (``sys.stdin.buffer``): lines that are not UTF-8
+    or too long are answered, not fatal."""
+    source: IO[Any] = sys.stdin if stdin is None else stdin
     out = sys.stdout if out is None else out
     engine = BotEngine(bot_spec, seed)
-    for line in stdin:
+    raw = getattr(source, "buffer", source)
+    lines: Iterable[str] = source if isinstance(raw, io.TextIOBase) else read_commands(raw)
+    for line in lines:
         answer = engine.handle(line)
         if answer is None:
             break
@@ -387,8 +443,8 @@ def engine_spec(cmd: Iterable[str], name: str | None = None, **options: object) 
 
 class EngineError(Exception):
     """An engine misbehaved; ``reason`` names how (``start``, ``refused``, ``crash``,
-    ``timeout``, ``time`` (its game clock ran out), ``garbage``, ``unparseable``, ``illegal``,
-    ``no-action``), the message says what."""
+    ``timeout``, ``time`` (its game clock ran out), ``flood`` (too much output unread),
+    ``garbage``, ``unparseable``, ``illegal``, ``no-action``), the message says what."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(f"{reason}: {message}")
@@ -396,9 +452,96 @@ class EngineError(Exception):
         self.message = message
 
 
-class EngineProcess:
-    """One running engine: started at once, handshake done before the constructor returns
-    (:class:`EngineError` ``start`` otherwise, the process cleaned up)."""
+class EngineOutput:
+    """An engine's standard output as lines, filled by a reader and bounded: a line longer than
+    :data:`MAX_LINE` is ``garbage``, and more than :data:`MAX_BUFFERED_LINES` lines or
+    :data:`MAX_BUFFERED_BYTES` bytes unread (an engine printing while another seat thinks) is a
+    ``flood``. Either stops the reading for good and is raised at the next read."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._lines: collections.deque[tuple[str, int]] = collections.deque()
+        self.bytes = 0  # of the unread lines, as read
+        self.failure: EngineError | None = None
+        self.ended = False
+
+    def push(self, raw: bytes) -> bool:
+        """Add one line as read (its newline included); False once reading must stop."""
+        with self._cond:
+            if self.failure is not None or self.ended:
+                return False
+            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                head = raw[:60].decode("utf-8", "replace")
+                self.failure = EngineError(
+                    "garbage", f"a line longer than {MAX_LINE} bytes, starting {head!r}"
+                )
+            elif (
+                len(self._lines) >= MAX_BUFFERED_LINES or self.bytes + len(raw) > MAX_BUFFERED_BYTES
+            ):
+                self.failure = EngineError(
+                    "flood",
+                    f"{len(self._lines)} lines ({self.bytes} bytes) of output unread and more "
+                    f"coming (the arena holds {MAX_BUFFERED_LINES} lines or "
+                    f"{MAX_BUFFERED_BYTES} bytes at most)",
+                )
+            else:
+                self._lines.append((raw.decode("utf-8", "replace").rstrip("\r\n"), len(raw)))
+                self.bytes += len(raw)
+            self._cond.notify_all()
+            return self.failure is None
+
+    def end(self) -> None:
+        """The output ended (end of file, or the reader stopped)."""
+        with self._cond:
+            self.ended = True
+            self._cond.notify_all()
+
+    def get(self, deadline: float | None) -> str | None:
+        """The next line by ``deadline`` (``time.monotonic``; None: no limit), None at end of
+        output; raises the failure that stopped the reading, or TimeoutError."""
+        with self._cond:
+            while True:
+                if self.failure is not None:
+                    raise self.failure
+                if self._lines:
+                    line, size = self._lines.popleft()
+                    self.bytes -= size
+                    return line
+                if self.ended:
+                    return None
+                timeout = None if deadline is None else deadline - time.monotonic()
+                if timeout is not None and timeout <= 0:
+                    raise TimeoutError
+                self._cond.wait(timeout)
+
+
+def pump(pipe: IO[bytes], output: EngineOutput, to_end: bool = True) -> bool:
+    """Read ``pipe`` into ``output`` line by line until its end, or until ``output`` refuses
+    more (a flood or an over-long line): then close the pipe, so that an engine still writing
+    gets EPIPE instead of filling memory, and end ``output``. With ``to_end`` False (what is
+    there so far, from a buffer), neither. True while ``output`` takes more."""
+    taking = True
+    try:
+        while taking:
+            raw = pipe.readline(MAX_LINE + 1)
+            if not raw:
+                break
+            taking = output.push(raw)
+    except (OSError, ValueError):
+        pass
+    finally:
+        if to_end:
+            with contextlib.suppress(OSError):
+                pipe.close()
+            output.end()
+    return taking
+
+
+class EngineConnection:
+    """The referee's half of the protocol with one engine (handshake, games, positions,
+    ``go``), over a transport that subclasses provide: :meth:`_write`, which writes by a
+    deadline, and :attr:`output`, the engine's lines. :class:`EngineProcess` is the real one;
+    the fuzz harness drives the same protocol code with a scripted engine."""
 
     def __init__(self, spec: EngineSpec) -> None:
         self.spec = spec
@@ -406,103 +549,59 @@ class EngineProcess:
         self.announced: dict[str, str] = {}  # option name -> its option line
         self.last_info: str | None = None
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        try:
-            # a session of its own: the terminal's Ctrl-C goes to the arena alone, which then
-            # stops the engine and everything the engine started (its process group)
-            self.proc = subprocess.Popen(
-                list(spec.cmd),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
-        except OSError as e:
-            raise EngineError("start", f"cannot start {shlex.join(spec.cmd)!r}: {e}") from None
-        assert self.proc.stdout is not None and self.proc.stderr is not None
-        self._readers = [
-            threading.Thread(target=self._read_stdout, args=(self.proc.stdout,), daemon=True),
-            threading.Thread(target=self._read_stderr, args=(self.proc.stderr,), daemon=True),
-        ]
-        for t in self._readers:
-            t.start()
-        try:
-            self._handshake()
-        except BaseException:
-            self.close()
-            raise
+        self.output = EngineOutput()
+
+    # -- transport (subclasses) ------------------------------------------------------------
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        """Write ``data`` by ``deadline``: EngineError ``timeout`` if the engine does not take
+        it in time, ``crash`` if its input is closed."""
+        raise NotImplementedError
+
+    def _exit_text(self, what: str) -> str:
+        """``what``, with how the engine ended if it has."""
+        return what
+
+    @property
+    def alive(self) -> bool:
+        return True
+
+    def close(self, grace: float = 0.5) -> None:
+        """Stop the engine (``quit``, then by force after ``grace`` seconds)."""
 
     # -- reading and writing ---------------------------------------------------------------
 
-    def _read_stdout(self, pipe: IO[bytes]) -> None:
-        try:
-            while True:
-                raw = pipe.readline(MAX_LINE)
-                if not raw:
-                    break
-                self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-        finally:
-            pipe.close()
-        self._lines.put(None)
+    @property
+    def failure(self) -> EngineError | None:
+        """Set once the engine broke the protocol out of turn (a flood or an over-long line,
+        found by the reader while the arena was busy elsewhere): it must forfeit."""
+        return self.output.failure
 
-    def _read_stderr(self, pipe: IO[bytes]) -> None:
-        try:
-            for raw in iter(lambda: pipe.readline(MAX_LINE), b""):
-                self.stderr_tail.append(raw.decode("utf-8", "replace").rstrip("\r\n")[:500])
-        except (OSError, ValueError):
-            pass
-        finally:
-            pipe.close()
-
-    def send(self, line: str) -> None:
-        """Write one command line to the engine; a dead engine is a ``crash``."""
-        stdin = self.proc.stdin
-        try:
-            if stdin is None:
-                raise BrokenPipeError
-            stdin.write((line + "\n").encode("utf-8"))
-            stdin.flush()
-        except (BrokenPipeError, ValueError, OSError):
-            raise EngineError(
-                "crash", self._exit_text(f"stdin closed before {line[:40]!r}")
-            ) from None
+    def send(self, line: str, deadline: float | None = None) -> None:
+        """Write one command line by ``deadline`` (``time.monotonic``; default ``init_timeout``
+        seconds from now): an engine that stops reading its input is a ``timeout``, a dead one
+        a ``crash``. No write waits without a bound."""
+        if deadline is None:
+            deadline = time.monotonic() + self.spec.init_timeout
+        self._write((line + "\n").encode("utf-8"), deadline)
 
     def _next(self, deadline: float | None, waiting_for: str) -> str:
         """The next non-blank line, by ``deadline`` (``time.monotonic``), or EngineError."""
         while True:
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
-                line = self._lines.get(timeout=timeout)
-            except queue.Empty:
+                line = self.output.get(deadline)
+            except TimeoutError:
                 raise EngineError("timeout", f"no {waiting_for} within the time limit") from None
             if line is None:
-                self._lines.put(None)  # stays at end of file for later reads
                 raise EngineError("crash", self._exit_text(f"output ended before {waiting_for}"))
             if line.strip():
                 return line
 
-    def _exit_text(self, what: str) -> str:
-        try:
-            code = self.proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            return f"{what} (the process is still running)"
-        # it has exited: its last stderr lines are in the pipe, and the forfeit quotes them
-        self._readers[1].join(timeout=1.0)
-        if code < 0:
-            try:
-                sig = signal.Signals(-code).name
-            except ValueError:
-                sig = str(-code)
-            return f"{what}: the engine was killed by {sig}"
-        return f"{what}: the engine exited with code {code}"
-
     # -- protocol --------------------------------------------------------------------------
 
     def _handshake(self) -> None:
-        self.send(HELLO)
         deadline = time.monotonic() + self.spec.init_timeout
+        self.send(HELLO, deadline)
         while True:
             line = self._next(deadline, "'ready' after the handshake")
             words = line.split()
@@ -518,18 +617,18 @@ class EngineProcess:
             if key not in self.announced:
                 known = ", ".join(self.announced) or "none"
                 raise EngineError("start", f"the engine has no option {key!r} (it has: {known})")
-            self.send(f"setoption name {key} value {value}")
+            self.send(f"setoption name {key} value {value}", deadline)
 
     def new_game(self, state: GameState, seed: int | None = None) -> None:
         """Tell the engine a new game starts and wait until it is ready. With ``seed``, an
         engine that announced a ``seed`` option (and whose spec does not set one) is sent it
         first, so that its games replay whichever process plays them."""
         self.last_info = None
-        if seed is not None and "seed" in self.announced and "seed" not in self.spec.options:
-            self.send(f"setoption name seed value {seed}")
-        self.send(game_command(state))
-        self.send("isready")
         deadline = time.monotonic() + self.spec.init_timeout
+        if seed is not None and "seed" in self.announced and "seed" not in self.spec.options:
+            self.send(f"setoption name seed value {seed}", deadline)
+        self.send(game_command(state), deadline)
+        self.send("isready", deadline)
         while True:
             line = self._next(deadline, "'ready' after 'game'")
             word = line.split()[0]
@@ -554,44 +653,134 @@ class EngineProcess:
         """Ask for the action of ``seat`` (the player to move in ``state``, the full truth,
         of which the engine is told only ``seat``'s view) within ``timeout`` seconds and,
         with game ``clocks`` (seconds left per seat), within ``clocks[seat]``; the id of a
-        legal action, or :class:`EngineError` (``time`` when the clock ran out first)."""
-        self.send(position_command(state, seat, seed))
+        legal action, or :class:`EngineError` (``time`` when the clock ran out first). The
+        time to write the position counts: an engine that does not read it in time is late,
+        and without a limit the write still has ``init_timeout``."""
         movetime = 0 if timeout is None else max(1, round(1000 * timeout))
         times = None if clocks is None else [max(1, round(1000 * c)) for c in clocks]
         inc_ms = 0 if clocks is None else round(1000 * inc)
-        self.send(go_command(state.num_players, movetime, times, inc_ms))
         limit = timeout
         by_clock = clocks is not None and (timeout is None or clocks[seat] < timeout)
         if clocks is not None and by_clock:
             limit = max(0.0, clocks[seat])
-        deadline = None if limit is None else time.monotonic() + limit
-        while True:
-            try:
+        now = time.monotonic()
+        deadline = None if limit is None else now + limit
+        writes = deadline if deadline is not None else now + self.spec.init_timeout
+        try:
+            self.send(position_command(state, seat, seed), writes)
+            self.send(go_command(state.num_players, movetime, times, inc_ms), writes)
+            while True:
                 line = self._next(deadline, "'bestaction'")
-            except EngineError as e:
-                if e.reason == "timeout" and by_clock:
-                    raise EngineError("time", "no 'bestaction' before its clock ran out") from None
-                raise
-            words = line.split()
-            if words[0] == "info":
-                self.last_info = line[:500]
-                continue
-            if words[0] != "bestaction":
-                raise EngineError(
-                    "garbage", f"unexpected line {line[:200]!r} instead of bestaction"
-                )
-            text = words[1] if len(words) == 2 else ""
-            if text == "(none)":
-                said = f" after {self.last_info!r}" if self.last_info else ""
-                raise EngineError("no-action", f"the engine answered 'bestaction (none)'{said}")
+                words = line.split()
+                if words[0] == "info":
+                    self.last_info = line[:500]
+                    continue
+                break
+        except EngineError as e:
+            if e.reason == "timeout" and by_clock:
+                raise EngineError("time", f"{e.message}: its clock ran out") from None
+            raise
+        if words[0] != "bestaction":
+            raise EngineError("garbage", f"unexpected line {line[:200]!r} instead of bestaction")
+        text = words[1] if len(words) == 2 else ""
+        if text == "(none)":
+            said = f" after {self.last_info!r}" if self.last_info else ""
+            raise EngineError("no-action", f"the engine answered 'bestaction (none)'{said}")
+        try:
+            action = state.parse_action(text)
+        except (IllegalActionError, ValueError) as e:
+            raise EngineError("unparseable", f"{line[:200]!r}: {e}") from None
+        why = state.why_illegal(action)
+        if why is not None:
+            raise EngineError("illegal", f"{text!r} is illegal: {why}")
+        return action
+
+
+class EngineProcess(EngineConnection):
+    """One running engine: started at once, handshake done before the constructor returns
+    (:class:`EngineError` ``start`` otherwise, the process cleaned up). Its output is read by
+    threads into bounded buffers; its input is written without blocking, by a deadline."""
+
+    def __init__(self, spec: EngineSpec) -> None:
+        super().__init__(spec)
+        self._killed = False
+        try:
+            # a session of its own: the terminal's Ctrl-C goes to the arena alone, which then
+            # stops the engine and everything the engine started (its process group)
+            self.proc = subprocess.Popen(
+                list(spec.cmd),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        except OSError as e:
+            raise EngineError("start", f"cannot start {shlex.join(spec.cmd)!r}: {e}") from None
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        # writes never block: a full pipe waits in poll(), by the write's deadline
+        self._stdin_fd: int | None = self.proc.stdin.fileno()
+        os.set_blocking(self._stdin_fd, False)
+        self._poll = select.poll()
+        self._poll.register(self._stdin_fd, select.POLLOUT)
+        self._readers = [
+            threading.Thread(target=pump, args=(self.proc.stdout, self.output), daemon=True),
+            threading.Thread(target=self._read_stderr, args=(self.proc.stderr,), daemon=True),
+        ]
+        for t in self._readers:
+            t.start()
+        try:
+            self._handshake()
+        except BaseException:
+            self.close(grace=0)
+            raise
+
+    def _read_stderr(self, pipe: IO[bytes]) -> None:
+        # only the last lines are kept, each cut to 500 characters: bounded however much
+        try:
+            for raw in iter(lambda: pipe.readline(MAX_LINE), b""):
+                self.stderr_tail.append(raw.decode("utf-8", "replace").rstrip("\r\n")[:500])
+        except (OSError, ValueError):
+            pass
+        finally:
+            pipe.close()
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        first = data[:40].decode("utf-8", "replace").rstrip("\n")
+        while view:
+            if self._stdin_fd is None:
+                raise EngineError("crash", f"its input is closed before {first!r}")
             try:
-                action = state.parse_action(text)
-            except (IllegalActionError, ValueError) as e:
-                raise EngineError("unparseable", f"{line[:200]!r}: {e}") from None
-            why = state.why_illegal(action)
-            if why is not None:
-                raise EngineError("illegal", f"{text!r} is illegal: {why}")
-            return action
+                view = view[os.write(self._stdin_fd, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:  # EPIPE: the engine closed its input or exited
+                raise EngineError(
+                    "crash", self._exit_text(f"stdin closed before {first!r}")
+                ) from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineError(
+                    "timeout", f"the engine did not read its input ({first!r} not taken in time)"
+                )
+            self._poll.poll(max(1, math.ceil(1000 * left)))
+
+    def _exit_text(self, what: str) -> str:
+        try:
+            code = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return f"{what} (the process is still running)"
+        # it has exited: its last stderr lines are in the pipe, and the forfeit quotes them
+        self._readers[1].join(timeout=1.0)
+        if code < 0:
+            try:
+                sig = signal.Signals(-code).name
+            except ValueError:
+                sig = str(-code)
+            return f"{what}: the engine was killed by {sig}"
+        return f"{what}: the engine exited with code {code}"
 
     # -- cleanup ---------------------------------------------------------------------------
 
@@ -600,23 +789,37 @@ class EngineProcess:
         return self.proc.poll() is None
 
     def close(self, grace: float = 0.5) -> None:
-        """Stop the engine: ``quit``, then after ``grace`` seconds SIGKILL to its whole process
-        group; always reaped (no zombie)."""
-        if self.proc.poll() is None and grace > 0:
-            try:
-                self.send("quit")
-                self.proc.wait(timeout=grace)
-            except (EngineError, subprocess.TimeoutExpired):
-                pass
+        """Stop the engine: ``quit``, then after ``grace`` seconds (its write included)
+        SIGKILL to its whole process group; always reaped (no zombie), never a wait without
+        bound, and the kill runs whatever interrupts the polite part."""
+        try:
+            if grace > 0 and self.proc.poll() is None:
+                end = time.monotonic() + grace
+                try:
+                    self.send("quit", end)
+                    self.proc.wait(timeout=max(0.0, end - time.monotonic()))
+                except (EngineError, subprocess.TimeoutExpired):
+                    pass
+        finally:
+            self.kill()
+
+    def kill(self) -> None:
+        """SIGKILL to the engine's process group, reaped; its input closed. Idempotent."""
+        if self._killed:
+            return  # its group id may belong to other processes by now
         self._kill_group()
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        self._killed = True
         # stdout and stderr are closed by their reader threads at end of file: closing them
         # here would wait for a read that a stray grandchild holding the pipe can block
-        if self.proc.stdin is not None:
-            with contextlib.suppress(OSError):
-                self.proc.stdin.close()
+        if self._stdin_fd is not None:
+            self._stdin_fd = None  # never write to the number again: it may be reused
+            self._poll = select.poll()
+            if self.proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    self.proc.stdin.close()
 
     def _kill_group(self) -> None:
         # the engine leads its own process group: kill what it started too (a shell script's
@@ -627,12 +830,15 @@ class EngineProcess:
 
 class EnginePool:
     """The engine processes of one arena worker, reused from game to game: one per engine spec
-    and seat slot (the k-th seat that spec holds in a game), restarted after a failure."""
+    and seat slot (the k-th seat that spec holds in a game), restarted after a failure.
+    ``start`` makes a connection from a parsed spec (:class:`EngineProcess`; the fuzz harness
+    passes a scripted engine)."""
 
-    def __init__(self) -> None:
-        self._engines: dict[tuple[str, int], EngineProcess] = {}
+    def __init__(self, start: Callable[[EngineSpec], EngineConnection] | None = None) -> None:
+        self._start = start if start is not None else EngineProcess
+        self._engines: dict[tuple[str, int], EngineConnection] = {}
 
-    def get(self, spec: str, slot: int) -> EngineProcess:
+    def get(self, spec: str, slot: int) -> EngineConnection:
         """The running engine of ``spec`` in ``slot``, started if needed."""
         key = (spec, slot)
         engine = self._engines.get(key)
@@ -640,11 +846,11 @@ class EnginePool:
             self.discard(engine)
             engine = None
         if engine is None:
-            engine = EngineProcess(parse_engine_spec(spec))
+            engine = self._start(parse_engine_spec(spec))
             self._engines[key] = engine
         return engine
 
-    def discard(self, engine: EngineProcess) -> None:
+    def discard(self, engine: EngineConnection) -> None:
         """Stop ``engine`` at once (after a failure: its state is unknown); the next game
         starts a fresh one."""
         for key, e in list(self._engines.items()):
@@ -653,10 +859,15 @@ class EnginePool:
         engine.close(grace=0)
 
     def close(self, grace: float = 0.5) -> None:
-        """Stop every engine."""
+        """Stop every engine: politely within ``grace`` seconds each, and by force if anything
+        (a second Ctrl-C, a signal) interrupts that."""
         engines, self._engines = list(self._engines.values()), {}
-        for engine in engines:
-            engine.close(grace)
+        try:
+            for engine in engines:
+                engine.close(grace)
+        finally:
+            for engine in engines:
+                engine.close(grace=0)
 
 
 def check_engine(spec: str, state: GameState) -> str:

@@ -43,3 +43,8 @@ class InvalidRecordError(ValueError):
 class InvalidBoardError(ValueError):
     """A board table (Empire Plateau's board as data) that is malformed or breaks a rule of the
     format; the message names the dot, field or Empire at fault."""
+
+
+class InvalidResultsError(ValueError):
+    """An arena results file (``plateau arena --out``) with a line that is not an arena game:
+    not JSON, or a field missing or of the wrong type; the message names the file and line."""

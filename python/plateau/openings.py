@@ -24,6 +24,7 @@ from typing import Any
 
 from plateau.checks import check_int
 from plateau.errors import InvalidRecordError
+from plateau.files import replace_file
 from plateau.record import from_record, to_record
 from plateau.registry import check_variant, new_game
 from plateau.state import GameState
@@ -185,7 +186,7 @@ def read_openings(
 def write_openings(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:
     """Write ``records`` to ``path`` as an opening file; returns how many."""
     lines = [json.dumps(r, separators=(",", ":")) + "\n" for r in records]
-    Path(path).write_text("".join(lines), encoding="utf-8")
+    replace_file(path, "".join(lines))
     return len(lines)
 
 

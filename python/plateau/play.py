@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from plateau.bots import Bot
 from plateau.errors import IllegalActionError, InvalidActionError
+from plateau.files import replace_file
 from plateau.record import from_json
 from plateau.registry import game_info
 from plateau.state import GameState
@@ -73,8 +74,7 @@ def play(
                 write("save needs a file name")
                 continue
             try:
-                with open(arg, "w", encoding="utf-8") as f:
-                    f.write(state.to_json())
+                replace_file(arg, state.to_json())
                 write(f"saved to {arg}")
             except OSError as e:
                 write(f"cannot save: {e}")

@@ -1,0 +1,322 @@
+"""Safety of the engine protocol from both sides (issue 21): the arena against engines that
+stop reading their input or flood their output, and ``plateau engine`` against malformed
+commands. Anything that could hang runs in a subprocess with a timeout."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+import plateau
+from helpers import default_sigint
+from plateau import arena
+from plateau.bots import BOTS, Bot, register_bot
+from plateau.engine import (
+    HELLO,
+    MAX_BUFFERED_BYTES,
+    MAX_BUFFERED_LINES,
+    MAX_LINE,
+    BotEngine,
+    EngineError,
+    EngineOutput,
+    engine_spec,
+    pump,
+    serve,
+)
+
+needs_posix = pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX process groups")
+HERE = Path(__file__).resolve().parent
+MISBEHAVE = HERE / "engines" / "misbehave.py"
+PLATEAU = [sys.executable, "-m", "plateau"]
+
+
+def _misbehave(tmp_path: Path, mode: str, nth: int, **options: object) -> str:
+    return engine_spec([sys.executable, str(MISBEHAVE), str(tmp_path), mode, str(nth)], **options)
+
+
+def _pids(tmp_path: Path) -> list[int]:
+    path = tmp_path / "pids"
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a zombie of ours would be reaped by the Popen that made it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _left(pids: list[int], seconds: float = 5.0) -> list[int]:
+    """The pids still running after up to ``seconds``."""
+    end = time.monotonic() + seconds
+    while True:
+        left = [p for p in pids if _running(p)]
+        if not left or time.monotonic() > end:
+            return left
+        time.sleep(0.05)
+
+
+@pytest.fixture(autouse=True)
+def _no_engine_outlives_its_test(tmp_path: Path) -> Iterator[None]:
+    """Kill what a failed test left running (an engine runs in a session of its own)."""
+    yield
+    for pid in _left(_pids(tmp_path), 0.0):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _child(code: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    """``python -c code``, killed after ``timeout`` seconds (a regression fails, not hangs)."""
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"the child hung for {timeout} s: {e.stdout!r} {e.stderr!r}")
+
+
+# -- 1. every write to an engine has a deadline ---------------------------------------------
+
+
+def test_send_to_an_engine_that_stopped_reading_times_out_and_close_returns(
+    tmp_path: Path,
+) -> None:
+    # an Empire Plateau board of 600 dots makes a `game` line larger than a pipe holds; an
+    # engine that stopped reading blocked the arena in send() for good, then in close()
+    spec = _misbehave(tmp_path, "deaf", 1, init_timeout=1)
+    code = f"""
+from plateau.engine import EngineError, EngineProcess, parse_engine_spec
+engine = EngineProcess(parse_engine_spec({spec!r}))
+try:
+    engine.send("game " + "x" * (1 << 20))
+    print("sent")
+except EngineError as e:
+    print(e.reason)
+engine.close()
+print("closed", engine.alive)
+"""
+    done = _child(code)
+    assert done.stdout.split() == ["timeout", "closed", "False"], done.stderr
+    assert len(_pids(tmp_path)) == 1 and _left(_pids(tmp_path)) == []
+
+
+_BIG_GAME_ARENA = """
+import json, sys
+import plateau.engine
+from plateau import arena
+plain = plateau.engine.game_command
+# the `game` line of a big user board: far more than a pipe holds
+plateau.engine.game_command = lambda state: plain(state) + " " * (1 << 20)
+result = arena.run("plateau-x", "mini", [{spec!r}, "random"], games=2, ply_cap=4)
+print(json.dumps([r.forfeit and r.forfeit["reason"] for r in result.results]))
+"""
+
+
+def test_the_arena_forfeits_an_engine_that_stops_reading_a_long_game_line(
+    tmp_path: Path,
+) -> None:
+    spec = _misbehave(tmp_path, "deaf", 2, init_timeout=1)
+    done = _child(_BIG_GAME_ARENA.format(spec=spec))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["timeout", "timeout"]
+    assert _left(_pids(tmp_path)) == []
+
+
+_BIG_GAME_CLI = """
+import sys
+import plateau.engine
+from plateau.cli import main
+plain = plateau.engine.game_command
+plateau.engine.game_command = lambda state: plain(state) + " " * (1 << 20)
+sys.exit(main(["arena", "--variant", "mini", "--bots", {bots!r}, "--games", "2", "--jobs", "1",
+               "--no-progress"]))
+"""
+
+
+@needs_posix
+def test_ctrl_c_while_the_arena_writes_to_an_engine_that_stopped_reading(tmp_path: Path) -> None:
+    # the write had no deadline: the first Ctrl-C blocked again in close() (sending `quit`),
+    # the second left the engine running; now both the write and close() are bounded
+    spec = _misbehave(tmp_path, "deaf", 2)  # init_timeout 30 s: the Ctrl-C comes first
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _BIG_GAME_CLI.format(bots=f"{spec},random")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_sigint,
+    )
+    try:
+        end = time.monotonic() + 30
+        while time.monotonic() < end and len(_pids(tmp_path)) < 2 and proc.poll() is None:
+            time.sleep(0.05)
+        assert len(_pids(tmp_path)) == 2, "the deaf engine never started"
+        time.sleep(0.5)  # the arena is writing the game line by now
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the arena did not end after Ctrl-C")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert _left(_pids(tmp_path)) == []
+
+
+# -- 2. an engine that floods its output ----------------------------------------------------
+
+
+def test_engine_output_holds_a_bounded_number_of_lines_and_bytes() -> None:
+    lines = EngineOutput()
+    for _ in range(MAX_BUFFERED_LINES):
+        assert lines.push(b"\n")
+    assert not lines.push(b"\n") and not lines.push(b"ready\n")
+    assert lines.failure is not None and lines.failure.reason == "flood"
+    with pytest.raises(EngineError, match="flood"):
+        lines.get(None)
+    data = EngineOutput()
+    line = b"info " + b"x" * 1000 + b"\n"
+    taken = 0
+    while data.push(line):
+        taken += len(line)
+    assert taken == data.bytes <= MAX_BUFFERED_BYTES
+    assert data.failure is not None and data.failure.reason == "flood"
+
+
+def test_engine_output_refuses_an_overlong_line_and_reads_the_rest_as_text() -> None:
+    out = EngineOutput()
+    assert pump(io.BytesIO(b"info \xff\xfe\r\n" + b"x" * MAX_LINE + b"\n"), out, to_end=False)
+    assert out.get(None) == "info \ufffd\ufffd"  # not UTF-8: replaced, never an error
+    assert out.get(None) == "x" * MAX_LINE  # the longest line taken
+    assert not pump(io.BytesIO(b"y" * (MAX_LINE + 1) + b"\nready\n"), out)
+    with pytest.raises(EngineError, match="longer than"):
+        out.get(None)  # garbage, and nothing after it is read: the engine forfeits
+    done = EngineOutput()
+    assert pump(io.BytesIO(b"ready\nbestaction a1"), done)
+    assert [done.get(None), done.get(None), done.get(None)] == ["ready", "bestaction a1", None]
+    with pytest.raises(TimeoutError):
+        EngineOutput().get(time.monotonic() + 0.01)
+
+
+class _Sleepy(Bot):
+    """Thinks for a second over each move (while the other seat may write what it likes)."""
+
+    name: ClassVar[str] = "test-sleepy"
+
+    def select_action(self, state: plateau.GameState) -> int:
+        time.sleep(1.0)
+        return int(state.legal_actions()[0])
+
+
+if _Sleepy.name not in BOTS:
+    register_bot(_Sleepy)
+
+
+def test_an_engine_flooding_its_output_while_the_other_seat_thinks_forfeits(
+    tmp_path: Path,
+) -> None:
+    spec = _misbehave(tmp_path, "flood", 2)
+    result = arena.run(
+        "plateau-x", "mini", ["test-sleepy", spec], games=1, ply_cap=6, move_timeout=3.0
+    )
+    forfeit = result.results[0].forfeit
+    assert forfeit is not None and forfeit["seat"] == 1
+    assert forfeit["reason"] == "flood", forfeit
+    # what the arena took from the flooder (all it could hold) is bounded: the cap on unread
+    # output (1 MiB), a pipe and a chunk; unbounded, it took hundreds of MB while seat 0 slept
+    written = [int(p.read_text() or 0) for p in tmp_path.glob("written-*")]
+    assert written and max(written) < 4 << 20
+    assert _left(_pids(tmp_path)) == []
+
+
+# -- 3. plateau engine answers malformed commands ---------------------------------------------
+
+DEEP = "[" * 100_000 + "]" * 100_000
+MALFORMED = [
+    f"game plateau-x mini {DEEP}",
+    f'game plateau-x mini {{"a":{DEEP}}}',
+    f"position setup {DEEP}",
+    f"position view {DEEP}",
+    'game plateau-x mini {"first_player": 1e999}',
+    'game plateau-x mini {"first_player": ' + "9" * 5000 + "}",
+    "setoption name seed value " + "9" * 5000,
+    "plateau-engine " + "2" * 100_000,
+    "position start " + "x" * 100_000,
+]
+
+
+@pytest.mark.parametrize("line", MALFORMED, ids=lambda line: line[:30])
+def test_plateau_engine_answers_a_malformed_command_with_one_error_line(line: str) -> None:
+    engine = BotEngine("random", seed=1)
+    engine.handle("game plateau-x mini")
+    answer = engine.handle(line)
+    assert answer is not None and len(answer) == 1, answer
+    assert answer[0].startswith("info string error: ")
+    assert "\n" not in answer[0] and len(answer[0]) < 2000
+    assert engine.seed == 1  # a refused setoption changes nothing
+
+
+@pytest.mark.parametrize("field", ["time0", "time1", "inc"])
+def test_plateau_engine_takes_huge_clock_values(field: str) -> None:
+    # go time0 <400 digits> overflowed the float of a bot searching by time
+    engine = BotEngine("mcts:seconds=0.01", seed=1)
+    for line in ["game plateau-x mini", "position start"]:
+        assert engine.handle(line) == []
+    go = {"time0": "1000", "time1": "1000", "inc": "0", field: "9" * 400}
+    answer = engine.handle("go " + " ".join(f"{k} {v}" for k, v in go.items()))
+    assert answer is not None and answer[-1].startswith("bestaction ")
+    assert answer[-1] != "bestaction (none)"
+
+
+def test_plateau_engine_carries_on_after_malformed_lines() -> None:
+    lines = [HELLO, *MALFORMED, "go time0 " + "9" * 400, "\udcff", "isready", "quit"]
+    data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
+    data = data.replace(b"\xed\xb3\xbf", b"\xff\xfe")  # a line that is not UTF-8
+    done = subprocess.run(
+        [*PLATEAU, "engine", "--bot", "mcts:seconds=0.01"],
+        input=data,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stderr == b""
+    out = done.stdout.decode().splitlines()
+    assert out[-1] == "ready"
+    errors = [line for line in out if line.startswith("info string error: ")]
+    assert len(errors) >= len(MALFORMED)
+
+
+def test_serve_reads_bytes_that_are_not_utf8_and_overlong_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import plateau.engine
+
+    monkeypatch.setattr(plateau.engine, "MAX_COMMAND", 64)
+    raw = io.BufferedReader(io.BytesIO(b"\xff\xfe\nisready " + b"x" * 200 + b"\nisready\n"))
+    stdin = io.TextIOWrapper(raw)
+    out = io.StringIO()
+    assert serve("random", stdin=stdin, out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("info string unknown command")
+    assert lines[-1] == "ready"
+    assert all(not line.startswith("info string unknown command 'isready") for line in lines)
