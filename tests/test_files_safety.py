@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import plateau
 from plateau import EmpirePlateauState, InvalidRecordError
@@ -475,3 +477,33 @@ def test_records_and_pickles_of_long_names_replay_from_set_ups() -> None:
         t.apply(int(rng.choice(t.legal_actions())))
     for u in (plateau.from_json(t.to_json()), pickle.loads(pickle.dumps(t))):
         assert u == t and u.history == t.history and u.board == board
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    spokes=st.sampled_from([12, 14, 16, 20, 32]),
+    rings=st.integers(7, 10),
+    seed=st.integers(0, 2**32 - 1),
+    variant=st.sampled_from(["two", "four", "duel"]),
+)
+def test_random_boards_with_long_names_round_trip_notation_records_and_pickles(
+    spokes: int, rings: int, seed: int, variant: str
+) -> None:
+    """Generated boards with random dot names of any length, dots listed in a random order:
+    every legal action's string of random positions reads back as that action, and the game's
+    record and pickle replay it."""
+    if spokes * rings > 1024:
+        return
+    board = renamed(polar_board("p", spokes, rings), f"long{spokes}x{rings}", seed)
+    data = board_to_dict(board)
+    random.Random(seed).shuffle(data["dots"])
+    board = board_from_dict(data)
+    rng = random.Random(seed)
+    s = plateau.new_game("empire-plateau", variant, board=board)
+    for _ in range(rng.randrange(1, 40)):
+        if s.is_terminal():
+            break
+        check_notation_round_trips(s)
+        s.apply(rng.choice(s.legal_actions().tolist()))
+    for t in (plateau.from_json(s.to_json()), pickle.loads(pickle.dumps(s))):
+        assert t == s and t.history == s.history and t.board == board
