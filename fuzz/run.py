@@ -2,13 +2,13 @@
 
     python fuzz/run.py TARGET [--seconds N] [--corpus DIR] [libFuzzer/atheris args ...]
 
-TARGET is ``notation``, ``record``, ``setup`` or ``batch``. The run starts from the seed inputs
-in ``fuzz/corpus/TARGET/`` (read only) and keeps the new inputs it finds in ``--corpus DIR``
-(default: ``$TMPDIR/plateau-fuzz/TARGET``, kept between runs, so later runs go on from the
-coverage earlier ones reached). ``--seconds N`` bounds the run (``-max_total_time``); without
-it libFuzzer runs until it finds a failure or is interrupted. A failure (a
-``ContractViolation`` naming the broken check, or any other uncaught exception) stops the run
-with the traceback and a non-zero exit status, and libFuzzer saves the input as
+TARGET is ``notation``, ``record``, ``setup``, ``batch`` or ``board``. The run starts from the
+seed inputs in ``fuzz/corpus/TARGET/`` (read only) and keeps the new inputs it finds in
+``--corpus DIR`` (default: ``$TMPDIR/plateau-fuzz/TARGET``, kept between runs, so later runs go
+on from the coverage earlier ones reached). ``--seconds N`` bounds the run
+(``-max_total_time``); without it libFuzzer runs until it finds a failure or is interrupted. A
+failure (a ``ContractViolation`` naming the broken check, or any other uncaught exception)
+stops the run with the traceback and a non-zero exit status, and libFuzzer saves the input as
 ``crash-<sha1>`` under ``-artifact_prefix`` (default: ``$TMPDIR/plateau-fuzz/artifacts/``);
 replay it with ``python fuzz/run.py TARGET path/to/crash-...``, and add it to
 ``fuzz/corpus/TARGET/`` once fixed (``tests/test_fuzz.py`` replays that directory). Other
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-TARGET_NAMES = ("notation", "record", "setup", "batch")
+TARGET_NAMES = ("notation", "record", "setup", "batch", "board")
 
 
 def main(argv: list[str] | None = None) -> int:
