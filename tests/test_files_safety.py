@@ -507,3 +507,45 @@ def test_random_boards_with_long_names_round_trip_notation_records_and_pickles(
         s.apply(rng.choice(s.legal_actions().tolist()))
     for t in (plateau.from_json(s.to_json()), pickle.loads(pickle.dumps(s))):
         assert t == s and t.history == s.history and t.board == board
+
+
+# -- the caller's own board path: only regular files of a sane size --------------------------
+
+
+@pytest.mark.parametrize("kind", HANGING)
+def test_a_board_path_of_the_caller_that_is_no_regular_file_is_refused(
+    fifo: Path, kind: str
+) -> None:
+    """Even the caller's own path: a FIFO would wait for a writer forever, /dev/zero would be
+    read until the memory runs out."""
+    code = (
+        "import sys, plateau\n"
+        "try:\n"
+        "    plateau.new_game('empire-plateau', board=sys.argv[1])\n"
+        "except plateau.errors.InvalidBoardError as e:\n"
+        "    print(e)\n"
+    )
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code, hanging_path(kind, fifo)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            preexec_fn=_limit_memory,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"new_game(board={kind!r}) hung")
+    assert out.returncode == 0 and "cannot read board file" in out.stdout, out
+    assert "not a regular file" in out.stdout
+
+
+def test_a_board_file_bigger_than_the_bound_is_refused(tmp_path: Path) -> None:
+    from plateau.games.empire_board import MAX_BOARD_FILE_BYTES
+
+    path = tmp_path / "big.json"
+    text = board_to_json(RING12)
+    path.write_text(text + " " * (MAX_BOARD_FILE_BYTES + 1 - len(text)), encoding="utf-8")
+    with pytest.raises(InvalidBoardError, match=f"more than {MAX_BOARD_FILE_BYTES} bytes"):
+        load_board(path)
+    path.write_text(text + " " * (MAX_BOARD_FILE_BYTES - len(text)), encoding="utf-8")
+    assert load_board(path) == RING12

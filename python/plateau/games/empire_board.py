@@ -22,6 +22,7 @@ import json
 import numbers
 import os
 import re
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -757,13 +758,14 @@ def load_board(name_or_path: PathLike) -> Board:
         raise ValueError(f"a board is a name or a path, got {name_or_path!r}")
     path = Path(name_or_path)
     try:
-        raw = path.read_bytes()
+        raw = _read_board_file(path)
     except FileNotFoundError:
         raise InvalidBoardError(
             f"no board {str(name_or_path)!r}: not a shipped board ({', '.join(SHIPPED_BOARDS)}) "
             "and no such file"
         ) from None
     except (OSError, ValueError) as e:  # a directory, no permission, a name too long, a NUL
+        # (a FIFO, a device, a file too big: _read_board_file's ValueError)
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         name = str(name_or_path)
         shown = name if len(name) <= 80 else name[:60] + "..." + name[-10:]
@@ -773,6 +775,27 @@ def load_board(name_or_path: PathLike) -> Board:
         return board_from_dict(_parse_json(text))
     except (InvalidBoardError, UnicodeDecodeError) as e:
         raise InvalidBoardError(f"{path}: {e}") from e
+
+
+#: The biggest board file read (a board of EMPIRE_MAX_DOTS dots with short names is some 100 KB).
+MAX_BOARD_FILE_BYTES = 16 << 20
+
+
+def _read_board_file(path: Path) -> bytes:
+    """The bytes of the regular file at ``path``: a FIFO, a device or a directory is refused
+    (ValueError) without waiting for a writer or reading without end, and so is a file of more
+    than MAX_BOARD_FILE_BYTES."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(MAX_BOARD_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_BOARD_FILE_BYTES:
+        raise ValueError(f"more than {MAX_BOARD_FILE_BYTES} bytes")
+    return raw
 
 
 def save_board(board: Board, path: PathLike) -> None:
