@@ -2,11 +2,11 @@
 
     python fuzz/run.py TARGET [--seconds N] [--corpus DIR] [libFuzzer/atheris args ...]
 
-TARGET is ``notation``, ``record``, ``setup``, ``batch``, ``engine`` (commands into
-``plateau engine``) or ``referee`` (a fuzzed engine against the arena). The run starts from
-the seed inputs in ``fuzz/corpus/TARGET/`` (read only) and keeps the new inputs it finds in
-``--corpus DIR`` (default: ``$TMPDIR/plateau-fuzz/TARGET``, kept between runs, so later runs
-go on from the coverage earlier ones reached). ``--seconds N`` bounds the run
+TARGET is ``notation``, ``record``, ``setup``, ``batch``, ``board`` (board files), ``engine``
+(commands into ``plateau engine``) or ``referee`` (a fuzzed engine against the arena). The run
+starts from the seed inputs in ``fuzz/corpus/TARGET/`` (read only) and keeps the new inputs it
+finds in ``--corpus DIR`` (default: ``$TMPDIR/plateau-fuzz/TARGET``, kept between runs, so
+later runs go on from the coverage earlier ones reached). ``--seconds N`` bounds the run
 (``-max_total_time``); without it libFuzzer runs until it finds a failure or is interrupted.
 A failure (a ``ContractViolation`` naming the broken check, or any other uncaught exception)
 stops the run with the traceback and a non-zero exit status, and libFuzzer saves the input as
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-TARGET_NAMES = ("notation", "record", "setup", "batch", "engine", "referee")
+TARGET_NAMES = ("notation", "record", "setup", "batch", "board", "engine", "referee")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """Fuzz targets for every game in plateau's registry: notation, records, set-up positions and
-batches; and the engine protocol from both sides (``engine``: commands into ``plateau
-engine``; ``referee``: a fuzzed engine against the arena).
+batches; Empire Plateau's board files; and the engine protocol from both sides (``engine``:
+commands into ``plateau engine``; ``referee``: a fuzzed engine against the arena).
 
 Each target is a pure function of the fuzzer's bytes: :class:`Provider` decodes them into
 inputs (a game, a position reached by random legal play, a notation string, a mutated record,
@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 import plateau
+from plateau.errors import InvalidBoardError
 from plateau.record import from_record
 from plateau.registry import GameInfo, game_info
 from plateau.state import GameState
@@ -53,7 +54,7 @@ from plateau.state import GameState
 T = TypeVar("T")
 Errors = Union[type[BaseException], tuple[type[BaseException], ...]]
 
-TARGETS = ("notation", "record", "setup", "batch", "engine", "referee")
+TARGETS = ("notation", "record", "setup", "batch", "board", "engine", "referee")
 
 #: check names turned off through the environment (comma-separated)
 SKIP: frozenset[str] = frozenset(
@@ -1964,11 +1965,272 @@ def fuzz_referee(data: bytes) -> None:
         fail("referee-close", "an engine left open after the pool closed")
 
 
+# ------------------------------------------------------------------------------------------
+# Board files (Empire Plateau's board as data)
+# ------------------------------------------------------------------------------------------
+
+#: the raw mode's first byte: the rest of the input is the board file itself (how the
+#: ``bug-*`` inputs of ``fuzz/corpus/board/`` are written: a 0 byte, then the file)
+BOARD_RAW = 0
+BOARD_GAME = "empire-plateau"
+#: a polar grid (the observation plane) has at most this many places per dot
+#: (docs/empire-board-format.md)
+BOARD_PLACES_PER_DOT = 4
+
+
+def _board_module() -> Any:
+    from plateau.games import empire_board
+
+    return empire_board
+
+
+def lane_board(p: Provider, lane: int) -> dict[str, Any]:
+    """A board in the file format whose dot ids are ring * S + spoke with S = ``lane`` (16,
+    32 or 64 spokes, at most 256 dots), so that the word-parallel search runs on it: the polar
+    grid where it has room for the layouts (7 rings or more), else a few rings with each
+    Empire's armies around its base on the outer ring."""
+    eb = _board_module()
+    rings = p.between(7, 256 // lane) if lane < 64 else 4
+    if rings >= 7:
+        data: dict[str, Any] = eb.board_to_dict(eb.polar_board(f"lane{lane}", lane, rings))
+        return data
+    data = eb.board_to_dict(eb.polar_board(f"lane{lane}", lane, 7))
+    data["name"], data["rings"] = f"lane{lane}x{rings}", rings
+    data["dots"] = [dict(d) for d in data["dots"] if d["at"][1] <= rings]
+
+    def at(spoke: int, ring: int) -> str:
+        return str(eb.spoke_letters(spoke % lane) + str(ring))
+
+    quarter = lane // 4
+    data["layouts"] = {
+        e: {
+            "E": [at(c, rings)],
+            "6": [at(c, rings - 1), at(c, rings - 2)],
+            "4": [at(c + k, 1) for k in (-1, 0, 1, 2)],
+            "2": [at(c + k, r) for k in (-2, -1, 1, 2) for r in (rings - 2, rings - 1, rings)],
+        }
+        for e, c in zip("GMRB", (0, quarter, 2 * quarter, 3 * quarter))
+    }
+    for d in data["dots"]:
+        d.pop("base", None)
+        if d["at"][1] == rings:
+            d["out"] = None
+            if d["at"][0] % quarter == 0:
+                d["base"] = "GMRB"[d["at"][0] // quarter]
+    return data
+
+
+def _starting_dots(data: dict[str, Any]) -> set[str]:
+    return {d for lay in data["layouts"].values() for ds in lay.values() for d in ds}
+
+
+def _by_name(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {d["name"]: d for d in data["dots"]}
+
+
+def drop_dots(p: Provider, data: dict[str, Any]) -> None:
+    """Take a few dots that start no army off the board (a bigger red area)."""
+    keep = _starting_dots(data)
+    free = [d["name"] for d in data["dots"] if d["name"] not in keep and "base" not in d]
+    gone = {p.pick(free) for _ in range(p.below(min(len(free), 12) + 1))} if free else set()
+    data["dots"] = [d for d in data["dots"] if d["name"] not in gone]
+    for d in data["dots"]:
+        for k in ("out", "in", "cw", "ccw"):
+            if d.get(k) in gone:
+                d[k] = None
+
+
+def odd_ring(p: Provider, data: dict[str, Any]) -> None:
+    """Make the board not bipartite: a dot that starts no army leaves its ring, and its two
+    ring neighbours are joined, so that ring becomes odd (on an even ring)."""
+    keep = _starting_dots(data)
+    dots = _by_name(data)
+    free = [
+        d["name"]
+        for d in data["dots"]
+        if d["name"] not in keep and "base" not in d and d.get("cw") and d.get("ccw")
+    ]
+    if not free:
+        return
+    x = dots[p.pick(free)]
+    cw, ccw = dots[x["cw"]], dots[x["ccw"]]
+    if cw["name"] == ccw["name"] or cw.get("cw") == ccw["name"]:
+        return
+    for k in ("out", "in"):
+        if x.get(k) is not None:
+            dots[x[k]]["in" if k == "out" else "out"] = None
+    cw["ccw"], ccw["cw"] = ccw["name"], cw["name"]
+    data["dots"] = [d for d in data["dots"] if d is not x]
+
+
+def rename_dots(p: Provider, data: dict[str, Any]) -> None:
+    """Give the dots other valid names, some of them long (``m10005``, ``xyz123456789``)."""
+    new: dict[str, str] = {}
+    for k, d in enumerate(data["dots"]):
+        letters = "".join(p.pick("abmxyz") for _ in range(1 + p.below(4)))
+        new[d["name"]] = f"{letters}{k + 1}{p.below(10 ** p.below(13)) if p.chance(70) else ''}"
+    for d in data["dots"]:
+        for key in ("name", "out", "in", "cw", "ccw"):
+            if d.get(key) is not None:
+                d[key] = new[d[key]]
+    data["layouts"] = {
+        e: {t: [new[d] for d in ds] for t, ds in lay.items()} for e, lay in data["layouts"].items()
+    }
+
+
+def generated_board(p: Provider) -> dict[str, Any]:
+    """A board in the file format: a shipped one, a polar grid, a board with lanes of 16, 32
+    or 64 bits, then maybe with dots dropped, a ring made odd (not bipartite), dots renamed,
+    listed in another order, or without polar coordinates."""
+    eb = _board_module()
+    kind = p.below(4)
+    if kind == 0:
+        data: dict[str, Any] = eb.board_to_dict(eb.load_board(p.pick(("ep16", "ep24"))))
+    elif kind == 1:
+        spokes = 2 * p.between(6, 40)
+        rings = p.between(7, max(7, 1024 // spokes))
+        data = eb.board_to_dict(eb.polar_board("polar", spokes, min(rings, 1024 // spokes)))
+    else:
+        data = lane_board(p, p.pick((16, 32, 64)))
+    data["name"] = f"fuzz{p.below(1000)}"
+    if p.chance(30):
+        drop_dots(p, data)
+    if p.chance(30):
+        odd_ring(p, data)
+    if p.chance(30):
+        rename_dots(p, data)
+    if p.chance(20):
+        p_rng = random.Random(p.seed())
+        p_rng.shuffle(data["dots"])
+    if p.chance(10):
+        data.pop("spokes", None)
+        data.pop("rings", None)
+        for d in data["dots"]:
+            d.pop("at", None)
+    return data
+
+
+BOARD_TOKENS = (
+    "ep16",
+    "ep24",
+    "m10005",
+    "a" + "1" * 30,
+    "/etc/hostname",
+    "./ep16",
+    "out",
+    "in",
+    "cw",
+    "ccw",
+    "up",
+    "B",
+    "G",
+    "M",
+    "R",
+    "E",
+    "6",
+    "4",
+    "2",
+    1024,
+    1025,
+    4096,
+)
+
+
+def board_text(p: Provider) -> str | bytes:
+    """A board file: the raw input after the mode byte, or a generated board, mutated as a
+    tree (odd values, keys and items moved) and as bytes now and then."""
+    if p.below(16) == BOARD_RAW:
+        return p.take(p.remaining)
+    data = generated_board(p)
+    if p.chance(50):
+        pool = [*leaves(data), *BOARD_TOKENS]
+        data = mutate_tree(p, data, pool)
+    text = json.dumps(data, indent=p.pick((None, None, 1)))
+    if p.chance(25):
+        raw = mutate_bytes(p, text.encode())
+        return raw if p.chance(50) else raw.decode("utf-8", "replace")
+    return text
+
+
+def check_board_game(p: Provider, board: Any, text: str, what: str) -> None:
+    """A game on an accepted board: bounded observations, a few random plies with every legal
+    action's notation read back, apply and undo, and the record, set-up and pickle round
+    trips."""
+    import pickle
+
+    variant = p.pick(plateau.variants(BOARD_GAME))
+    s = must("new_game-accepted-board", lambda: plateau.new_game(BOARD_GAME, variant, board=text))
+    assert isinstance(s, plateau.EmpirePlateauState)
+    _, rows, cols = s.observation_shape
+    if rows * cols > max(BOARD_PLACES_PER_DOT * len(board), len(board)):
+        fail("board-observation-size", f"{what}: {rows} x {cols} planes for {len(board)} dots")
+    rng = random.Random(p.seed())
+    for _ in range(p.pick((2, 0, 1, 4, 8, 16))):  # 2 once the input is used up
+        if s.is_terminal():
+            break
+        ids = s.legal_actions().tolist()
+        for a in ids:
+            name = s.action_to_string(a)
+            back, err = attempt("board-notation", functools.partial(s.parse_action, name), ())
+            if err is not None or back != a:
+                fail("board-notation", f"{what}: action {a} writes {name!r}, read back as {back}")
+        check_state(s, f"{what} ply {s.ply}", rng)
+        s.apply(rng.choice(ids))
+    check_round_trip(s, what)
+    position = must("position_dict", s.position_dict)
+    t = must("from_position_dict", lambda: type(s).from_position_dict(position))
+    if must("position_dict", t.position_dict) != position:
+        fail("board-setup-round-trip", f"{what}: its position loads as another one")
+    u = must("pickle", lambda: pickle.loads(pickle.dumps(s)))
+    if snapshot(u) != snapshot(s):
+        fail(
+            "board-pickle", f"{what}: the pickle is another game: {_diff(snapshot(s), snapshot(u))}"
+        )
+
+
+def fuzz_board(data: bytes) -> None:
+    """Board files: mutations of shipped and generated boards (lanes of 16, 32 and 64 bits,
+    dots dropped, odd rings that are not bipartite, long dot names, dots in another order),
+    and raw bytes. ``board_from_json`` raises only ``InvalidBoardError``, ``new_game`` only
+    ``ValueError`` and a record carrying the board only ``InvalidRecordError``; an accepted
+    board round-trips as JSON, and plays (:func:`check_board_game`)."""
+    eb = _board_module()
+    p = Provider(data)
+    raw = board_text(p)
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    what = f"board {_short(text, 300)}"
+    board, _ = attempt("board_from_json", functools.partial(eb.board_from_json, text),
+                       InvalidBoardError)  # fmt: skip
+    record = json.dumps({"format": "plateau-game-record", "version": 1, "game": BOARD_GAME,
+                         "variant": "two", "options": {"board": text}, "actions": []})  # fmt: skip
+    loaded, _ = attempt("from_json-board", functools.partial(plateau.from_json, record),
+                        plateau.InvalidRecordError)  # fmt: skip
+    if not text.lstrip().startswith("{"):
+        # new_game would take this text for a path (the caller's right); a record never does
+        if (loaded is not None) != (text in ("ep16", "ep24")):
+            fail("board-record-path", f"{what}: a record's board that is no JSON: {loaded!r}")
+        return
+    s, _ = attempt("new_game-board", functools.partial(plateau.new_game, BOARD_GAME, board=text))
+    if (board is None) != (s is None) or (loaded is None) != (s is None):
+        fail(
+            "board-accepted",
+            f"{what}: board_from_json, new_game and a record carrying the board disagree: "
+            f"{board!r}, {s!r}, {loaded!r}",
+        )
+    if board is None:
+        return
+    again = must("board_to_json", functools.partial(eb.board_to_json, board))
+    if must("board-json-round-trip", functools.partial(eb.board_from_json, again)) != board:
+        fail("board-json-round-trip", f"{what}: board_from_json(board_to_json(b)) != b")
+    check_board_game(p, board, text, what)
+
+
 TARGET_FUNCTIONS: dict[str, Callable[[bytes], None]] = {
     "notation": fuzz_notation,
     "record": fuzz_record,
     "setup": fuzz_setup,
     "batch": fuzz_batch,
+    "board": fuzz_board,
     "engine": fuzz_engine,
     "referee": fuzz_referee,
 }

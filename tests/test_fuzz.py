@@ -85,6 +85,12 @@ def test_fuzz_referee(data: bytes) -> None:
     targets.fuzz_referee(data)
 
 
+@settings(FUZZ_SETTINGS, max_examples=60)  # each input loads a board and plays on it
+@given(fuzz_bytes(2048))
+def test_fuzz_board(data: bytes) -> None:
+    targets.fuzz_board(data)
+
+
 CORPUS = sorted(
     (target, path)
     for target in targets.TARGETS

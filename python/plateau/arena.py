@@ -45,7 +45,7 @@ from typing import Any, TypeVar, Union, cast
 
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
-from plateau.checks import check_int
+from plateau.checks import check_int, load_outside_json
 from plateau.clock import TimeControl, held_to_budget, own_seconds
 from plateau.engine import (
     EngineConnection,
@@ -108,15 +108,7 @@ class GameResult:
     def from_line(cls, line: str) -> GameResult:
         """The game of one results line; :class:`InvalidResultsError` if it is not JSON or
         not an arena game (a field missing, unknown or of the wrong type)."""
-        try:
-            data = json.loads(line)
-        except (ValueError, RecursionError) as e:
-            what = "nested too deep" if isinstance(e, RecursionError) else str(e)
-            raise InvalidResultsError(f"not JSON ({what})") from None
-        try:
-            return cls.from_dict(data)
-        except RecursionError:  # parsed just below the limit, too deep for the checks
-            raise InvalidResultsError("a value nested too deep") from None
+        return cls.from_dict(load_outside_json(line, InvalidResultsError, "not JSON"))
 
     @classmethod
     def from_dict(cls, data: object) -> GameResult:

@@ -1,7 +1,7 @@
 """The one argument checker of the Python layer (the compiled wrappers use its twins,
 ``plateau_core._common.check_int`` and ``check_seed``, with the same rules and messages): an
 integer argument may be any integral type (``int``, numpy integers) but not ``bool``; floats and
-strings are refused.
+strings are refused. And the one reader of JSON from outside, :func:`load_outside_json`.
 
 >>> import numpy as np
 >>> check_int(np.int64(3), "depth", 0, 64)
@@ -13,8 +13,11 @@ ValueError: depth must be an int in [0, 64), got True
 
 from __future__ import annotations
 
+import json
 import numbers
 import operator
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -57,3 +60,74 @@ def check_number(value: object, name: str, lo: float = 0.0) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) >= lo:
         raise ValueError(f"{name} must be a number >= {lo:g}, got {value!r}")
     return float(value)
+
+
+#: the deepest nesting of arrays and objects a JSON document from outside may have (a record,
+#: a board or an arena line needs fewer than 10 levels); deeper text is refused before anything
+#: walks it, so no reader, check or error message of the library can exceed Python's recursion
+#: limit on it
+MAX_JSON_DEPTH = 64
+
+
+def load_outside_json(
+    text: str | bytes | bytearray,
+    error: type[ValueError],
+    what: str,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
+) -> Any:
+    """``json.loads(text)`` for text from outside the program (a file, a line of a protocol, a
+    saved game): any failure to decode it, including nesting that would exceed the recursion
+    limit, an integer beyond Python's digit limit and bytes that are not UTF-8, raises
+    ``error`` (a ``ValueError`` subclass, e.g. ``InvalidRecordError``) with the message
+    ``"{what}: {why}"``; errors of the type ``error`` that ``object_pairs_hook`` raises pass as
+    they are. Documents nested deeper than :data:`MAX_JSON_DEPTH` are refused too.
+
+    >>> load_outside_json('{"a": [1]}', ValueError, "not valid JSON")
+    {'a': [1]}
+    >>> load_outside_json("[" * 100000, ValueError, "not valid JSON")
+    Traceback (most recent call last):
+    ValueError: not valid JSON: nested more than 64 levels deep
+    """
+    try:
+        value = json.loads(text, object_pairs_hook=object_pairs_hook)
+    except RecursionError:
+        value = _TOO_DEEP
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise error(f"{what}: {e}") from None
+    except error:  # the hook's own refusal
+        raise
+    except (ValueError, TypeError) as e:  # an integer beyond Python's digit limit, a bad type
+        raise error(f"{what}: {e}") from None
+    if value is _TOO_DEEP:
+        raise error(f"{what}: nested more than {MAX_JSON_DEPTH} levels deep")
+    check_json_depth(value, error, what)
+    return value
+
+
+def check_json_depth(value: object, error: type[ValueError], what: str) -> None:
+    """Raise ``error("{what}: nested more than 64 levels deep")`` if the lists and dicts of
+    ``value`` (data decoded from outside) nest deeper than :data:`MAX_JSON_DEPTH`. Iterative,
+    so it cannot itself exceed the recursion limit; the entry points that take data as dicts
+    (``from_record``) call it too."""
+    if _too_deep(value):
+        raise error(f"{what}: nested more than {MAX_JSON_DEPTH} levels deep")
+
+
+_TOO_DEEP = object()
+
+
+def _too_deep(value: object) -> bool:
+    """Whether the dicts, lists and tuples of ``value`` nest deeper than MAX_JSON_DEPTH."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, (list, tuple)):
+            children = node
+        else:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list, tuple)))
+    return False

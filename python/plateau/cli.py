@@ -122,16 +122,15 @@ def cmd_show(args: argparse.Namespace) -> int:
 def _load_game(path: str, game_index: int | None = None) -> tuple[GameState, str]:
     """The game in ``path``, a JSON game record or an arena's JSON-lines file (the game whose
     ``index`` is ``game_index``, default the file's first), and a title for it."""
-    import json
-
     from plateau import arena
+    from plateau.checks import load_outside_json
 
     with open(path, encoding="utf-8") as f:
         text = f.read()
     first = text.lstrip().split("\n", 1)[0]
     try:
-        head = json.loads(first)
-    except (ValueError, RecursionError):  # not an arena file: the record's loader says why
+        head = load_outside_json(first, ValueError, path)
+    except ValueError:
         head = None
     if not (isinstance(head, dict) and head.get("format") == arena.FORMAT):
         if game_index is not None:

@@ -32,8 +32,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
+from plateau.checks import load_outside_json
 from plateau.clock import held_to_budget, own_seconds
-from plateau.errors import IllegalActionError
+from plateau.errors import IllegalActionError, InvalidRecordError
 from plateau.registry import check_data_options, game_info, new_game
 
 if TYPE_CHECKING:
@@ -207,7 +208,7 @@ class BotEngine:
         parts = rest.split(None, 2)
         if len(parts) < 2:
             raise ValueError(f"expected 'game <id> <variant> [options]', got {rest!r}")
-        options = json.loads(parts[2]) if len(parts) == 3 else {}
+        options = load_outside_json(parts[2], ValueError, "the options") if len(parts) == 3 else {}
         if not isinstance(options, dict):
             raise ValueError(f"the options are a JSON object, got {parts[2]!r}")
         check_data_options(parts[0], options)  # a path would make the engine read a file
@@ -229,9 +230,9 @@ class BotEngine:
             state = new_game(name, variant, **options)
             state.apply_all(data.split())
         elif kind == "setup":
-            state = from_record(json.loads(data))
+            state = from_record(load_outside_json(data, InvalidRecordError, "the set-up"))
         elif kind == "view":
-            view = json.loads(data)
+            view = load_outside_json(data, ValueError, "the view")
             from_setup = game_info(name).from_setup
             if not isinstance(view, dict) or "world" not in view or from_setup is None:
                 raise ValueError("this engine plays a view from its 'world' field; none given")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plateau.checks import check_int
+from plateau.checks import check_int, load_outside_json
 from plateau.errors import InvalidRecordError
 from plateau.files import replace_file
 from plateau.record import from_record, to_record
@@ -159,13 +159,12 @@ def read_openings(
         if not line.strip():
             continue
         where = f"{path}: line {number}"
+        record = load_outside_json(line, InvalidRecordError, f"{where}: not JSON")
         try:
-            state = from_record(json.loads(line))
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise InvalidRecordError(f"{where}: not JSON: {e}") from None
+            state = from_record(record)
         except InvalidRecordError as e:
             raise InvalidRecordError(f"{where}: not an opening: {e}") from None
-        except (ValueError, RecursionError) as e:
+        except ValueError as e:
             raise InvalidRecordError(f"{where}: not a game record: {e}") from None
         if game is not None and (state.game, state.variant) != (game, variant or state.variant):
             raise InvalidRecordError(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from plateau.checks import check_json_depth, load_outside_json
 from plateau.errors import ActionError, InvalidRecordError
 from plateau.registry import check_data_options, check_variant, game_info, new_game
 
@@ -59,6 +60,7 @@ def from_record(record: object) -> GameState:
     """Rebuild a game from a record dict by replaying its actions."""
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a game record is a JSON object, got {type(record).__name__}")
+    check_json_depth(record, InvalidRecordError, "not a game record")
     if record.get("format") != FORMAT:
         raise InvalidRecordError(f"not a plateau game record: format is {record.get('format')!r}")
     if type(record.get("version")) is not int or record.get("version") != VERSION:
@@ -124,12 +126,4 @@ def from_json(text: str | bytes) -> GameState:
     """Rebuild a game from JSON text written by :func:`to_json` (or ``state.to_json()``)."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"a game record is JSON text, got {type(text).__name__}")
-    try:
-        record = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InvalidRecordError(f"not valid JSON: {e}") from None
-    except ValueError as e:  # e.g. an integer beyond Python's int-to-str digit limit
-        raise InvalidRecordError(f"not a game record: {e}") from None
-    except RecursionError:
-        raise InvalidRecordError("not a game record: JSON nested too deeply") from None
-    return from_record(record)
+    return from_record(load_outside_json(text, InvalidRecordError, "not valid JSON"))

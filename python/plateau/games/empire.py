@@ -11,6 +11,7 @@ from __future__ import annotations
 import numbers
 import os
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from plateau.errors import InvalidActionError, InvalidBoardError
 from plateau.games.empire_board import (
     ARMY_COUNTS,
     ARMY_TYPES,
+    DOT_NAME_PATTERN,
     EMPIRE_NAMES,
     EMPIRES,
     SHIPPED_BOARDS,
@@ -96,6 +98,8 @@ _SHIPPED_TABLES: dict[str, _e.EmpireTables] = {}
 #: user boards by their canonical JSON text (a few kept: each game holds its own tables)
 _USER_TABLES: OrderedDict[str, _e.EmpireTables] = OrderedDict()
 _USER_CACHE = 16
+#: guards both caches: ``new_game`` may run in several threads at once
+_TABLES_LOCK = threading.Lock()
 
 
 def _tables_of(board: Board, option: str) -> _e.EmpireTables:
@@ -125,15 +129,15 @@ def board_tables(board: object) -> _e.EmpireTables:
     ``{``), a board as a dict in that format, or a ``Board``; ValueError (InvalidBoardError for
     a bad board) otherwise."""
     if isinstance(board, str) and board in SHIPPED_BOARDS:
-        tables = _SHIPPED_TABLES.get(board)
-        if tables is None:
-            tables = _SHIPPED_TABLES[board] = _tables_of(load_board(board), board)
+        with _TABLES_LOCK:  # one set of tables per shipped board, whichever thread builds it
+            tables = _SHIPPED_TABLES.get(board)
+            if tables is None:
+                tables = _SHIPPED_TABLES[board] = _tables_of(load_board(board), board)
         return tables
     if isinstance(board, str) and board.lstrip().startswith("{"):
-        tables = _USER_TABLES.get(board)  # the canonical text of a board seen before
-        if tables is not None:
-            _USER_TABLES.move_to_end(board)
-            return tables
+        cached = _cached_user_tables(board)  # the canonical text of a board seen before
+        if cached is not None:
+            return cached
         b = board_from_json(board)
     elif isinstance(board, Board):
         b = board
@@ -154,15 +158,57 @@ def board_tables(board: object) -> _e.EmpireTables:
             )
         return board_tables(b.name)
     text = board_to_json(b)
-    tables = _USER_TABLES.get(text)
-    if tables is None:
-        tables = _tables_of(b, text)
+    cached = _cached_user_tables(text)
+    if cached is not None:
+        return cached
+    tables = _tables_of(b, text)  # outside the lock: other threads need not wait for this
+    with _TABLES_LOCK:
+        cached = _USER_TABLES.get(text)
+        if cached is not None:  # another thread built it meanwhile: share that one
+            _USER_TABLES.move_to_end(text)
+            return cached
         _USER_TABLES[text] = tables
         while len(_USER_TABLES) > _USER_CACHE:
             _USER_TABLES.popitem(last=False)
-    else:
-        _USER_TABLES.move_to_end(text)
     return tables
+
+
+def _cached_user_tables(text: str) -> _e.EmpireTables | None:
+    """The cached tables of the user board with canonical JSON ``text``, marked as just used;
+    None if not cached. Under the lock: another thread may evict the entry at any moment."""
+    with _TABLES_LOCK:
+        tables = _USER_TABLES.get(text)
+        if tables is not None:
+            _USER_TABLES.move_to_end(text)
+        return tables
+
+
+def _is_data_board(board: object) -> bool:
+    """Whether ``board`` may stand as a board in data from elsewhere (a record, a set-up, an
+    engine's position line): a shipped board's name, or the board itself (JSON text or an
+    object), never anything that names a file."""
+    return isinstance(board, Mapping) or (
+        isinstance(board, str) and (board in SHIPPED_BOARDS or board.lstrip().startswith("{"))
+    )
+
+
+def data_board_tables(board: object) -> _e.EmpireTables:
+    """The tables of a board given in data from elsewhere (:func:`board_tables` for a shipped
+    board's name or the board itself); anything else, a path above all, is refused with
+    InvalidBoardError before any file is opened. Every board that arrives in data (a record's
+    options and set-up, a set-up position, an engine's position line) goes through here."""
+    _check_data_board(board)
+    return board_tables(board)
+
+
+def _check_data_board(board: object) -> None:
+    if not _is_data_board(board):
+        shown = repr(board) if len(repr(board)) <= 60 else repr(board)[:50] + "..."
+        raise InvalidBoardError(
+            f"a board in saved or received data is a shipped board's name "
+            f"({', '.join(SHIPPED_BOARDS)}) or the board itself as JSON, never a file path; "
+            f"got {shown}"
+        )
 
 
 def _info(tables: _e.EmpireTables) -> _BoardInfo:
@@ -173,8 +219,10 @@ def _info(tables: _e.EmpireTables) -> _BoardInfo:
 # -- notation -----------------------------------------------------------------------------------
 
 # a dot is letters then a number (no leading zero), so the separator after the first dot's
-# digits is unambiguous even on ep24, whose spoke x is also a separator: x5xa5:1 is x5-a5:1
-_DOT = r"[a-z]+[1-9][0-9]{0,3}"
+# digits is unambiguous even on ep24, whose spoke x is also a separator: x5xa5:1 is x5-a5:1.
+# The board format's own pattern, whatever the number's length: every name a board may give
+# a dot reads back (a linear match: the digits end each dot's letters)
+_DOT = DOT_NAME_PATTERN
 _MOVE = re.compile(rf"({_DOT})[-x]({_DOT}):([1-9][0-9]?)\Z")
 _FREE = re.compile(rf"\+([e642])@({_DOT})\Z")
 _TYPE_WORD = {"E": "Emblem", "6": "6", "4": "4", "2": "2"}
@@ -576,8 +624,9 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
     ) -> EmpirePlateauState:
         """A game (no history) from a :meth:`position_dict`; only ``variant`` and ``armies``
         are required (the rest defaults to the start of a turn: board ep16, the first Empire
-        in play to act). ``board`` (the option's values) overrides ``data["board"]``. Every
-        field is checked against the rules; ValueError names the bad field."""
+        in play to act). ``board`` (the option's values) overrides ``data["board"]``, which,
+        being data, may only name a shipped board or hold the board itself, never a path.
+        Every field is checked against the rules; ValueError names the bad field."""
         state = cls.__new__(cls)
         state._load(*_setup_args(data, board))
         return state
@@ -729,7 +778,11 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     v = VARIANTS[variant]
     try:
-        tables = board_tables(data.get("board", "ep16") if board is None else board)
+        # the position's own board is data; only the caller's argument may name a file
+        if board is None:
+            tables = data_board_tables(data.get("board", "ep16"))
+        else:
+            tables = board_tables(board)
     except ValueError as err:
         raise ValueError(f"board: {err}") from None
     b = _info(tables).board
@@ -907,15 +960,9 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
 
 def _check_data_options(options: dict[str, Any]) -> None:
     """A saved game names a shipped board or holds its board as JSON text, never a path: a
-    record from elsewhere must not make the loader read the reader's files."""
-    board = options.get("board", "ep16")
-    if isinstance(board, str) and (board in SHIPPED_BOARDS or board.lstrip().startswith("{")):
-        return
-    shown = repr(board) if len(repr(board)) <= 60 else repr(board)[:50] + "..."
-    raise ValueError(
-        f"a saved game's board is a shipped board's name ({', '.join(SHIPPED_BOARDS)}) or the "
-        f"board itself as JSON text, never a file path; got {shown}"
-    )
+    record from elsewhere must not make the loader read the reader's files (the check of
+    :func:`data_board_tables`, without loading the board)."""
+    _check_data_board(options.get("board", "ep16"))
 
 
 def _playouts(variant: str, n: int, seed: int, ply_cap: int, board: BoardSpec = "ep16") -> Any:
@@ -936,7 +983,7 @@ def _from_setup(
     tables = board_tables(board)
     if "board" in setup:
         try:
-            theirs = board_tables(setup["board"])
+            theirs = data_board_tables(setup["board"])
         except ValueError as e:
             raise ValueError(f"board: {e}") from None
         if _info(theirs).board != _info(tables).board:

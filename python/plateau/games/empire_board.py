@@ -22,6 +22,7 @@ import json
 import numbers
 import os
 import re
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from plateau.checks import check_int
+from plateau.checks import check_int, load_outside_json
 from plateau.errors import InvalidBoardError
 
 #: The Empires by letter, in turn order (clockwise from the Babylonian); a letter's position is
@@ -59,6 +60,10 @@ EMPIRE_MAX_DOTS = 1024
 #: The fewest dots that can hold the four starting layouts (4 Empires x 19 armies).
 EMPIRE_MIN_DOTS = len(EMPIRES) * sum(ARMY_COUNTS.values())
 
+#: A polar grid (``spokes`` x ``rings``, the observation plane) has at most this many places
+#: per dot of the board, so that a small file cannot declare huge observations.
+POLAR_PLACES_PER_DOT = 4
+
 #: The boards shipped with the package: name -> (spokes, rings) of the polar grid.
 SHIPPED_BOARDS = {"ep16": (16, 11), "ep24": (24, 11)}
 
@@ -66,7 +71,11 @@ SHIPPED_BOARDS = {"ep16": (16, 11), "ep24": (24, 11)}
 FORMAT = "plateau-empire-board"
 VERSION = 1
 
-_DOT_NAME = re.compile(r"[a-z]+[1-9][0-9]*\Z")
+#: A dot name: lower-case letters, then a number without leading zero, of any length. Move
+#: notation (``plateau.games.empire``) reads dots with this same pattern, so that every action
+#: on every valid board is written in a notation that reads back.
+DOT_NAME_PATTERN = r"[a-z]+[1-9][0-9]*"
+_DOT_NAME = re.compile(DOT_NAME_PATTERN + r"\Z")
 _MAX_NAME = 64
 _TOP_FIELDS = ("format", "version", "name", "spokes", "rings", "dots", "layouts")
 _REQUIRED_FIELDS = ("format", "version", "name", "dots", "layouts")
@@ -361,6 +370,13 @@ def _checked_polar(
             )
         size[what] = k
     spokes, rings = size["spokes"], size["rings"]
+    if spokes * rings > POLAR_PLACES_PER_DOT * len(dots):
+        # the grid is the observation plane: every observation holds 36 planes of it
+        raise InvalidBoardError(
+            f"board {b.name!r}: a polar grid of {spokes} spokes x {rings} rings has "
+            f"{spokes * rings} places for {len(dots)} dots; it may have at most "
+            f"{POLAR_PLACES_PER_DOT} places per dot ({POLAR_PLACES_PER_DOT * len(dots)})"
+        )
     if not isinstance(raw, _SEQUENCES) or len(raw) != len(dots):
         raise InvalidBoardError(f"polar must be a sequence of {len(dots)} (spoke, ring) pairs")
     seen: dict[tuple[int, int], int] = {}
@@ -711,12 +727,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _parse_json(text: str) -> object:
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except InvalidBoardError:
-        raise
-    except ValueError as e:  # JSONDecodeError, with line and column
-        raise InvalidBoardError(f"malformed JSON: {e}") from e
+    return load_outside_json(text, InvalidBoardError, "malformed JSON", _no_duplicate_keys)
 
 
 def board_from_json(text: str) -> Board:
@@ -747,13 +758,14 @@ def load_board(name_or_path: PathLike) -> Board:
         raise ValueError(f"a board is a name or a path, got {name_or_path!r}")
     path = Path(name_or_path)
     try:
-        raw = path.read_bytes()
+        raw = _read_board_file(path)
     except FileNotFoundError:
         raise InvalidBoardError(
             f"no board {str(name_or_path)!r}: not a shipped board ({', '.join(SHIPPED_BOARDS)}) "
             "and no such file"
         ) from None
     except (OSError, ValueError) as e:  # a directory, no permission, a name too long, a NUL
+        # (a FIFO, a device, a file too big: _read_board_file's ValueError)
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         name = str(name_or_path)
         shown = name if len(name) <= 80 else name[:60] + "..." + name[-10:]
@@ -763,6 +775,27 @@ def load_board(name_or_path: PathLike) -> Board:
         return board_from_dict(_parse_json(text))
     except (InvalidBoardError, UnicodeDecodeError) as e:
         raise InvalidBoardError(f"{path}: {e}") from e
+
+
+#: The biggest board file read (a board of EMPIRE_MAX_DOTS dots with short names is some 100 KB).
+MAX_BOARD_FILE_BYTES = 16 << 20
+
+
+def _read_board_file(path: Path) -> bytes:
+    """The bytes of the regular file at ``path``: a FIFO, a device or a directory is refused
+    (ValueError) without waiting for a writer or reading without end, and so is a file of more
+    than MAX_BOARD_FILE_BYTES."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(MAX_BOARD_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_BOARD_FILE_BYTES:
+        raise ValueError(f"more than {MAX_BOARD_FILE_BYTES} bytes")
+    return raw
 
 
 def save_board(board: Board, path: PathLike) -> None:

@@ -1,0 +1,550 @@
+"""Files and lines from other people (records, opening files, arena results, board files, an
+engine's position lines) are hostile data: a board in them names a shipped board or holds the
+board itself, never a path, in every field of every format; JSON nested past any depth is a
+typed error; a board file cannot declare huge observations; every action on every valid board
+writes a notation that reads back; the cache of user boards is safe from threads.
+
+Anything that could hang (a FIFO, ``/dev/zero``) runs in a subprocess with a timeout."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import pickle
+import random
+import resource
+import subprocess
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import plateau
+from plateau import EmpirePlateauState, InvalidRecordError
+from plateau.arena import GameResult
+from plateau.checks import MAX_JSON_DEPTH, load_outside_json
+from plateau.engine import BotEngine
+from plateau.errors import InvalidBoardError
+from plateau.games.empire_board import (
+    Board,
+    board_from_dict,
+    board_from_json,
+    board_to_dict,
+    board_to_json,
+    load_board,
+    polar_board,
+    save_board,
+)
+from plateau.openings import read_openings
+from plateau.record import from_record, to_record
+
+PACKAGE = Path(plateau.__file__).resolve().parent
+RING12 = polar_board("ring12", 16, 12)
+#: what every refusal of a path in data says
+NO_PATH = "never a file path"
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def setup_record(board_in_setup: object, board: Board = RING12) -> dict[str, Any]:
+    """The record of a game on ``board`` that starts from a set-up position and has one ply,
+    with the set-up's own ``board`` field replaced by ``board_in_setup``."""
+    start = plateau.new_game("empire-plateau", "two", board=board)
+    s = EmpirePlateauState.from_position_dict(start.position_dict())
+    s.apply(int(s.legal_actions()[0]))
+    record = to_record(s)
+    assert "setup" in record
+    record["setup"]["board"] = board_in_setup
+    return record
+
+
+def view_line(board_in_world: object, board: Board = RING12) -> str:
+    """An engine's ``position view`` line whose world (a set-up) names ``board_in_world``."""
+    world = plateau.new_game("empire-plateau", "two", board=board).position_dict()
+    world["board"] = board_in_world
+    return "position view " + json.dumps({"record": {}, "world": world})
+
+
+def game_line(board: Board = RING12) -> str:
+    return "game empire-plateau two " + json.dumps({"board": board_to_json(board)})
+
+
+def arena_file(path: Path, record: dict[str, Any]) -> Path:
+    """An arena results file of one game whose record is ``record``."""
+    line = GameResult(0, "empire-plateau", "two", 0, ["random", "random"], [[0, 1]],
+                      [0.5, 0.5], 1, 0.0, record=record).to_line()  # fmt: skip
+    path.write_text(line + "\n", encoding="utf-8")
+    return path
+
+
+def _limit_memory() -> None:
+    # /dev/zero read whole would take all the machine's memory: 2 GiB, then MemoryError
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def run(args: list[str], stdin: str = "", timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    """``plateau ARGS`` in a subprocess; a hang fails the test (instead of hanging it)."""
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "plateau", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            preexec_fn=_limit_memory,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"plateau {' '.join(args)} hung: it opened a file named in data")
+
+
+@pytest.fixture
+def board_file(tmp_path: Path) -> Path:
+    """A valid board file (the game's own board) at an absolute path."""
+    path = tmp_path / "ring12.json"
+    save_board(RING12, path)
+    return path.resolve()
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    """A FIFO with no writer: opening it for reading waits forever."""
+    path = tmp_path / "fifo.json"
+    os.mkfifo(path)
+    return path.resolve()
+
+
+def hostile_paths(board_file: Path) -> list[str]:
+    """Paths that must never be opened from data and do not hang when they are."""
+    paths = [str(board_file), str(board_file.parent), "./ep16", "ep16.json"]
+    if Path("/etc/hostname").is_file():
+        paths.append("/etc/hostname")
+    return paths
+
+
+# -- 1. a path in data is refused before any file is opened ----------------------------------
+
+
+def test_a_records_setup_board_is_never_a_path(board_file: Path) -> None:
+    # the file holds the game's own board, so only the refusal can stop it from loading
+    for path in hostile_paths(board_file):
+        record = setup_record(path)
+        with pytest.raises(InvalidRecordError, match=NO_PATH):
+            from_record(record)
+        with pytest.raises(InvalidRecordError, match=NO_PATH):
+            plateau.from_json(json.dumps(record))
+    for inline in (board_to_json(RING12), board_to_dict(RING12)):  # the board itself is fine
+        assert from_record(setup_record(inline)).board == RING12
+
+
+def test_a_position_dicts_board_is_never_a_path_but_the_callers_may_be(board_file: Path) -> None:
+    data = plateau.new_game("empire-plateau", "two", board=RING12).position_dict()
+    for path in hostile_paths(board_file):
+        with pytest.raises(ValueError, match=NO_PATH):
+            EmpirePlateauState.from_position_dict({**data, "board": path})
+    # the caller's own argument may name a file
+    s = EmpirePlateauState.from_position_dict(data, board=str(board_file))
+    assert s.board == RING12
+
+
+def test_an_opening_files_records_never_name_a_board_file(tmp_path: Path, board_file: Path) -> None:
+    for path in hostile_paths(board_file):
+        book = tmp_path / "openings.jsonl"
+        book.write_text(json.dumps(setup_record(path)) + "\n", encoding="utf-8")
+        with pytest.raises(InvalidRecordError, match=NO_PATH):
+            read_openings(book)
+
+
+def test_an_engines_position_lines_never_name_a_board_file(board_file: Path) -> None:
+    for path in hostile_paths(board_file):
+        for line in (
+            "position setup " + json.dumps(setup_record(path)),
+            view_line(path),
+        ):
+            engine = BotEngine("random")
+            assert engine.handle(game_line()) == []
+            reply = engine.handle(line)
+            assert reply is not None and len(reply) == 1 and NO_PATH in reply[0], (line, reply)
+            assert engine.state is None
+    engine = BotEngine("random")  # the board itself is fine
+    engine.handle(game_line())
+    assert engine.handle(view_line(board_to_json(RING12))) == []
+    assert engine.state is not None and engine.state.board == RING12
+
+
+HANGING = ("fifo", "/dev/zero")
+
+
+def hanging_path(kind: str, fifo: Path) -> str:
+    return str(fifo) if kind == "fifo" else kind
+
+
+@pytest.mark.parametrize("kind", HANGING)
+@pytest.mark.parametrize("command", ["show", "view", "record"])
+def test_the_cli_never_opens_a_board_named_in_a_file(
+    tmp_path: Path, fifo: Path, kind: str, command: str
+) -> None:
+    """``plateau show`` and ``view`` of an arena results file, and ``show`` of a record, whose
+    set-up names a FIFO (which would hang) or /dev/zero (which would fill the memory)."""
+    record = setup_record(hanging_path(kind, fifo))
+    if command == "record":
+        path = tmp_path / "game.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        args = ["show", "--record", str(path)]
+    else:
+        path = arena_file(tmp_path / "arena.jsonl", record)
+        args = ["show", "--record", str(path)] if command == "show" else ["view", str(path)]
+        if command == "view":
+            args += ["--out", str(tmp_path / "game.html")]
+    out = run(args)
+    assert out.returncode == 2 and out.stderr.startswith("plateau: error:"), out.stderr
+    assert NO_PATH in out.stderr
+
+
+@pytest.mark.parametrize("kind", HANGING)
+def test_arena_openings_never_open_a_board_named_in_a_file(
+    tmp_path: Path, fifo: Path, kind: str
+) -> None:
+    book = tmp_path / "openings.jsonl"
+    book.write_text(json.dumps(setup_record(hanging_path(kind, fifo))) + "\n", encoding="utf-8")
+    args = ["arena", "--game", "empire-plateau", "--bots", "random,random", "--games", "2"]
+    out = run([*args, "--jobs", "1", "--no-progress", "--openings", str(book)])
+    assert out.returncode == 2 and out.stderr.startswith("plateau: error:"), out.stderr
+    assert NO_PATH in out.stderr
+
+
+@pytest.mark.parametrize("kind", HANGING)
+def test_plateau_engine_never_opens_a_board_named_in_a_line(fifo: Path, kind: str) -> None:
+    path = hanging_path(kind, fifo)
+    lines = [
+        game_line(),
+        "position setup " + json.dumps(setup_record(path)),
+        view_line(path),
+        "isready",
+        "quit",
+    ]
+    out = run(["engine"], stdin="\n".join(lines) + "\n")
+    answers = out.stdout.splitlines()
+    assert out.returncode == 0 and answers[-1] == "ready", out
+    errors = [a for a in answers if a.startswith("info string error")]
+    assert len(errors) == 2 and all(NO_PATH in a for a in errors), answers
+
+
+# -- 3. JSON nested past any depth is a typed error ------------------------------------------
+
+
+def nested(depth: int, inner: str = "0") -> str:
+    return "[" * depth + inner + "]" * depth
+
+
+DEPTHS = (MAX_JSON_DEPTH + 1, 900, 100_000)
+
+
+@pytest.mark.parametrize("depth", DEPTHS)
+def test_deep_json_boards_are_invalid_boards(tmp_path: Path, depth: int) -> None:
+    data = board_to_dict(RING12)
+    text = json.dumps(data).replace('"rings": 12', f'"rings": {nested(depth, "12")}')
+    with pytest.raises(InvalidBoardError, match="nested"):
+        board_from_json(text)
+    with pytest.raises(InvalidBoardError, match="nested"):
+        plateau.new_game("empire-plateau", board=text)
+    path = tmp_path / "deep.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InvalidBoardError, match=r"deep\.json: .*nested"):
+        load_board(path)
+    record = json.loads(plateau.new_game("empire-plateau").to_json())
+    record["options"]["board"] = text
+    with pytest.raises(InvalidRecordError, match="nested"):
+        plateau.from_json(json.dumps(record))
+
+
+@pytest.mark.parametrize("depth", DEPTHS)
+def test_deep_json_records_are_invalid_records(tmp_path: Path, depth: int) -> None:
+    record = json.dumps(setup_record(board_to_json(RING12)))
+    deep = record.replace('"captures": []', f'"captures": {nested(depth)}')
+    assert deep != record
+    for text in (nested(depth), deep, '{"format": ' + nested(depth) + "}"):
+        with pytest.raises(InvalidRecordError, match="nested"):
+            plateau.from_json(text)
+        book = tmp_path / "openings.jsonl"
+        book.write_text(text + "\n", encoding="utf-8")
+        with pytest.raises(InvalidRecordError, match=r"line 1: .*nested"):
+            read_openings(book)
+
+
+def test_deep_records_given_as_dicts_are_invalid_records() -> None:
+    record = setup_record(board_to_json(RING12))
+    deep: Any = 0
+    for _ in range(5000):
+        deep = [deep]
+    for key in ("options", "setup", "result", "actions"):
+        with pytest.raises(InvalidRecordError, match="nested"):
+            from_record({**record, key: deep})
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    with pytest.raises(InvalidRecordError, match="nested"):
+        from_record({**record, "setup": {**record["setup"], "captures": cycle}})
+
+
+def test_outside_json_keeps_the_callers_error_and_words() -> None:
+    for text, why in (
+        ("{", "Expecting property name"),
+        ("9" * 5000, "digits"),
+        (b"\xff", "decode"),
+        (nested(MAX_JSON_DEPTH + 1), "nested"),
+    ):
+        with pytest.raises(InvalidBoardError, match=f"^a board: .*{why}"):
+            load_outside_json(text, InvalidBoardError, "a board")
+    assert load_outside_json(nested(MAX_JSON_DEPTH), InvalidBoardError, "x") is not None
+
+
+def test_the_cli_refuses_a_deep_record_file(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(nested(100_000), encoding="utf-8")
+    out = run(["show", "--record", str(path)])
+    assert out.returncode == 2 and out.stderr.startswith("plateau: error:"), out.stderr
+    assert "nested" in out.stderr
+
+
+#: json.loads of outside data still outside the helper, in modules of other owners (issue 21):
+#: engine.py (the game and position lines of the protocol), arena.py (a results line)
+
+
+def test_the_package_reads_outside_json_only_through_the_helper() -> None:
+    calls = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("loads", "load")
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "json"
+            ):
+                calls.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    rest = [c for c in calls if c.split(":")[0] != "checks.py"]
+    assert rest == [], "json.load(s) of outside data outside plateau.checks.load_outside_json"
+
+
+# -- 4. the cache of user boards under threads -----------------------------------------------
+
+
+class SlowDict(OrderedDict[str, Any]):
+    """The cache with a thread switch after every lookup: the gap between a lookup and what
+    follows it, where another thread may evict the entry, made wide enough to hit."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = super().get(key, default)
+        time.sleep(0)  # releases the GIL
+        return value
+
+
+def test_new_game_on_many_user_boards_from_many_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """More boards (20) than the cache holds (16), from six threads: a lookup must never meet
+    an entry that another thread evicted between its two steps (it raised KeyError)."""
+    monkeypatch.setattr(sys.modules["plateau.games.empire"], "_USER_TABLES", SlowDict())
+    texts = [board_to_json(polar_board(f"t{k}", 16, 7)) for k in range(20)]
+    errors: list[BaseException] = []
+
+    def hammer(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            for _ in range(60):
+                text = rng.choice(texts)
+                s = plateau.new_game("empire-plateau", "two", board=text)
+                assert s.options["board"] == text
+        except BaseException as e:  # reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=hammer, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+# -- 5. a small file cannot declare huge observations ----------------------------------------
+
+
+def test_a_board_may_not_declare_a_grid_far_bigger_than_its_dots() -> None:
+    data = board_to_dict(load_board("ep16"))  # 176 dots on a 16 x 11 grid
+    data["name"] = "wide"
+    data["spokes"] = data["rings"] = 1024
+    with pytest.raises(InvalidBoardError, match="1048576 places for 176 dots"):
+        board_from_dict(data)
+    with pytest.raises(InvalidBoardError, match="places for 176 dots"):
+        plateau.new_game("empire-plateau", board=json.dumps(data))
+    data["spokes"], data["rings"] = 16, 44  # four places per dot: the most allowed
+    s = plateau.new_game("empire-plateau", board=board_from_dict(data))
+    assert s.observation_shape == (36, 44, 16)
+    data["rings"] = 45
+    with pytest.raises(InvalidBoardError, match="at most 4 places per dot"):
+        board_from_dict(data)
+
+
+# -- 2. notation reads every dot name the format allows --------------------------------------
+
+
+def renamed(board: Board, name: str, seed: int) -> Board:
+    """``board`` with dots renamed to random valid names of any length (``m10005``,
+    ``abc123456789``...), ``board`` and dot order kept."""
+    rng = random.Random(seed)
+    data = board_to_dict(board)
+    data["name"] = name
+    new: dict[str, str] = {}
+    for k, row in enumerate(data["dots"]):
+        letters = "".join(rng.choice("abcxyz") for _ in range(rng.randint(1, 4)))
+        new[row["name"]] = f"{letters}{k + 1}{rng.randrange(10 ** rng.randint(0, 12))}"
+    for row in data["dots"]:
+        for key in ("name", "out", "in", "cw", "ccw"):
+            if row.get(key) is not None:
+                row[key] = new[row[key]]
+    data["layouts"] = {
+        e: {t: [new[d] for d in ds] for t, ds in lay.items()} for e, lay in data["layouts"].items()
+    }
+    return board_from_dict(data)
+
+
+def check_notation_round_trips(s: EmpirePlateauState) -> int:
+    ids = s.legal_actions().tolist()
+    for a in ids:
+        text = s.action_to_string(a)
+        assert s.parse_action(text) == a and s.parse_action(text.upper()) == a, text
+    return len(ids)
+
+
+def long_name_boards() -> list[Board]:
+    return [
+        renamed(load_board("ep16"), "long16", 1),
+        renamed(polar_board("p32x8", 32, 8), "long32", 2),
+        renamed(polar_board("p12x9", 12, 9), "long12", 3),
+    ]
+
+
+def test_every_action_on_boards_with_long_dot_names_reads_back() -> None:
+    names = [b.dots for b in long_name_boards()]
+    assert any(len(d) > 6 for dots in names for d in dots)
+    m10005 = board_to_dict(load_board("ep16"))  # the issue's board: one dot named m10005
+    m10005["name"] = "m10005"
+    rename: Callable[[Any], Any] = lambda v: "m10005" if v == "m5" else v  # noqa: E731
+    for row in m10005["dots"]:
+        for key in ("name", "out", "in", "cw", "ccw"):
+            row[key] = rename(row.get(key))
+    m10005["layouts"] = {
+        e: {t: [rename(d) for d in ds] for t, ds in lay.items()}
+        for e, lay in m10005["layouts"].items()
+    }
+    boards = [board_from_dict(m10005), *long_name_boards()]
+    for k, board in enumerate(boards):
+        rng = random.Random(k)
+        for variant in ("two", "four"):
+            s = plateau.new_game("empire-plateau", variant, board=board)
+            seen = 0
+            for _ in range(60):
+                if s.is_terminal():
+                    break
+                seen += check_notation_round_trips(s)
+                s.apply(int(rng.choice(s.legal_actions().tolist())))
+            assert seen > 0
+            assert s.history_strings() == [s.action_to_string(a) for a in s.history]
+            assert plateau.from_json(s.to_json()) == s
+            assert pickle.loads(pickle.dumps(s)).history == s.history
+    s = plateau.new_game("empire-plateau", board=boards[0])
+    assert s.parse_action("m10005-a5:4") == s.parse_action("M10005xA5:4")
+    s.apply("m10005-a5:4")
+    assert s.army_at("a5") == "B4" and plateau.from_json(s.to_json()).history == s.history
+
+
+def test_records_and_pickles_of_long_names_replay_from_set_ups() -> None:
+    board = long_name_boards()[1]
+    s = plateau.new_game("empire-plateau", "four", board=board)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        s.apply(int(rng.choice(s.legal_actions())))
+    t = EmpirePlateauState.from_position_dict(s.position_dict())
+    for _ in range(20):
+        t.apply(int(rng.choice(t.legal_actions())))
+    for u in (plateau.from_json(t.to_json()), pickle.loads(pickle.dumps(t))):
+        assert u == t and u.history == t.history and u.board == board
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    spokes=st.sampled_from([12, 14, 16, 20, 32]),
+    rings=st.integers(7, 10),
+    seed=st.integers(0, 2**32 - 1),
+    variant=st.sampled_from(["two", "four", "duel"]),
+)
+def test_random_boards_with_long_names_round_trip_notation_records_and_pickles(
+    spokes: int, rings: int, seed: int, variant: str
+) -> None:
+    """Generated boards with random dot names of any length, dots listed in a random order:
+    every legal action's string of random positions reads back as that action, and the game's
+    record and pickle replay it."""
+    if spokes * rings > 1024:
+        return
+    board = renamed(polar_board("p", spokes, rings), f"long{spokes}x{rings}", seed)
+    data = board_to_dict(board)
+    random.Random(seed).shuffle(data["dots"])
+    board = board_from_dict(data)
+    rng = random.Random(seed)
+    s = plateau.new_game("empire-plateau", variant, board=board)
+    for _ in range(rng.randrange(1, 40)):
+        if s.is_terminal():
+            break
+        check_notation_round_trips(s)
+        s.apply(rng.choice(s.legal_actions().tolist()))
+    for t in (plateau.from_json(s.to_json()), pickle.loads(pickle.dumps(s))):
+        assert t == s and t.history == s.history and t.board == board
+
+
+# -- the caller's own board path: only regular files of a sane size --------------------------
+
+
+@pytest.mark.parametrize("kind", HANGING)
+def test_a_board_path_of_the_caller_that_is_no_regular_file_is_refused(
+    fifo: Path, kind: str
+) -> None:
+    """Even the caller's own path: a FIFO would wait for a writer forever, /dev/zero would be
+    read until the memory runs out."""
+    code = (
+        "import sys, plateau\n"
+        "try:\n"
+        "    plateau.new_game('empire-plateau', board=sys.argv[1])\n"
+        "except plateau.errors.InvalidBoardError as e:\n"
+        "    print(e)\n"
+    )
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code, hanging_path(kind, fifo)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            preexec_fn=_limit_memory,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"new_game(board={kind!r}) hung")
+    assert out.returncode == 0 and "cannot read board file" in out.stdout, out
+    assert "not a regular file" in out.stdout
+
+
+def test_a_board_file_bigger_than_the_bound_is_refused(tmp_path: Path) -> None:
+    from plateau.games.empire_board import MAX_BOARD_FILE_BYTES
+
+    path = tmp_path / "big.json"
+    text = board_to_json(RING12)
+    path.write_text(text + " " * (MAX_BOARD_FILE_BYTES + 1 - len(text)), encoding="utf-8")
+    with pytest.raises(InvalidBoardError, match=f"more than {MAX_BOARD_FILE_BYTES} bytes"):
+        load_board(path)
+    path.write_text(text + " " * (MAX_BOARD_FILE_BYTES - len(text)), encoding="utf-8")
+    assert load_board(path) == RING12
