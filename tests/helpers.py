@@ -6,6 +6,7 @@ import importlib
 import os
 import random
 import signal
+import subprocess
 from typing import Any
 
 import pytest
@@ -64,3 +65,16 @@ def default_sigint() -> None:
     job ignores SIGINT, its children would inherit that, and Python installs its
     KeyboardInterrupt handler only over the default disposition."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start_in_session(argv: list[str]) -> subprocess.Popen[str]:
+    """``argv`` started as a terminal or a harness starts a command: in a session (and process
+    group) of its own, SIGINT at its default, its output on pipes the test reads to the end."""
+    return subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_sigint,
+    )

@@ -270,7 +270,7 @@ def _state(pid: int) -> str:
 def test_a_signal_ending_the_arena_leaves_no_worker_or_engine(
     signame: str, jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from helpers import default_sigint
+    from helpers import start_in_session
     from plateau.engine import engine_spec
 
     monkeypatch.setenv("UNRELIABLE_DIR", str(tmp_path))
@@ -282,14 +282,7 @@ def test_a_signal_ending_the_arena_leaves_no_worker_or_engine(
     signum = getattr(signal, signame)
     # a session of its own (a terminal's, as a harness or a shell starts it); the test reads
     # the arena's pipes to their end, as a harness waiting for it does
-    proc = subprocess.Popen(
-        argv,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=default_sigint,
-    )
+    proc = start_in_session(argv)
     try:
         end = time.monotonic() + 60
         while time.monotonic() < end and proc.poll() is None:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import plateau
-from helpers import default_sigint
+from helpers import start_in_session
 from plateau import arena
 from plateau.cli import main
 from plateau.engine import (
@@ -420,14 +420,7 @@ def test_ctrl_c_leaves_no_engine_process(
     argv = [sys.executable, "-c", _ARENA_CHILD, "arena", "--variant", "mini"]
     argv += ["--bots", f"{spec},random", "--games", "4", "--jobs", str(jobs), "--no-progress"]
     # a session of its own, signalled as a terminal would: the arena and its workers
-    proc = subprocess.Popen(
-        argv,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=default_sigint,
-    )
+    proc = start_in_session(argv)
     try:
         end = time.monotonic() + 30
         while time.monotonic() < end and proc.poll() is None:

@@ -19,7 +19,7 @@ from typing import ClassVar
 import pytest
 
 import plateau
-from helpers import default_sigint
+from helpers import start_in_session
 from plateau import arena
 from plateau.bots import BOTS, Bot, register_bot
 from plateau.engine import (
@@ -157,14 +157,7 @@ def test_ctrl_c_while_the_arena_writes_to_an_engine_that_stopped_reading(tmp_pat
     # the write had no deadline: the first Ctrl-C blocked again in close() (sending `quit`),
     # the second left the engine running; now both the write and close() are bounded
     spec = _misbehave(tmp_path, "deaf", 2)  # init_timeout 30 s: the Ctrl-C comes first
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _BIG_GAME_CLI.format(bots=f"{spec},random")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=default_sigint,
-    )
+    proc = start_in_session([sys.executable, "-c", _BIG_GAME_CLI.format(bots=f"{spec},random")])
     try:
         end = time.monotonic() + 30
         while time.monotonic() < end and len(_pids(tmp_path)) < 2 and proc.poll() is None:
