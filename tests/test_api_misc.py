@@ -677,9 +677,13 @@ def test_cli_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
         plateau.cli.main(["frobnicate"])
     assert info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as info:
-        plateau.cli.main(["perft", "--game", "chess", "1"])
-    assert info.value.code == 2
+    # an unknown game is the registry's error: one line
+    assert plateau.cli.main(["perft", "--game", "chess", "1"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == "plateau: error: unknown game 'chess'; known games: " + ", ".join(plateau.games()) + "\n"
+    )
 
 
 def test_python_dash_m_plateau() -> None:
