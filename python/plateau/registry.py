@@ -111,7 +111,8 @@ class GameInfo:
     #: ``factory(variant, **options)`` returns a new game in its start position
     factory: Callable[..., GameState]
     #: ``playouts(variant, n, seed, ply_cap, **options)`` plays random games in the core
-    #: and returns the dict :func:`random_playouts` documents
+    #: (game ``i`` as the lone game seeded ``seed + i``) and returns the dict
+    #: :func:`random_playouts` documents
     playouts: Callable[..., dict[str, Any]]
     #: option name -> default value, as accepted by ``factory``
     options: dict[str, Any]
@@ -318,7 +319,9 @@ def random_playouts(
 ) -> dict[str, Any]:
     """Play ``n`` uniformly random games entirely inside the compiled core (GIL released),
     each from the start position of ``variant`` with the game's ``options``, for at most
-    ``ply_cap`` plies (None: no cap).
+    ``ply_cap`` plies (None: no cap). Game ``i`` plays exactly as the lone game of
+    ``random_playouts(..., n=1, seed=seed + i)``, in every game, so any game of a big run can
+    be played again alone.
 
     ``game`` is a name, or a :class:`GameSpec` (given alone). Returns a dict with the same keys
     for every game:
