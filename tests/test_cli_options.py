@@ -4,6 +4,7 @@ Plateau's ``ep24`` board (the conformance suite checks every game's options gene
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -135,7 +136,7 @@ def test_play_load_checks_the_bots_against_the_loaded_game(
     state.apply(int(state.legal_actions()[0]))
     path = tmp_path / "albea.json"
     path.write_text(state.to_json())
-    monkeypatch.setattr("builtins.input", lambda prompt: "quit")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))  # the session's one command
     code, _out, err = run(capsys, "play", "--load", str(path), "--bots", "alphabeta:depth=1")
     assert code == 0, err
     assert "plays two-player games only" not in err
