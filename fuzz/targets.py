@@ -1931,7 +1931,15 @@ def fuzz_referee(data: bytes) -> None:
     for index in range(1 + p.below(3)):
         before = len(log)
         play = functools.partial(
-            arena._play_game, game, variant, seats, index, p.seed(), 0.001, ply_cap, pool, tc
+            arena._play_game,
+            plateau.resolve(game, variant),
+            seats,
+            index,
+            p.seed(),
+            0.001,
+            ply_cap,
+            pool,
+            tc,
         )
         r = must("referee-game", play)
         where = f"{game}/{variant} game {index} seats {seats}"

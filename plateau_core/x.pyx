@@ -798,17 +798,18 @@ cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept no
 
 cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int ply_cap,
                      long* plies, long* ended, long* wins, long* shared, Work* w) noexcept nogil:
-    """Play ``n`` uniformly random games; count plies, finished games, first places (each
-    player of a shared first place counts) and finished games with a shared first place.
-    Stops early if ``w`` says so (Ctrl-C)."""
+    """Play ``n`` uniformly random games, game ``g`` with its own generator seeded
+    ``seed + g`` (so any game of a run replays alone); count plies, finished games, first
+    places (each player of a shared first place counts) and finished games with a shared first
+    place. Stops early if ``w`` says so (Ctrl-C)."""
     cdef Rng rng
     cdef XState st
     cdef uint64_t keys[4]
     cdef uint64_t best
     cdef long g
     cdef int p, firsts
-    rng_seed(&rng, seed)
     for g in range(n):
+        rng_seed(&rng, seed + <uint64_t>g)
         x_init(&st, sp, first_player)
         x_random_game(&st, &rng, ply_cap, False, w)
         if w.stop:
@@ -913,7 +914,8 @@ def encode(variant, str kind, tuple squares):
 
 
 def random_playouts(variant, n, seed=0, ply_cap=400, first_player=0):
-    """Play ``n`` uniformly random games inside the core (GIL released). Returns ``games``,
+    """Play ``n`` uniformly random games inside the core (GIL released), game ``i`` seeded
+    ``seed + i``. Returns ``games``,
     ``plies``, ``ended``, ``wins`` (first places per player, shared ones counted for each) and
     ``draws`` (finished games with a shared first place)."""
     cdef const XSpec* sp = _checked_spec(variant)

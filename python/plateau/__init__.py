@@ -12,17 +12,30 @@ from plateau import games as _games  # registers every game
 from plateau.batch import StateBatch
 from plateau.errors import (
     ActionError,
+    GameSpecError,
     IllegalActionError,
     InvalidActionError,
+    InvalidOptionError,
     InvalidRecordError,
     InvalidResultsError,
+    UnknownGameError,
+    UnknownOptionError,
+    UnknownVariantError,
 )
 from plateau.games.albea import AlbeaPlateauState
 from plateau.games.empire import EmpirePlateauState
 from plateau.games.x import PlateauXState
 from plateau.notation import square_index, square_name
 from plateau.record import from_json, to_json
-from plateau.registry import game_info, games, new_game, random_playouts, variants
+from plateau.registry import (
+    GameSpec,
+    game_info,
+    games,
+    new_game,
+    random_playouts,
+    resolve,
+    variants,
+)
 from plateau.state import GameState
 from plateau.tournament import Tournament
 
@@ -32,20 +45,27 @@ __all__ = [
     "ActionError",
     "AlbeaPlateauState",
     "EmpirePlateauState",
+    "GameSpec",
+    "GameSpecError",
     "GameState",
     "IllegalActionError",
     "InvalidActionError",
+    "InvalidOptionError",
     "InvalidRecordError",
     "InvalidResultsError",
     "PlateauXState",
     "StateBatch",
     "Tournament",
+    "UnknownGameError",
+    "UnknownOptionError",
+    "UnknownVariantError",
     "__version__",
     "from_json",
     "game_info",
     "games",
     "new_game",
     "random_playouts",
+    "resolve",
     "square_index",
     "square_name",
     "to_json",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from plateau.checks import check_int
 from plateau.errors import InvalidActionError
-from plateau.registry import check_variant, new_game
+from plateau.registry import GameSpec, spec_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -76,8 +76,8 @@ class Outcomes:
 
 
 @cache
-def _outcomes(game: str, variant: str, options: tuple[tuple[str, Any], ...]) -> Outcomes:
-    s = new_game(game, variant, **dict(options))
+def _outcomes(spec: GameSpec) -> Outcomes:
+    s = spec.new_game()
     results = [s.points_for(r) for r in rankings(s.num_players)]
     sums = {round(sum(r), 9) for r in results}
     return Outcomes(
@@ -88,20 +88,17 @@ def _outcomes(game: str, variant: str, options: tuple[tuple[str, Any], ...]) -> 
     )
 
 
-def outcomes(game: str, variant: str, **options: Any) -> Outcomes:
-    """The :class:`Outcomes` of a variant, from ``points_for`` over every possible ranking
-    (so a game's own scoring of ties counts, as ``returns()`` gives it).
+def outcomes(game: str | GameSpec, variant: str | None = None, **options: Any) -> Outcomes:
+    """The :class:`Outcomes` of a variant (a name with its variant and options, or a
+    :class:`plateau.GameSpec`), from ``points_for`` over every possible ranking (so a game's
+    own scoring of ties counts, as ``returns()`` gives it).
 
     >>> outcomes("albea-plateau", "standard")  # a draw scores 1/2 each
     Outcomes(num_players=2, min_utility=0.0, max_utility=1.0, utility_sum=1.0)
     >>> outcomes("plateau-x", "standard")  # players who share places split their points
     Outcomes(num_players=4, min_utility=0.0, max_utility=4.0, utility_sum=7.0)
     """
-    check_variant(game, variant)
-    key = tuple(sorted((k, v) for k, v in options.items() if isinstance(v, (int, float, str))))
-    if len(key) != len(options):
-        return _outcomes.__wrapped__(game, variant, tuple(options.items()))
-    return _outcomes(game, variant, key)
+    return _outcomes(spec_of(game, variant, options))
 
 
 def tie_returns(state: GameState) -> list[float]:

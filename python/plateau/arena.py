@@ -36,7 +36,7 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_all_start_methods, get_context
@@ -59,7 +59,7 @@ from plateau.errors import InvalidResultsError
 from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
 from plateau.record import to_record
-from plateau.registry import check_variant, new_game
+from plateau.registry import GameSpec, game_info, spec_of
 from plateau.sprt import SPRT, SPRTCounter, SPRTState
 from plateau.tournament import Tournament
 
@@ -100,6 +100,9 @@ class GameResult:
     opening_plies: int = 0
     #: the arena's opening source (``OpeningBook.tag``), None without openings
     openings: str | None = None
+    #: the game's options (every one, as the record's ``options``; ``{}`` in files written
+    #: before results named them)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def to_line(self) -> str:
         return json.dumps({"format": FORMAT, **asdict(self)})
@@ -219,6 +222,7 @@ _RESULT_FIELDS: dict[str, tuple[Callable[[Any], bool], str, bool]] = {
     "opening": (lambda v: v is None or _is_int(v, 0), "null or an integer >= 0", False),
     "opening_plies": (lambda v: _is_int(v, 0), "an integer >= 0", False),
     "openings": (lambda v: v is None or isinstance(v, str), "null or a string", False),
+    "options": (lambda v: isinstance(v, dict), "an object (the game's options)", False),
 }
 
 
@@ -299,8 +303,8 @@ _POOL: EnginePool | None = None
 
 
 def play_game(
-    game: str,
-    variant: str,
+    game: str | GameSpec,
+    variant: str | None,
     specs: Sequence[BotSource],
     index: int,
     seed: int = 0,
@@ -309,14 +313,14 @@ def play_game(
     tc: TimeControl | None = None,
     opening: Opening | None = None,
 ) -> GameResult:
-    """Play arena game ``index`` with ``specs[seat]`` in each seat (never raises for a bot's
-    fault: that is a forfeit), with a clock per seat under the time control ``tc``, from the
-    position of ``opening`` (None: the start)."""
+    """Play arena game ``index`` of ``game`` (a name with its ``variant``, or a
+    :class:`plateau.GameSpec` with ``variant`` None) with ``specs[seat]`` in each seat (never
+    raises for a bot's fault: that is a forfeit), with a clock per seat under the time control
+    ``tc``, from the position of ``opening`` (None: the start)."""
+    spec = spec_of(game, variant)
     pool = _POOL if _POOL is not None else EnginePool()
     try:
-        return _play_game(
-            game, variant, specs, index, seed, move_timeout, ply_cap, pool, tc, opening
-        )
+        return _play_game(spec, specs, index, seed, move_timeout, ply_cap, pool, tc, opening)
     finally:
         if pool is not _POOL:
             pool.close()
@@ -349,8 +353,7 @@ def _out_of_turn(
 
 
 def _play_game(
-    game: str,
-    variant: str,
+    game: GameSpec,
     specs: Sequence[BotSource],
     index: int,
     seed: int,
@@ -360,7 +363,7 @@ def _play_game(
     tc: TimeControl | None = None,
     opening: Opening | None = None,
 ) -> GameResult:
-    state = opening.start() if opening is not None else new_game(game, variant)
+    state = opening.start() if opening is not None else game.new_game()
     clocks = [tc.base] * state.num_players if tc is not None else None
     inc = tc.inc if tc is not None else 0.0
     move_seconds: list[float] = []
@@ -457,8 +460,9 @@ def _play_game(
         returns = state.points_for(ranking)
     return GameResult(
         index=index,
-        game=game,
-        variant=variant,
+        game=game.game,
+        variant=game.variant,
+        options=dict(game.options),
         seed=seed,
         seats=labels,
         ranking=ranking,
@@ -563,6 +567,8 @@ class ArenaResult:
     sprt: SPRT | None = None
     #: the maximum number of games of an arena with an SPRT (None: not known)
     max_games: int | None = None
+    #: the game's options (``{}``: not known, in files written before results named them)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def sprt_state(self) -> SPRTState | None:
         """Where the arena's SPRT stands (None without one): the counts, LLR and decision."""
@@ -610,7 +616,7 @@ class ArenaResult:
 
     def tournament(self) -> Tournament:
         """The games as tournament rounds, scored per bot (points by place, ties by wins)."""
-        t = Tournament(self.game, self.variant)
+        t = Tournament(self.game, self.variant, **self.options)
         for r in self.results:
             order = seat_order(r.index, len(self.bots))
             t.add([[order[seat] for seat in group] for group in r.ranking])
@@ -642,7 +648,9 @@ class ArenaResult:
         truncated = sum(r.truncated for r in self.results)
         lines.append("")
         lines.append(
-            f"{len(self.results)} games of {self.game}/{self.variant}, seats rotated; "
+            f"{len(self.results)} games of {self.game}/{self.variant}"
+            f"{_options_text(self.game, self.options)}"
+            ", seats rotated; "
             f"{truncated} stopped at the ply limit and scored by their ranking then."
         )
         sources = sorted({r.openings for r in self.results if r.openings is not None})
@@ -718,7 +726,7 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
     ]
     for r in results:
         if (
-            (r.game, r.variant) != (first.game, first.variant)
+            (r.game, r.variant, r.options) != (first.game, first.variant, first.options)
             or sorted(r.seats) != sorted(bots)
             or _without_games(r.sprt) != _without_games(first.sprt)
             or r.openings != first.openings
@@ -726,12 +734,14 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
             raise ValueError(f"{path}: game {r.index} belongs to another arena")
     results.sort(key=lambda r: r.index)
     if first.sprt is None:
-        return ArenaResult(first.game, first.variant, bots, results)
+        return ArenaResult(first.game, first.variant, bots, results, options=first.options)
     sprt = SPRT(**(_without_games(first.sprt) or {}))
     # a resumed test may have raised its maximum: the later lines carry the larger one
     max_games = max(int((r.sprt or {}).get("games", 0)) for r in results) or None
     results = _sprt_cut(results, sprt_state(results, sprt, max_games))
-    return ArenaResult(first.game, first.variant, bots, results, sprt, max_games)
+    return ArenaResult(
+        first.game, first.variant, bots, results, sprt, max_games, options=first.options
+    )
 
 
 def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult, None, None]:
@@ -917,8 +927,8 @@ def _run_ray(
 
 @_stops_cleanly
 def run(
-    game: str,
-    variant: str,
+    game: str | GameSpec,
+    variant: str | None,
     bots: Sequence[BotSource],
     games: int,
     jobs: int = 1,
@@ -933,11 +943,14 @@ def run(
     sprt: SPRT | None = None,
     tc: TimeControl | None = None,
     openings: OpeningSource | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> ArenaResult:
-    """Play ``games`` games of ``bots`` (one per seat, rotated every game; each a spec string,
-    a Bot subclass or factory, or a Bot object: see :data:`BotSource`) and return the
-    results. With ``out``, each game is appended to that JSON-lines file as it finishes; with
-    ``resume``, games already in it are kept and not replayed.
+    """Play ``games`` games of ``game`` (a name with its ``variant``, None for the default, and
+    its ``options``; or a :class:`plateau.GameSpec` alone) by ``bots`` (one per seat, rotated
+    every game; each a spec string, a Bot subclass or factory, or a Bot object: see
+    :data:`BotSource`) and return the results. With ``out``, each game is appended to that
+    JSON-lines file as it finishes; with ``resume``, games already in it are kept and not
+    replayed.
 
     With ``sprt`` (two bots), ``games`` is a maximum: game pairs are played until the test
     decides (``ArenaResult.sprt_state()``), and the results stop at its decision.
@@ -954,21 +967,22 @@ def run(
 
     Run from the main thread, SIGTERM and SIGHUP end it as Ctrl-C does (its workers and
     engines stop, the games so far stay in ``out``), by :class:`Terminated`."""
-    check_variant(game, variant)
-    probe = new_game(game, variant)
+    spec = spec_of(game, variant, options)
+    probe = spec.new_game()
     bots = list(bots)
     if len(bots) != probe.num_players:
         raise ValueError(
-            f"{game}/{variant} has {probe.num_players} seats; got {len(bots)} bots: {bots}"
+            f"{spec.game}/{spec.variant} has {probe.num_players} seats; got {len(bots)} bots: "
+            f"{bots}"
         )
-    for spec in bots:
+    for bot in bots:
         # every bot is built and asked before any game starts: a bad spec, or a bot that
         # cannot play this game (alphabeta with four players), is an error, not forfeits; an
         # engine is started, told the game and stopped
-        if isinstance(spec, str) and is_engine_spec(spec):
-            check_engine(spec, probe)
+        if isinstance(bot, str) and is_engine_spec(bot):
+            check_engine(bot, probe)
         else:
-            build_bot(spec, 0).check_game(probe)
+            build_bot(bot, 0).check_game(probe)
     games = check_int(games, "games", 0)
     jobs = check_int(jobs, "jobs", 1)
     seed = check_int(seed, "seed", 0)
@@ -979,7 +993,7 @@ def run(
     tc_text = tc.describe() if tc is not None else None
     if openings is not None and not isinstance(openings, OpeningSource):
         raise ValueError(f"openings must be a plateau.openings.OpeningSource, got {openings!r}")
-    book = openings.book(game, variant, seed) if openings is not None else None
+    book = openings.book(spec, None, seed) if openings is not None else None
     book_tag = book.tag if book is not None else None
     num = len(bots)
     opening_cache: dict[int, Opening] = {}
@@ -1007,7 +1021,8 @@ def run(
         if not resume:
             raise ValueError(f"{out} exists: pass resume=True (--resume) or another file")
         for r in read_results(out):
-            same = (r.game, r.variant, r.seed) == (game, variant, seed)
+            same = (r.game, r.variant, r.seed) == (spec.game, spec.variant, seed)
+            same = same and r.options in ({}, spec.options)  # {}: written before options
             # an SPRT arena resumes with the same test (its maximum of games may change)
             same = same and _without_games(r.sprt) == _without_games(tag) and r.tc == tc_text
             # the same openings, each game from its group's
@@ -1034,8 +1049,8 @@ def run(
     finished = decided()  # a resumed test may have decided already
     tasks = [
         (
-            game,
-            variant,
+            spec,
+            None,
             [bots[b] for b in seat_order(i, len(bots))],
             i,
             seed,
@@ -1080,10 +1095,23 @@ def run(
             stream.close()
     results = [done[i] for i in sorted(done) if i < games]
     labels = [bot_label(b) for b in bots]
+    opts = dict(spec.options)
     if sprt is None:
-        return ArenaResult(game, variant, labels, results)
+        return ArenaResult(spec.game, spec.variant, labels, results, options=opts)
     results = _sprt_cut(results, sprt_state(results, sprt, games))
-    return ArenaResult(game, variant, labels, results, sprt, games)
+    return ArenaResult(spec.game, spec.variant, labels, results, sprt, games, options=opts)
+
+
+def _options_text(game: str, options: Mapping[str, Any]) -> str:
+    """The options that differ from the game's defaults, as `` (board=ep24)`` for the table's
+    closing line ("" for none); long values, such as a board's JSON, cut short."""
+    defaults = game_info(game).options
+    shown = [
+        f"{k}={v if len(str(v)) <= 40 else str(v)[:37] + '...'}"
+        for k, v in options.items()
+        if k not in defaults or defaults[k] != v
+    ]
+    return f" ({', '.join(shown)})" if shown else ""
 
 
 def _index_of(opening: Opening | None) -> int | None:

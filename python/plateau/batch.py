@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from plateau.checks import check_int
 from plateau.errors import IllegalActionError, InvalidActionError
-from plateau.registry import NO_PLY_CAP, check_options, check_variant, game_info
+from plateau.registry import NO_PLY_CAP, GameSpec, spec_of
 
 
 def _out(arr: Any, dtype: np.dtype[Any], shape: tuple[int, ...], name: str) -> Any:
@@ -51,33 +51,34 @@ _F32 = np.dtype(np.float32)
 class StateBatch:
     """``n`` games of one variant, stepped as one (see the module docstring).
 
-    ``options`` are the game's own (as :func:`plateau.new_game` takes them, e.g.
-    ``first_player`` in Plateau X, ``max_plies`` in Albea's Plateau); ``ply_cap`` cuts a game
+    ``game`` is a name or a :class:`plateau.GameSpec` (given alone); ``options`` are the
+    game's own (as :func:`plateau.new_game` takes them, e.g. ``first_player`` in Plateau X,
+    ``max_plies`` in Albea's Plateau); ``ply_cap`` cuts a game
     short after that many plies (``done`` 2, zero returns) and restarts it; None never does."""
 
     def __init__(
         self,
-        game: str,
+        game: str | GameSpec,
         variant: str | None = None,
         n: int = 64,
         seed: int = 0,
         ply_cap: int | None = 400,
         **options: Any,
     ) -> None:
-        info = game_info(game)
-        variant = info.default_variant if variant is None else variant
-        check_variant(game, variant)
-        check_options(game, options)
+        spec = spec_of(game, variant, options)
+        info = spec.info
         if info.batch is None:
-            raise ValueError(f"{game!r} has no batched engine")
+            raise ValueError(f"{spec.game!r} has no batched engine")
         n = check_int(n, "n", 1, 2**31)
         seed = check_int(seed, "seed", 0, 2**64)
         cap = NO_PLY_CAP if ply_cap is None else check_int(ply_cap, "ply_cap", 1, 2**31)
-        self.game = game
-        self.variant = variant
+        #: the game, variant and options of every game of the batch
+        self.spec = spec
+        self.game = spec.game
+        self.variant = spec.variant
         #: the game's options (as ``new_game`` takes them), the same in every game
-        self.options: dict[str, Any] = {**info.options, **options}
-        self._core: Any = info.batch(variant, n, seed, cap, **options)
+        self.options: dict[str, Any] = dict(spec.options)
+        self._core: Any = info.batch(spec.variant, n, seed, cap, **spec.options)
         self.num_envs: int = self._core.num_envs
         self.num_players: int = self._core.num_players
         self.num_distinct_actions: int = self._core.num_distinct_actions

@@ -32,7 +32,16 @@ from typing import Any
 import numpy as np
 
 from plateau.batch import StateBatch
-from plateau.registry import BenchSpec, GameInfo, Yardstick, game_info, new_game, random_playouts
+from plateau.registry import (
+    BenchSpec,
+    GameInfo,
+    GameSpec,
+    Yardstick,
+    new_game,
+    random_playouts,
+    resolve,
+    spec_of,
+)
 from plateau.state import GameState
 
 #: targets every game shares (a game's BenchSpec.targets adds and overrides)
@@ -191,19 +200,26 @@ def bench_moves(spec: BenchSpec, quick: bool, state: GameState | None = None) ->
 # -- random playouts in the core ----------------------------------------------------------------
 
 
-def bench_playouts(info: GameInfo, quick: bool, sticks: _Yardsticks | None = None) -> Row:
-    """Random games of the default variant in the core: reproducible per seed, of a plausible
-    length, then timed for about a second (``quick``: a tenth)."""
+def bench_playouts(
+    info: GameInfo, quick: bool, sticks: _Yardsticks | None = None, game: GameSpec | None = None
+) -> Row:
+    """Random games of ``game`` (None: the default variant and options) in the core:
+    reproducible per seed, of a plausible length (checked for the default game only), then
+    timed for about a second (``quick``: a tenth)."""
     sticks = sticks or _Yardsticks(None, [], [])
-    spec, variant = _spec(info), info.default_variant
-    first, secs = _timed(lambda: random_playouts(info.name, variant, 200, seed=1))
-    if first != random_playouts(info.name, variant, 200, seed=1) or first["games"] != 200:
+    spec, g = _spec(info), game or resolve(info.name)
+    default = g == resolve(info.name)
+    if not default:  # the yardsticks play the default game
+        sticks = _Yardsticks(None, [], [])
+    variant = g.variant
+    first, secs = _timed(lambda: random_playouts(g, None, 200, seed=1))
+    if first != random_playouts(g, None, 200, seed=1) or first["games"] != 200:
         raise BenchError("random playouts are not reproducible")
     n = int(min(max(200 * (0.1 if quick else 1.0) / secs, 200), 10_000_000))
-    result, secs = _timed(lambda: random_playouts(info.name, variant, n, seed=2))
+    result, secs = _timed(lambda: random_playouts(g, None, n, seed=2))
     for r, games in ((first, 200), (result, n)):
         mean = r["plies"] / games
-        low, high = spec.playout_plies or (0, float("inf"))
+        low, high = (spec.playout_plies if default else None) or (0, float("inf"))
         if r["games"] != games or not low <= mean <= high:
             raise BenchError(
                 f"{r['games']} random games average {mean:.1f} plies, expected {games} games "
@@ -235,14 +251,16 @@ def _batch_worker(batch: StateBatch, iterations: int, masks: bool, out: list[int
     out.append(n * iterations)
 
 
-def bench_batch(info: GameInfo, quick: bool, playouts: Row) -> list[Row]:
-    """1,024 games of the default variant stepped at random (with legal masks each step if the
-    game says a learner would fill them) on one thread, compared with the playouts (the
-    yardstick's if it ran, else the core's), then two batches on two threads, compared with
-    one."""
-    spec, variant, n = _spec(info), info.default_variant, 1024
-    start = new_game(info.name, variant).num_legal_actions()
-    check = StateBatch(info.name, variant, n=4, seed=1)
+def bench_batch(
+    info: GameInfo, quick: bool, playouts: Row, game: GameSpec | None = None
+) -> list[Row]:
+    """1,024 games of ``game`` (None: the default variant and options) stepped at random (with
+    legal masks each step if the game says a learner would fill them) on one thread, compared
+    with the playouts (the yardstick's if it ran, else the core's), then two batches on two
+    threads, compared with one."""
+    spec, g, n = _spec(info), game or resolve(info.name), 1024
+    start = g.new_game().num_legal_actions()
+    check = StateBatch(g, n=4, seed=1)
     if int(check.legal_masks().sum()) != 4 * start:
         raise BenchError(f"batch masks of the start position are not {start} legal actions")
     calibrate: list[int] = []
@@ -250,7 +268,7 @@ def bench_batch(info: GameInfo, quick: bool, playouts: Row) -> list[Row]:
     per_step = secs / 20 * n / 4  # seconds per step of n games, roughly
     iterations = int(min(max((0.1 if quick else 1.0) / per_step, 5), 100_000))
     what = "StateBatch step with masks" if spec.batch_masks else "StateBatch random steps"
-    one = StateBatch(info.name, variant, n=n, seed=1)
+    one = StateBatch(g, n=n, seed=1)
     done: list[int] = []
     _, secs = _timed(lambda: _batch_worker(one, iterations, spec.batch_masks, done))
     single = done[0] / secs
@@ -268,7 +286,7 @@ def bench_batch(info: GameInfo, quick: bool, playouts: Row) -> list[Row]:
             workload="batch-1",
         )
     ]
-    batches = [StateBatch(info.name, variant, n=n, seed=s) for s in (1, 2)]
+    batches = [StateBatch(g, n=n, seed=s) for s in (1, 2)]
     done = []
     threads = [
         threading.Thread(target=_batch_worker, args=(b, iterations, spec.batch_masks, done))
@@ -298,7 +316,9 @@ def bench_batch(info: GameInfo, quick: bool, playouts: Row) -> list[Row]:
 # -- the Python loop -------------------------------------------------------------------------------
 
 
-def python_loop(seconds: float, game: str, variant: str | None = None) -> tuple[float, GameState]:
+def python_loop(
+    seconds: float, game: str | GameSpec, variant: str | None = None
+) -> tuple[float, GameState]:
     """Steps per second of the loop every Python program driving the engine runs: legal
     actions, a random pick, apply (a new game when one ends); and the last game's state."""
     rng = random.Random(3)
@@ -317,13 +337,16 @@ def python_loop(seconds: float, game: str, variant: str | None = None) -> tuple[
             return steps / dt, state
 
 
-def bench_python_loop(info: GameInfo, quick: bool, sticks: _Yardsticks | None = None) -> Row:
-    """The Python loop on the default variant; its last game must replay to the same
-    position (every step applied a legal action)."""
+def bench_python_loop(
+    info: GameInfo, quick: bool, sticks: _Yardsticks | None = None, game: GameSpec | None = None
+) -> Row:
+    """The Python loop on ``game`` (None: the default variant and options); its last game must
+    replay to the same position (every step applied a legal action)."""
     sticks = sticks or _Yardsticks(None, [], [])
     seconds = 0.5 if quick else 3.0
-    ours, state = python_loop(seconds, info.name)
-    replay = new_game(info.name)
+    g = game or resolve(info.name)
+    ours, state = python_loop(seconds, g)
+    replay = g.new_game()
     replay.apply_all(state.history)
     if replay.hash != state.hash:
         raise BenchError("the Python loop's game does not replay to the same position")
@@ -393,13 +416,18 @@ def run(
     yardstick: str | None = None,
     quick: bool = False,
     progress: Callable[[str], None] | None = None,
-    game: str = "plateau-x",
+    game: str | GameSpec = "plateau-x",
 ) -> list[Row]:
-    """Run every benchmark of ``game`` and return the report's rows; ``progress`` is told each
-    workload as it starts. ``yardstick``: the path of the program the game's program yardstick
-    runs (its rows have no yardstick figure without it; a warning if the game has none)."""
+    """Run every benchmark of ``game`` (a name, or a :class:`plateau.GameSpec`) and return the
+    report's rows; ``progress`` is told each workload as it starts. ``yardstick``: the path of
+    the program the game's program yardstick runs (its rows have no yardstick figure without
+    it; a warning if the game has none). Perft, moves, clones, memory and determinizations are
+    timed at the game's registered positions (default options); playouts, batches and the
+    Python loop play the spec."""
     say = progress or (lambda _msg: None)
-    info = game_info(game)
+    g = spec_of(game)
+    info = g.info
+    game = g.game
     spec = _spec(info)
     sticks = _Yardsticks.of(spec, yardstick)
     if yardstick is not None and not any(y.uses_path for y in spec.yardsticks):
@@ -413,19 +441,24 @@ def run(
     say("apply, undo, legal actions, clone")
     rows += bench_moves(spec, quick)
     say("random playouts")
-    playouts = bench_playouts(info, quick, sticks)
+    playouts = bench_playouts(info, quick, sticks, g)
     rows.append(playouts)
     if info.batch is not None:
         say("batched stepping")
-        rows += bench_batch(info, quick, playouts)
+        rows += bench_batch(info, quick, playouts, g)
     say("Python-driven loop")
-    rows.append(bench_python_loop(info, quick, sticks))
+    rows.append(bench_python_loop(info, quick, sticks, g))
     say("memory")
     rows.append(bench_memory(spec, quick))
     if not info.perfect_information:
         say("determinization")
         rows.append(bench_determinizer(spec, quick))
     _set_targets(rows, {**DEFAULT_TARGETS, **spec.targets})
+    if g != resolve(game):
+        played = ("playouts", "batch-1", "batch-2", "python-loop")
+        for r in rows:
+            if r.workload not in played:
+                r.notes.append("the registered positions, default options")
     return rows
 
 

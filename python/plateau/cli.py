@@ -12,16 +12,60 @@ import time
 from collections.abc import Callable, Sequence
 
 from plateau import __version__
+from plateau.checks import load_outside_json
 from plateau.errors import InvalidRecordError, InvalidResultsError
 from plateau.files import replace_file
 from plateau.record import from_json, from_record
-from plateau.registry import game_info, games, new_game, random_playouts
+from plateau.registry import GameSpec, game_info, games, random_playouts, resolve
 from plateau.state import GameState
 
 
-def _add_game_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", default="plateau-x", choices=games(), help="the game to play")
+def _add_game_args(p: argparse.ArgumentParser, what: str = "the game to play") -> None:
+    # not choices=: an unknown game is the registry's UnknownGameError, one line and exit 2
+    p.add_argument("--game", default="plateau-x", help=f"{what}: {', '.join(games())}")
     p.add_argument("--variant", default=None, help="variant name (default: the game's default)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (repeatable), e.g. board=ep24, board=my_board.json, max_plies=200; "
+        "the value is read as JSON if it parses (numbers, true, false), else as text",
+    )
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """``KEY=VALUE`` of ``--option``: the value as JSON where it parses, else the text.
+
+    >>> parse_option("max_plies=200"), parse_option("board=ep24")
+    (('max_plies', 200), ('board', 'ep24'))
+    """
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"--option {text!r}: expected KEY=VALUE, e.g. board=ep24")
+    try:
+        value: object = load_outside_json(raw, ValueError, "--option")
+    except ValueError:  # not JSON: the text itself (a board's name or path)
+        value = raw
+    return key, value
+
+
+def _spec(args: argparse.Namespace) -> GameSpec:
+    """The game spec of ``--game``, ``--variant`` and the ``--option`` flags, checked once."""
+    options: dict[str, object] = {}
+    for text in args.option:
+        key, value = parse_option(text)
+        if key in options:
+            raise ValueError(f"--option {key}: given twice")
+        options[key] = value
+    return resolve(args.game, args.variant, **options)
+
+
+def _new_game(args: argparse.Namespace) -> GameState:
+    """A new game of the command line's spec, after ``args.actions`` if it has them."""
+    state = _spec(args).new_game()
+    state.apply_all(getattr(args, "actions", []))
+    return state
 
 
 def _int_at_least(low: int) -> Callable[[str], int]:
@@ -54,7 +98,8 @@ NON_NEGATIVE = _int_at_least(0)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    state = new_game(args.game, args.variant)
+    spec = _spec(args)
+    state = spec.new_game()
     rng = random.Random(args.seed)
     print(
         f"A random game of {game_info(args.game).title}, variant {state.variant!r}, "
@@ -77,7 +122,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not game_info(args.game).perfect_information:
         print("\nthe same position as player 0 saw it (hidden faces as '?'):")
         print(state.observation_string(0))
-    start = new_game(args.game, state.variant)
+    start = spec.new_game()
     print("\nperft of the start position (leaf counts, bulk counting at the last ply):")
     for depth in range(1, args.perft_depth + 1):
         t0 = time.perf_counter()
@@ -89,8 +134,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    state = new_game(args.game, args.variant)
-    state.apply_all(args.actions)
+    state = _new_game(args)
     for depth in range(1, args.depth + 1) if args.all else [args.depth]:
         t0 = time.perf_counter()
         nodes = state.perft(depth, bulk=not args.no_bulk)
@@ -100,8 +144,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
-    state = new_game(args.game, args.variant)
-    state.apply_all(args.actions)
+    state = _new_game(args)
     for text in sorted(state.legal_action_strings()):
         print(text)
     return 0
@@ -112,8 +155,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         state, title = _load_game(args.record, args.game_index)
         print(title)
     else:
-        state = new_game(args.game, args.variant)
-        state.apply_all(args.actions)
+        state = _new_game(args)
     print(state)
     print(f"ranking: {state.ranking()}  hash: {state.hash:016x}")
     return 0
@@ -165,8 +207,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.record:
         state, _ = _load_game(args.record, args.game_index)
     else:
-        state = new_game(args.game, args.variant)
-        state.apply_all(args.actions)
+        state = _new_game(args)
     plies = len(state.history)
     if args.ply is not None:
         if args.ply > plies:
@@ -200,7 +241,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 def cmd_playouts(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
-    r = random_playouts(args.game, args.variant, args.games, seed=args.seed, ply_cap=args.ply_cap)
+    r = random_playouts(_spec(args), None, args.games, seed=args.seed, ply_cap=args.ply_cap)
     dt = max(time.perf_counter() - t0, 1e-9)
     print(
         f"games={r['games']} plies={r['plies']} ended={r['ended']} wins={r['wins']} "
@@ -220,14 +261,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         rows = run(
             yardstick=args.yardstick,
             quick=args.quick,
-            game=args.game,
+            game=_spec(args),
             progress=lambda what: print(f"  running: {what}", file=sys.stderr, flush=True),
         )
     for w in caught:
         print(f"plateau: warning: {w.message}", file=sys.stderr)
     cpu = platform.processor() or platform.machine()
+    flags = f" --variant {args.variant}" if args.variant else ""
+    flags += "".join(f" --option {o}" for o in args.option) + (" --quick" if args.quick else "")
     print(
-        f"plateau bench --game {args.game}{' --quick' if args.quick else ''} on {cpu}, "
+        f"plateau bench --game {args.game}{flags} on {cpu}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}"
     )
     print(format_table(rows))
@@ -248,8 +291,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         openings = OpeningSource(random_plies=args.random_plies)
     games = args.games if args.games is not None else (20000 if sprt else 100)
     result = arena.run(
-        args.game,
-        args.variant or game_info(args.game).default_variant,
+        _spec(args),
+        None,
         arena.split_bot_list(args.bots),
         games=games,
         jobs=args.jobs,
@@ -272,10 +315,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
 def cmd_openings(args: argparse.Namespace) -> int:
     from plateau.openings import evaluation_spread, make_openings, write_openings
 
-    variant = args.variant or game_info(args.game).default_variant
+    spec = _spec(args)
     records = make_openings(
-        args.game,
-        variant,
+        spec,
+        None,
         args.count,
         args.plies,
         bot=args.bot,
@@ -285,8 +328,8 @@ def cmd_openings(args: argparse.Namespace) -> int:
     write_openings(args.out, records)
     spreads = sorted(evaluation_spread(from_record(r)) for r in records)
     print(
-        f"{len(records)} openings of {args.game}/{variant} after {args.plies} plies written to "
-        f"{args.out}; evaluation spread min {spreads[0]:g}, median "
+        f"{len(records)} openings of {spec.game}/{spec.variant} after {args.plies} plies written "
+        f"to {args.out}; evaluation spread min {spreads[0]:g}, median "
         f"{spreads[len(spreads) // 2]:g}, max {spreads[-1]:g}"
     )
     return 0
@@ -303,7 +346,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     from plateau.bots import make_bot
     from plateau.play import HELP, play
 
-    state = new_game(args.game, args.variant)
+    if args.load:  # first: the bots are checked against the game actually played
+        with open(args.load, encoding="utf-8") as f:
+            state = from_json(f.read())
+    else:
+        state = _spec(args).new_game()
     humans = sorted(set(args.human))
     for h in humans:
         if not 0 <= h < state.num_players:
@@ -317,11 +364,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     bots = {p: make_bot(specs[i % len(specs)], seed=args.seed + p) for i, p in enumerate(others)}
     for bot in bots.values():
         bot.check_game(state)  # before the first move, not in the middle of the game
-    if args.load:
-        with open(args.load, encoding="utf-8") as f:
-            loaded = from_json(f.read())
-        state = new_game(loaded.game, loaded.variant, **loaded.options)
-        state.apply_all(loaded.history)
     print(HELP)
     play(state, humans, bots)
     return 0
@@ -509,7 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(Plateau X: plateau-x-yardstick)",
     )
     p.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
-    p.add_argument("--game", default="plateau-x", choices=games(), help="the game to measure")
+    _add_game_args(p, "the game to measure")
     p.set_defaults(func=cmd_bench)
     return parser
 

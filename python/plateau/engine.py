@@ -35,7 +35,7 @@ from typing import IO, TYPE_CHECKING, Any
 from plateau.checks import load_outside_json
 from plateau.clock import held_to_budget, own_seconds
 from plateau.errors import IllegalActionError, InvalidRecordError
-from plateau.registry import check_data_options, game_info, new_game
+from plateau.registry import GameSpec, check_data_options, game_info
 
 if TYPE_CHECKING:
     from plateau.bots.base import Bot
@@ -151,7 +151,7 @@ class BotEngine:
         self.seed = seed
         self.bot: Bot = make_bot(bot_spec, seed=seed)
         self.own_seconds = own_seconds(self.bot.params)
-        self.game: tuple[str, str, dict[str, Any]] | None = None
+        self.game: GameSpec | None = None
         self.state: GameState | None = None
 
     def handle(self, line: str) -> list[str] | None:
@@ -212,10 +212,10 @@ class BotEngine:
         if not isinstance(options, dict):
             raise ValueError(f"the options are a JSON object, got {parts[2]!r}")
         check_data_options(parts[0], options)  # a path would make the engine read a file
-        probe = new_game(parts[0], parts[1], **options)
-        self.bot.check_game(probe)
+        spec = GameSpec(parts[0], parts[1], options)
+        self.bot.check_game(spec.new_game())
         self.bot.reset()
-        self.game = (parts[0], parts[1], options)
+        self.game = spec
         return []
 
     def _position(self, rest: str) -> list[str]:
@@ -224,23 +224,26 @@ class BotEngine:
         self.state = None
         if self.game is None:
             raise ValueError("position before game")
-        name, variant, options = self.game
+        spec = self.game
+        name, variant = spec.game, spec.variant
         kind, _, data = rest.partition(" ")
         if kind == "start":
-            state = new_game(name, variant, **options)
+            state = spec.new_game()
             state.apply_all(data.split())
         elif kind == "setup":
             state = from_record(load_outside_json(data, InvalidRecordError, "the set-up"))
         elif kind == "view":
             view = load_outside_json(data, ValueError, "the view")
-            from_setup = game_info(name).from_setup
+            from_setup = spec.info.from_setup
             if not isinstance(view, dict) or "world" not in view or from_setup is None:
                 raise ValueError("this engine plays a view from its 'world' field; none given")
-            state = from_setup(variant, view["world"], **options)
+            state = from_setup(variant, view["world"], **spec.options)
         else:
             raise ValueError(f"unknown position kind {kind!r} (start, setup or view)")
         if state.game != name or state.variant != variant:
             raise ValueError(f"a position of {state.game}/{state.variant}, not {name}/{variant}")
+        if state.options != spec.options:
+            raise ValueError("a position with other options than the game line's")
         self.state = state
         return []
 

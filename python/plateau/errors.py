@@ -40,9 +40,32 @@ class InvalidRecordError(ValueError):
     """A saved game (JSON record) that is malformed, corrupt, or replays an illegal action."""
 
 
-class InvalidBoardError(ValueError):
+class GameSpecError(ValueError):
+    """A game, variant or option that the registry refuses (:func:`plateau.resolve`): one of
+    the four errors below."""
+
+
+class UnknownGameError(GameSpecError):
+    """A game name that is not registered; the message lists the known games."""
+
+
+class UnknownVariantError(GameSpecError):
+    """A variant name the game does not have; the message lists its variants."""
+
+
+class UnknownOptionError(GameSpecError):
+    """An option name the game does not have; the message lists its options."""
+
+
+class InvalidOptionError(GameSpecError):
+    """A value of a game option that the game refuses (an int out of range, a board that
+    cannot be loaded, ...)."""
+
+
+class InvalidBoardError(InvalidOptionError):
     """A board table (Empire Plateau's board as data) that is malformed or breaks a rule of the
-    format; the message names the dot, field or Empire at fault."""
+    format; the message names the dot, field or Empire at fault. A board is the value of Empire
+    Plateau's ``board`` option, so this is an :class:`InvalidOptionError`."""
 
 
 class InvalidResultsError(ValueError):

@@ -29,7 +29,7 @@ from plateau.bots import make_bot
 from plateau.bots.base import Bot
 from plateau.checks import check_int, check_seed
 from plateau.errors import IllegalActionError
-from plateau.registry import game_info, new_game
+from plateau.registry import resolve
 from plateau.state import GameState
 
 __all__ = ["ILLEGAL_ACTION_MODES", "BatchEnv", "ResetNeeded", "SingleAgentEnv"]
@@ -77,11 +77,12 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        info = game_info(game)
+        #: the game, variant and options of every game played here
+        self.spec = resolve(game, variant, **options)
         self.game = game
-        self.variant = info.default_variant if variant is None else variant
+        self.variant = self.spec.variant
         self.options = options
-        self.state: GameState = new_game(game, self.variant, **options)
+        self.state: GameState = self.spec.new_game()
         self.seat = check_int(seat, "seat", 0, self.state.num_players)
         self.opponent = opponent
         make_bot(opponent)  # refuse a bad spec now, not at the first reset
@@ -137,7 +138,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         self._no_step = "step() after a reset() that failed: call reset()"
         base = int(self.np_random.integers(2**62))
         for _attempt in range(100):
-            self.state = new_game(self.game, self.variant, **self.options)
+            self.state = self.spec.new_game()
             self._bots = {
                 p: make_bot(self.opponent, seed=base + p)
                 for p in range(self.state.num_players)
@@ -237,15 +238,16 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
                 f"autoreset_mode must be 'same_step' or 'next_step', got {autoreset_mode!r}"
             )
         self.metadata = {**self.metadata, "autoreset_mode": mode}
+        #: the game, variant and options of every game of the batch
+        self.spec = resolve(game, variant, **options)
         self.game = game
-        self.variant = game_info(game).default_variant if variant is None else variant
-        self._options = options
+        self.variant = self.spec.variant
         self._ply_cap = ply_cap
-        self.batch = StateBatch(game, self.variant, num_envs, seed, ply_cap, **options)
+        self.batch = StateBatch(self.spec, None, num_envs, seed, ply_cap)
         self.num_envs = self.batch.num_envs
         self.num_players = self.batch.num_players
         shape = self.batch.observation_shape
-        self.single_observation_space = _obs_space(new_game(game, self.variant, **options))
+        self.single_observation_space = _obs_space(self.spec.new_game())
         self.single_action_space = gymnasium.spaces.Discrete(self.batch.num_distinct_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -271,9 +273,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
             raise ValueError("BatchEnv is seeded by one int (the batch's generator)")
         if seed is not None:
             seed = check_seed(seed)
-            batch = StateBatch(
-                self.game, self.variant, self.num_envs, seed, self._ply_cap, **self._options
-            )
+            batch = StateBatch(self.spec, None, self.num_envs, seed, self._ply_cap)
             self.action_space.seed(seed)
             self.batch = batch
         else:

@@ -26,7 +26,7 @@ from plateau.checks import check_int, load_outside_json
 from plateau.errors import InvalidRecordError
 from plateau.files import replace_file
 from plateau.record import from_record, to_record
-from plateau.registry import check_variant, new_game
+from plateau.registry import GameSpec, spec_of
 from plateau.state import GameState
 
 #: random-ply openings that end the game are drawn again, at most this many times
@@ -58,17 +58,18 @@ class OpeningSource:
             return f"file {Path(self.path).name}"
         return f"random-plies={self.random_plies}"
 
-    def book(self, game: str, variant: str, seed: int) -> OpeningBook:
-        """The openings of this source for an arena of ``game``/``variant`` with ``seed`` (a
-        file is read and checked here, once, before any game)."""
-        check_variant(game, variant)
+    def book(self, game: str | GameSpec, variant: str | None, seed: int) -> OpeningBook:
+        """The openings of this source for an arena of ``game``/``variant`` (or of a
+        :class:`plateau.GameSpec` with ``variant`` None) with ``seed`` (a file is read and
+        checked here, once, before any game)."""
+        spec = spec_of(game, variant)
         if self.path is not None:
-            records = read_openings(self.path, game, variant)
-            return OpeningBook(game, variant, seed, records=records, tag=_file_tag(records))
+            records = read_openings(self.path, spec)
+            return OpeningBook(spec, seed, records=records, tag=_file_tag(records))
         plies = check_int(self.random_plies, "random_plies", 1)
         # the first group's opening now: a game that cannot last that long is an error here
-        random_opening(game, variant, plies, _group_seed(seed, 0))
-        return OpeningBook(game, variant, seed, plies=plies, tag=self.describe())
+        random_opening(spec, None, plies, _group_seed(seed, 0))
+        return OpeningBook(spec, seed, plies=plies, tag=self.describe())
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,7 @@ class Opening:
 class OpeningBook:
     """The openings of an arena: the records of a file, or random plies seeded per group."""
 
-    game: str
-    variant: str
+    spec: GameSpec
     seed: int
     records: list[dict[str, Any]] | None = None
     plies: int = 0
@@ -110,8 +110,16 @@ class OpeningBook:
         if self.records is not None:
             index = group % len(self.records)
             return Opening(index, self.records[index], self.tag)
-        record = random_opening(self.game, self.variant, self.plies, _group_seed(self.seed, group))
+        record = random_opening(self.spec, None, self.plies, _group_seed(self.seed, group))
         return Opening(group, record, self.tag)
+
+    @property
+    def game(self) -> str:
+        return self.spec.game
+
+    @property
+    def variant(self) -> str:
+        return self.spec.variant
 
 
 def _group_seed(seed: int, group: int) -> int:
@@ -124,8 +132,11 @@ def _file_tag(records: list[dict[str, Any]]) -> str:
     return f"file sha256={hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
-def random_opening(game: str, variant: str, plies: int, seed: int) -> dict[str, Any]:
-    """The record after ``plies`` uniformly random plies from the start, drawn with
+def random_opening(
+    game: str | GameSpec, variant: str | None, plies: int, seed: int
+) -> dict[str, Any]:
+    """The record of ``game``/``variant`` (or of a :class:`plateau.GameSpec` with ``variant``
+    None) after ``plies`` uniformly random plies from the start, drawn with
     ``random.Random(seed)``; a line that ends the game is drawn again (ValueError after
     :data:`RANDOM_ATTEMPTS` such lines).
 
@@ -133,26 +144,29 @@ def random_opening(game: str, variant: str, plies: int, seed: int) -> dict[str, 
     >>> len(r["actions"]), r == random_opening("plateau-x", "mini", 3, seed=1)
     (3, True)
     """
+    spec = spec_of(game, variant)
     rng = random.Random(seed)
     for _ in range(RANDOM_ATTEMPTS):
-        state = new_game(game, variant)
+        state = spec.new_game()
         while state.ply < plies and not state.is_terminal():
             legal = state.legal_actions()
             state.apply(int(legal[rng.randrange(len(legal))]))
         if not state.is_terminal():
             return to_record(state)
     raise ValueError(
-        f"{plies} random plies ended all {RANDOM_ATTEMPTS} games of {game}/{variant} drawn with "
+        f"{plies} random plies ended all {RANDOM_ATTEMPTS} games of {spec.game}/{spec.variant} "
+        "drawn with "
         f"seed {seed}: use fewer plies"
     )
 
 
 def read_openings(
-    path: str | os.PathLike[str], game: str | None = None, variant: str | None = None
+    path: str | os.PathLike[str], game: str | GameSpec | None = None, variant: str | None = None
 ) -> list[dict[str, Any]]:
     """The openings of a file, each replayed and written again as :func:`to_record` does.
     A line that is not JSON, not a replayable record, of another game or variant than the
-    one given, or a finished game, is an error naming the line (blank lines are skipped)."""
+    one given (or, for a :class:`plateau.GameSpec`, with other options), or a finished game,
+    is an error naming the line (blank lines are skipped)."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     out: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
@@ -166,10 +180,19 @@ def read_openings(
             raise InvalidRecordError(f"{where}: not an opening: {e}") from None
         except ValueError as e:
             raise InvalidRecordError(f"{where}: not a game record: {e}") from None
+        options = None
+        if isinstance(game, GameSpec):
+            spec = game
+            game, variant, options = spec.game, spec.variant, spec.options
         if game is not None and (state.game, state.variant) != (game, variant or state.variant):
             raise InvalidRecordError(
                 f"{where}: an opening of {state.game}/{state.variant}, but the games are "
                 f"{game}/{variant}"
+            )
+        if options is not None and state.options != options:
+            raise InvalidRecordError(
+                f"{where}: an opening with options {_short(state.options)}, but the games are "
+                f"played with {_short(options)}"
             )
         if state.is_terminal():
             raise InvalidRecordError(
@@ -189,6 +212,11 @@ def write_openings(path: str | os.PathLike[str], records: Iterable[dict[str, Any
     return len(lines)
 
 
+def _short(options: dict[str, Any]) -> str:
+    text = json.dumps(options, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def evaluation_spread(state: GameState) -> float:
     """How far from even a position is by the game's static evaluation
     (``state.heuristic``, a player's value minus the best other player's): the largest
@@ -203,15 +231,16 @@ def evaluation_spread(state: GameState) -> float:
 
 
 def make_openings(
-    game: str,
-    variant: str,
+    game: str | GameSpec,
+    variant: str | None,
     count: int,
     plies: int,
     bot: str | None = None,
     max_eval: float | None = None,
     seed: int = 0,
 ) -> list[dict[str, Any]]:
-    """``count`` openings of ``plies`` plies each from the start: random plies, or the plies
+    """``count`` openings of ``game``/``variant`` (or of a :class:`plateau.GameSpec` with
+    ``variant`` None) of ``plies`` plies each from the start: random plies, or the plies
     of ``bot`` (a library bot spec, seeded per line; it sees what the arena would show it),
     keeping positions that are not over, not seen before (by position hash) and, with
     ``max_eval``, whose :func:`evaluation_spread` is at most ``max_eval``. Deterministic for
@@ -219,14 +248,14 @@ def make_openings(
     ``max(1000, 50 * count)`` lines."""
     from plateau.bots import make_bot
 
-    check_variant(game, variant)
+    spec = spec_of(game, variant)
     count = check_int(count, "count", 1)
     plies = check_int(plies, "plies", 1)
     seed = check_int(seed, "seed", 0)
     if max_eval is not None and not max_eval >= 0:
         raise ValueError(f"max_eval must be a number >= 0, got {max_eval!r}")
     if bot is not None:
-        make_bot(bot).check_game(new_game(game, variant))
+        make_bot(bot).check_game(spec.new_game())
     rng = random.Random(seed)
     seen: set[int] = set()
     out: list[dict[str, Any]] = []
@@ -235,11 +264,11 @@ def make_openings(
     for _ in range(attempts):
         line_seed = rng.getrandbits(62)
         line_rng = random.Random(line_seed)
-        players = new_game(game, variant).num_players
+        players = spec.new_game().num_players
         bots = [make_bot(bot, seed=line_seed + p) for p in range(players)] if bot else []
         for b in bots:
             b.reset()
-        state = new_game(game, variant)
+        state = spec.new_game()
         while state.ply < plies and not state.is_terminal():
             if bots:
                 mover = state.current_player
@@ -262,6 +291,7 @@ def make_openings(
                 return out
     why = ", ".join(f"{n} {k}" for k, n in skipped.items())
     raise ValueError(
-        f"found {len(out)} of {count} openings of {game}/{variant} in {attempts} lines of "
-        f"{plies} plies (skipped: {why}); raise --max-eval, change --plies or lower --count"
+        f"found {len(out)} of {count} openings of {spec.game}/{spec.variant} in {attempts} "
+        f"lines of {plies} plies (skipped: {why}); raise --max-eval, change --plies or lower "
+        "--count"
     )

@@ -41,7 +41,7 @@ import pyspiel
 
 from plateau._adapt import outcomes, tie_returns
 from plateau.checks import check_int
-from plateau.registry import GameInfo, game_info, games, new_game
+from plateau.registry import GameInfo, game_info, games, resolve
 from plateau.state import GameState
 
 #: the default of the ``max_game_length`` parameter
@@ -67,7 +67,7 @@ def _parameters(info: GameInfo) -> dict[str, Any]:
 def _utility(info: GameInfo) -> Any:
     # constant-sum when every variant's returns sum to one total (each variant's own total is
     # its game instance's utility_sum), zero-sum when that total is 0 in every variant
-    sums = {outcomes(info.name, v).utility_sum for v in info.variants}
+    sums = {outcomes(resolve(info.name, v)).utility_sum for v in info.variants}
     if None in sums:
         return pyspiel.GameType.Utility.GENERAL_SUM
     if sums == {0.0}:
@@ -115,8 +115,10 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
         # (checked, not int(): a float would be truncated, True taken for 1)
         self.max_length = check_int(merged.pop("max_game_length"), "max_game_length", 1, 2**31)
         self.options: dict[str, Any] = merged
-        probe = new_game(self.plateau_game, self.variant, **merged)
-        out = outcomes(self.plateau_game, self.variant, **merged)
+        #: the game, variant and options of every game of this instance
+        self.spec = resolve(self.plateau_game, self.variant, **merged)
+        probe = self.spec.new_game()
+        out = outcomes(self.spec)
         self.perfect_information = info.perfect_information
         self.observation_shape: tuple[int, ...] = tuple(probe.observation_shape)
         kind = game_type(self.plateau_game)
@@ -137,7 +139,7 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
 
     def new_initial_state(self) -> PlateauState:
         """The start position of the variant."""
-        return PlateauState(self, new_game(self.plateau_game, self.variant, **self.options))
+        return PlateauState(self, self.spec.new_game())
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None

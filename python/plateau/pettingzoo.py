@@ -38,7 +38,7 @@ from pettingzoo.utils import wrappers
 
 from plateau._adapt import RENDER_MODES, ResetNeeded, action_id, check_render_mode, render_state
 from plateau.checks import check_int, check_seed
-from plateau.registry import game_info, new_game
+from plateau.registry import resolve
 from plateau.state import GameState
 
 __all__ = ["PlateauAECEnv", "ResetNeeded", "agent_name", "env", "observation_space", "raw_env"]
@@ -79,15 +79,16 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         **options: Any,
     ) -> None:
         super().__init__()
-        info = game_info(game)
+        #: the game, variant and options of every game played here
+        self.spec = resolve(game, variant, **options)
         self.game = game
-        self.variant = info.default_variant if variant is None else variant
+        self.variant = self.spec.variant
         self.options = options
         self.render_mode = check_render_mode(render_mode)
         self.max_game_length = (
             None if max_game_length is None else check_int(max_game_length, "max_game_length", 1)
         )
-        self.state: GameState = new_game(game, self.variant, **options)
+        self.state: GameState = self.spec.new_game()
         n = self.state.num_players
         self.possible_agents = [agent_name(p) for p in range(n)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
@@ -120,7 +121,7 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         seeds the action spaces; checked before anything changes)."""
         if seed is not None:
             seed = check_seed(seed)
-        state = new_game(self.game, self.variant, **self.options)
+        state = self.spec.new_game()
         if seed is not None:
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)

@@ -9,8 +9,13 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from plateau.checks import check_json_depth, load_outside_json
-from plateau.errors import ActionError, InvalidRecordError
-from plateau.registry import check_data_options, check_variant, game_info, new_game
+from plateau.errors import (
+    ActionError,
+    InvalidRecordError,
+    UnknownGameError,
+    UnknownVariantError,
+)
+from plateau.registry import GameSpec, check_data_options
 
 if TYPE_CHECKING:  # for types only: state.py imports this module (lazily) for its records
     from plateau.state import GameState
@@ -80,10 +85,6 @@ def from_record(record: object) -> GameState:
     actions = record.get("actions")
     if not isinstance(game, str) or not isinstance(variant, str):
         raise InvalidRecordError(f"'game' and 'variant' must be strings, got {game!r}, {variant!r}")
-    try:
-        check_variant(game, variant)
-    except ValueError as e:
-        raise InvalidRecordError(f"bad game or variant: {e}") from None
     if not isinstance(options, dict):
         raise InvalidRecordError(f"'options' must be an object, got {options!r}")
     for key, value in options.items():
@@ -92,16 +93,19 @@ def from_record(record: object) -> GameState:
     if not isinstance(actions, list):
         raise InvalidRecordError(f"'actions' must be a list, got {type(actions).__name__}")
     try:
-        check_data_options(game, options)
-        state = new_game(game, variant, **options)
+        check_data_options(game, options)  # first: a path would make the loader read a file
+        spec = GameSpec(game, variant, options)
+    except (UnknownGameError, UnknownVariantError) as e:
+        raise InvalidRecordError(f"bad game or variant: {e}") from None
     except ValueError as e:
         raise InvalidRecordError(f"bad options: {e}") from None
+    state = spec.new_game()
     if "setup" in record:
-        from_setup = game_info(game).from_setup
+        from_setup = spec.info.from_setup
         if from_setup is None:
             raise InvalidRecordError(f"{game!r} has no set-up positions")
         try:
-            state = from_setup(variant, record["setup"], **options)
+            state = from_setup(variant, record["setup"], **spec.options)
         except ValueError as e:
             raise InvalidRecordError(f"bad set-up position: {e}") from None
     for ply, action in enumerate(actions):

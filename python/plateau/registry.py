@@ -10,6 +10,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from plateau.checks import check_int, check_seed
+from plateau.errors import (
+    InvalidOptionError,
+    UnknownGameError,
+    UnknownOptionError,
+    UnknownVariantError,
+)
 
 if TYPE_CHECKING:
     from plateau.state import GameState
@@ -105,7 +111,8 @@ class GameInfo:
     #: ``factory(variant, **options)`` returns a new game in its start position
     factory: Callable[..., GameState]
     #: ``playouts(variant, n, seed, ply_cap, **options)`` plays random games in the core
-    #: and returns the dict :func:`random_playouts` documents
+    #: (game ``i`` as the lone game seeded ``seed + i``) and returns the dict
+    #: :func:`random_playouts` documents
     playouts: Callable[..., dict[str, Any]]
     #: option name -> default value, as accepted by ``factory``
     options: dict[str, Any]
@@ -126,6 +133,10 @@ class GameInfo:
     #: ``check_data_options(options)`` raises ValueError for option values a saved game (a
     #: record, a pickle) may not hold because they would reach outside it, such as a file path
     check_data_options: Callable[[dict[str, Any]], None] | None = None
+    #: ``check_option_values(variant, options) -> options``: the values of a full set of
+    #: options checked (ValueError) and put in the form the state's ``options`` shows, as
+    #: :class:`GameSpec` keeps them (None: the factory checks them)
+    check_option_values: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
     #: ``render(state, viewer, last)`` draws the position as SVG text, as ``viewer`` may see
     #: it (None: the full truth), marking the last action if ``last``: what
     #: ``plateau.render.svg`` calls (None: the text diagram is drawn instead)
@@ -145,13 +156,15 @@ def register(info: GameInfo) -> None:
 
 
 def game_info(game: str) -> GameInfo:
-    """The registry entry of ``game``; ValueError naming the known games otherwise."""
+    """The registry entry of ``game``; UnknownGameError naming the known games otherwise."""
     try:
         return _GAMES[game]
     except (KeyError, TypeError):
         new = _RENAMED.get(game) if isinstance(game, str) else None
         hint = f" (now {new!r})" if new else ""
-        raise ValueError(f"unknown game {game!r}{hint}; known games: {', '.join(_GAMES)}") from None
+        raise UnknownGameError(
+            f"unknown game {game!r}{hint}; known games: {', '.join(_GAMES)}"
+        ) from None
 
 
 def games() -> list[str]:
@@ -173,27 +186,94 @@ def variants(game: str) -> list[str]:
 
 
 def check_variant(game: str, variant: str) -> GameInfo:
-    """The entry of ``game`` after checking that it has ``variant``."""
+    """The entry of ``game`` after checking that it has ``variant`` (UnknownVariantError)."""
     info = game_info(game)
-    if variant not in info.variants:
-        raise ValueError(
+    if not isinstance(variant, str) or variant not in info.variants:
+        raise UnknownVariantError(
             f"unknown variant {variant!r} of {game!r}; known variants: {', '.join(info.variants)}"
         )
     return info
 
 
-def new_game(game: str, variant: str | None = None, **options: Any) -> GameState:
-    """A new game of ``game`` in its start position.
+@dataclass(frozen=True)
+class GameSpec:
+    """A game, its variant and all its options, checked when made (:func:`resolve` fills in
+    the defaults) and carried unchanged to every layer that makes a game: states, batches,
+    playouts, the arena, openings, engines. ``options`` holds every option of the game, in the
+    form the state's ``options`` shows (a path to an Empire board becomes the board's JSON).
+
+    >>> spec = resolve("empire-plateau", board="ep24")
+    >>> spec
+    GameSpec(game='empire-plateau', variant='two', options={'board': 'ep24'})
+    >>> spec.new_game().options == spec.options
+    True
+    """
+
+    game: str
+    variant: str
+    #: option name -> value, every option of the game (not to be changed: the spec is a value)
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        info = check_variant(self.game, self.variant)
+        if not isinstance(self.options, Mapping):
+            raise UnknownOptionError(f"options map names to values, got {self.options!r}")
+        _check_options(self.game, info, self.options)
+        options = {**info.options, **self.options}
+        if info.check_option_values is not None:
+            try:
+                options = info.check_option_values(self.variant, options)
+            except InvalidOptionError:
+                raise
+            except ValueError as e:
+                raise InvalidOptionError(str(e)) from None
+        object.__setattr__(self, "options", options)
+
+    @property
+    def info(self) -> GameInfo:
+        """The game's registry entry."""
+        return _GAMES[self.game]
+
+    def new_game(self) -> GameState:
+        """A new game of this spec in its start position."""
+        return self.info.factory(self.variant, **self.options)
+
+
+def resolve(game: str, variant: str | None = None, **options: Any) -> GameSpec:
+    """The :class:`GameSpec` of ``game``, ``variant`` (None: the game's default) and
+    ``options`` (the others at their defaults), checked: UnknownGameError,
+    UnknownVariantError, UnknownOptionError or InvalidOptionError otherwise.
+
+    >>> resolve("plateau-x")
+    GameSpec(game='plateau-x', variant='standard', options={'first_player': 0})
+    """
+    info = game_info(game)
+    return GameSpec(game, info.default_variant if variant is None else variant, options)
+
+
+def spec_of(
+    game: str | GameSpec, variant: str | None = None, options: Mapping[str, Any] | None = None
+) -> GameSpec:
+    """``game`` if it is a :class:`GameSpec` (given alone), else :func:`resolve` of
+    ``game``, ``variant`` and ``options``."""
+    if isinstance(game, GameSpec):
+        if variant is not None or options:
+            raise ValueError(
+                f"give a GameSpec alone or a game's name with its variant and options, "
+                f"not both (variant {variant!r}, options {options!r})"
+            )
+        return game
+    return resolve(game, variant, **(options or {}))
+
+
+def new_game(game: str | GameSpec, variant: str | None = None, **options: Any) -> GameState:
+    """A new game of ``game`` (a name, or a :class:`GameSpec`) in its start position.
 
     >>> s = new_game("plateau-x", variant="mini")
     >>> s.num_players, s.board_size, s.current_player
     (2, 6, 0)
     """
-    info = game_info(game)
-    variant = info.default_variant if variant is None else variant
-    check_variant(game, variant)
-    _check_options(game, info, options)
-    return info.factory(variant, **options)
+    return spec_of(game, variant, options).new_game()
 
 
 #: what ``ply_cap=None`` (no cap) becomes in the kernels: a game of 2**31 - 1 plies cannot end
@@ -205,9 +285,9 @@ def check_ply_cap(ply_cap: object) -> int:
     return NO_PLY_CAP if ply_cap is None else check_int(ply_cap, "ply_cap", 0, 2**31)
 
 
-def check_options(game: str, options: dict[str, Any]) -> None:
-    """Refuse option names that ``game`` does not have (their values are the game's to
-    check)."""
+def check_options(game: str, options: Mapping[str, Any]) -> None:
+    """Refuse option names that ``game`` does not have, with UnknownOptionError (their values
+    are checked by :class:`GameSpec`)."""
     _check_options(game, game_info(game), options)
 
 
@@ -220,17 +300,17 @@ def check_data_options(game: str, options: dict[str, Any]) -> None:
         info.check_data_options(options)
 
 
-def _check_options(game: str, info: GameInfo, options: dict[str, Any]) -> None:
-    unknown = sorted(set(options) - set(info.options))
+def _check_options(game: str, info: GameInfo, options: Mapping[str, Any]) -> None:
+    unknown = sorted(map(str, set(options) - set(info.options)))
     if unknown:
-        raise ValueError(
+        raise UnknownOptionError(
             f"unknown option(s) {', '.join(map(repr, unknown))} for {game!r}; "
             f"known options: {', '.join(info.options) or 'none'}"
         )
 
 
 def random_playouts(
-    game: str,
+    game: str | GameSpec,
     variant: str | None = None,
     n: int = 1000,
     seed: int = 0,
@@ -239,9 +319,12 @@ def random_playouts(
 ) -> dict[str, Any]:
     """Play ``n`` uniformly random games entirely inside the compiled core (GIL released),
     each from the start position of ``variant`` with the game's ``options``, for at most
-    ``ply_cap`` plies (None: no cap).
+    ``ply_cap`` plies (None: no cap). Game ``i`` plays exactly as the lone game of
+    ``random_playouts(..., n=1, seed=seed + i)``, in every game, so any game of a big run can
+    be played again alone.
 
-    Returns a dict with the same keys for every game:
+    ``game`` is a name, or a :class:`GameSpec` (given alone). Returns a dict with the same keys
+    for every game:
 
     - ``games``: ``n``;
     - ``plies``: the plies played, in all;
@@ -257,11 +340,8 @@ def random_playouts(
     >>> sorted(r), r["games"], r["ended"] - r["draws"] <= sum(r["wins"])
     (['draws', 'ended', 'games', 'plies', 'wins'], 100, True)
     """
-    info = game_info(game)
-    variant = info.default_variant if variant is None else variant
-    check_variant(game, variant)
-    _check_options(game, info, options)
+    spec = spec_of(game, variant, options)
     n = check_int(n, "n", 0, 2**62)
     seed = check_seed(seed, "seed")
     cap = check_ply_cap(ply_cap)
-    return info.playouts(variant, n, seed, cap, **options)
+    return spec.info.playouts(spec.variant, n, seed, cap, **spec.options)

@@ -4,13 +4,15 @@ the number of rounds won (a round is won only by a sole first place)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from plateau.registry import check_variant, new_game
+from plateau.registry import GameSpec, spec_of
 from plateau.state import GameState, rank_by_keys
 
 
 class Tournament:
-    """Running standings of a tournament of one game and variant.
+    """Running standings of a tournament of one game, variant and options (a name with them,
+    the default variant if None, or a :class:`plateau.GameSpec`).
 
     >>> t = Tournament("plateau-x", "mini")
     >>> for ranking in ([[1], [0]], [[0], [1]], [[1], [0]], [[0, 1]]):
@@ -19,11 +21,11 @@ class Tournament:
     ([1.5, 2.5], [1, 2], [[1], [0]])
     """
 
-    def __init__(self, game: str, variant: str) -> None:
-        check_variant(game, variant)
-        probe = new_game(game, variant)
-        self.game = game
-        self.variant = variant
+    def __init__(self, game: str | GameSpec, variant: str | None = None, **options: Any) -> None:
+        self.spec = spec_of(game, variant, options)
+        probe = self.spec.new_game()
+        self.game = self.spec.game
+        self.variant = self.spec.variant
         self.num_players = probe.num_players
         self.table = probe.points_by_place()
         self._probe = probe

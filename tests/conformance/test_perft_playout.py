@@ -1,11 +1,12 @@
 """Perft and random playouts: perft(1) counts the legal actions, perft(2) is the sum of the
 children's perft(1), bulk and non-bulk counting agree, and neither perft nor a playout changes
-the state; playouts are deterministic per seed."""
+the state; playouts are deterministic per seed, and game i of a run seeded s is the lone game
+seeded s + i."""
 
 from __future__ import annotations
 
 import plateau
-from conformance.support import Case, snapshot
+from conformance.support import Case, seed_of, snapshot
 
 
 def test_perft_counts(case: Case) -> None:
@@ -53,3 +54,26 @@ def test_random_playouts_depend_on_the_seed(game_variant: tuple[str, str]) -> No
         return
     outcomes = {tuple(s.random_playout(seed)) for seed in range(32)}
     assert len(outcomes) > 1
+
+
+def test_game_i_of_random_playouts_is_the_lone_game_seeded_s_plus_i(
+    game_variant: tuple[str, str],
+) -> None:
+    """The seed has one meaning in every game: a run of ``k`` games seeded ``s`` counts what
+    ``k`` lone runs seeded ``s``, ``s + 1``, ... count, so any game of a run replays alone."""
+    game, variant = game_variant
+    seed = seed_of("playouts", game, variant)
+    for ply_cap in (400, 30):  # games that end, and games cut at the cap
+        whole = plateau.random_playouts(game, variant, n=6, seed=seed, ply_cap=ply_cap)
+        lone = [
+            plateau.random_playouts(game, variant, n=1, seed=seed + i, ply_cap=ply_cap)
+            for i in range(6)
+        ]
+        summed = {
+            "games": sum(r["games"] for r in lone),
+            "plies": sum(r["plies"] for r in lone),
+            "ended": sum(r["ended"] for r in lone),
+            "draws": sum(r["draws"] for r in lone),
+            "wins": [sum(r["wins"][p] for r in lone) for p in range(len(whole["wins"]))],
+        }
+        assert whole == summed, ply_cap

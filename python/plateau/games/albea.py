@@ -19,7 +19,7 @@ from plateau_core import albea_batch as _ab
 
 from plateau import yardsticks
 from plateau.checks import check_int
-from plateau.errors import InvalidActionError
+from plateau.errors import InvalidActionError, UnknownVariantError
 from plateau.games import albea_notation as _notation
 from plateau.notation import square_index, square_name
 from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
@@ -109,7 +109,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
 
     def __init__(self, variant: str = "standard", max_plies: int = 0) -> None:
         if variant != "standard":
-            raise ValueError(
+            raise UnknownVariantError(
                 f"unknown variant {variant!r} of 'albea-plateau'; known variants: standard"
             )
         self._core_init(max_plies)
@@ -910,6 +910,10 @@ def _batch(variant: str, n: int, seed: int, ply_cap: int, max_plies: int = 0) ->
     return _ab.AlbeaBatch(n, seed, ply_cap, max_plies)
 
 
+def _check_option_values(variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    return {"max_plies": check_int(options["max_plies"], "max_plies", 0, _a.MAX_PLY)}
+
+
 def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> GameState:
     if not isinstance(setup, Mapping):
         raise ValueError(f"a set-up position is an object, got {type(setup).__name__}")
@@ -956,6 +960,7 @@ register(
         factory=AlbeaPlateauState,
         playouts=_playouts,
         options={"max_plies": 0},
+        check_option_values=_check_option_values,
         perfect_information=False,
         batch=_batch,
         from_setup=_from_setup,

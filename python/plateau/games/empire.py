@@ -23,7 +23,7 @@ from plateau_core import empire_batch as _eb
 
 from plateau import yardsticks
 from plateau.checks import check_int
-from plateau.errors import InvalidActionError, InvalidBoardError
+from plateau.errors import InvalidActionError, InvalidBoardError, UnknownVariantError
 from plateau.games.empire_board import (
     ARMY_COUNTS,
     ARMY_TYPES,
@@ -255,7 +255,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
     def __init__(self, variant: str = "two", board: BoardSpec = "ep16") -> None:
         v = VARIANTS.get(variant) if isinstance(variant, str) else None
         if v is None:
-            raise ValueError(
+            raise UnknownVariantError(
                 f"unknown variant {variant!r} of 'empire-plateau'; known variants: "
                 f"{', '.join(VARIANTS)}"
             )
@@ -965,6 +965,12 @@ def _check_data_options(options: dict[str, Any]) -> None:
     _check_data_board(options.get("board", "ep16"))
 
 
+def _check_option_values(variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The board loaded (once: its tables are cached) and named as the state's ``options``
+    shows it: a shipped board's name, else the board's JSON text."""
+    return {"board": _info(board_tables(options["board"])).option}
+
+
 def _playouts(variant: str, n: int, seed: int, ply_cap: int, board: BoardSpec = "ep16") -> Any:
     return dict(_e.random_playouts(board_tables(board), VARIANTS[variant].index, n, seed, ply_cap))
 
@@ -1034,6 +1040,7 @@ register(
         batch=_batch,
         from_setup=_from_setup,
         check_data_options=_check_data_options,
+        check_option_values=_check_option_values,
         # a random game runs to some 1,200 actions, far past mcts's playout cap (400): a cut
         # playout mostly says "nobody is out yet", so leaves are valued by the heuristic
         mcts_eval="heuristic",

@@ -16,7 +16,7 @@ from plateau_core import x_batch as _x_batch
 
 from plateau import yardsticks
 from plateau.checks import check_int
-from plateau.errors import InvalidActionError
+from plateau.errors import InvalidActionError, UnknownVariantError
 from plateau.notation import square_index, square_name
 from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
 from plateau.render import drawn_by
@@ -71,7 +71,7 @@ class PlateauXState(_x.XCore, GameState):
 
     def __init__(self, variant: str = "standard", first_player: int = 0) -> None:
         if variant not in VARIANTS:
-            raise ValueError(
+            raise UnknownVariantError(
                 f"unknown variant {variant!r} of 'plateau-x'; known variants: {', '.join(VARIANTS)}"
             )
         v = VARIANTS[variant]
@@ -370,6 +370,11 @@ def _batch(variant: str, n: int, seed: int, ply_cap: int, first_player: int = 0)
     return _x_batch.XBatch(v.index, n, seed, ply_cap, first)
 
 
+def _check_option_values(variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    players = VARIANTS[variant].players
+    return {"first_player": check_int(options["first_player"], "first_player", 0, players)}
+
+
 def _position(variant: str, actions: str = "") -> Callable[[], GameState]:
     def build() -> GameState:
         state = PlateauXState(variant)
@@ -435,6 +440,7 @@ register(
         factory=PlateauXState,
         playouts=_playouts,
         options={"first_player": 0},
+        check_option_values=_check_option_values,
         batch=_batch,
         bench=BENCH,
         render=drawn_by("plateau.render.x"),

@@ -1,0 +1,148 @@
+"""``--option KEY=VALUE`` on the command line and ``options=`` of the arena, on Empire
+Plateau's ``ep24`` board (the conformance suite checks every game's options generically); and
+``plateau play --load``, whose bots are checked against the loaded game."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import plateau
+from plateau import arena
+from plateau.cli import main, parse_option
+from plateau.record import from_record
+
+#: perft of the start of variant two on ep24 (tests/data/empire_perft.json)
+EP24_PERFT = {1: 151, 2: 15609}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_option_values_are_json_where_they_parse() -> None:
+    assert parse_option("max_plies=200") == ("max_plies", 200)
+    assert parse_option("flag=true") == ("flag", True)
+    assert parse_option("board=ep24") == ("board", "ep24")
+    assert parse_option("board=my_board.json") == ("board", "my_board.json")
+    assert parse_option("board=a=b") == ("board", "a=b")
+    for bad in ("board", "=ep24", ""):
+        with pytest.raises(ValueError, match="KEY=VALUE"):
+            parse_option(bad)
+
+
+def test_perft_on_ep24(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "perft", "--game", "empire-plateau", "--option", "board=ep24", "--all", "2"
+    )
+    assert code == 0
+    counts = [int(line.split()[1].split("=")[1]) for line in out.splitlines()]
+    assert counts == [EP24_PERFT[1], EP24_PERFT[2]]
+    assert counts != [plateau.new_game("empire-plateau").perft(d) for d in (1, 2)]
+
+
+def test_a_board_file_of_the_user(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from plateau.games.empire_board import load_board, save_board
+
+    path = tmp_path / "my_board.json"
+    save_board(load_board("ep24"), path)  # ep24's dots under a file name
+    text = path.read_text().replace('"ep24"', '"mine"')
+    path.write_text(text)
+    code, out, _ = run(capsys, "perft", "--game", "empire-plateau", f"--option=board={path}", "2")
+    assert code == 0 and f"nodes={EP24_PERFT[2]}" in out
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("bord=ep24", "unknown option(s) 'bord' for 'empire-plateau'; known options: board"),
+        ("board=ep99", "no board 'ep99'"),
+        ("board=3", "the board option is"),
+        ("board", "expected KEY=VALUE"),
+    ],
+)
+def test_bad_options_exit_2_in_one_line(
+    option: str, message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for command in (
+        ["perft", "--game", "empire-plateau", "--option", option, "1"],
+        ["arena", "--game", "empire-plateau", "--option", option, "--bots", "random,random",
+         "--games", "1", "--no-progress"],
+        ["openings", "--game", "empire-plateau", "--option", option, "--count", "1",
+         "--plies", "1", "--out", str(tmp_path / "o.jsonl")],
+    ):  # fmt: skip
+        code, _, err = run(capsys, *command)
+        assert code == 2 and err.count("\n") == 1, (command, err)
+        assert err.startswith("plateau: error: ") and message in err, (command, err)
+
+
+def test_an_arena_on_ep24_replays_on_ep24(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "duel.jsonl"
+    code, table, _ = run(
+        capsys, "arena", "--game", "empire-plateau", "--variant", "duel", "--option",
+        "board=ep24", "--bots", "random,random", "--games", "2", "--jobs", "1",
+        "--ply-cap", "40", "--no-progress", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0 and "2 games of empire-plateau/duel (board=ep24)" in table
+    results = arena.read_results(out)
+    assert [(r.variant, r.options) for r in results] == [("duel", {"board": "ep24"})] * 2
+    for r in results:
+        state = from_record(r.record)
+        assert state.board.name == "ep24" and state.ply == r.plies
+        code, shown, _ = run(capsys, "show", "--record", str(out), "--game-index", str(r.index))
+        assert code == 0 and "  x" in shown.splitlines()[1]  # ep24 has 24 columns, a to x
+    page = tmp_path / "game.html"
+    code, _, _ = run(capsys, "view", str(out), "--game-index", "1", "--out", str(page))
+    assert code == 0 and "ep24" in page.read_text()
+
+
+def test_arena_run_with_options_plays_on_ep24() -> None:
+    result = arena.run(
+        "empire-plateau", "duel", ["random", "random"], games=2, ply_cap=20,
+        options={"board": "ep24"},
+    )  # fmt: skip
+    assert result.options == {"board": "ep24"}
+    for r in result.results:
+        assert r.options == {"board": "ep24"}
+        assert from_record(r.record).board.name == "ep24"
+    spec = plateau.resolve("empire-plateau", "duel", board="ep24")
+    again = arena.run(spec, None, ["random", "random"], games=2, ply_cap=20)
+    assert [r.record for r in again.results] == [r.record for r in result.results]
+
+
+def test_resume_refuses_other_options(tmp_path: Path) -> None:
+    out = tmp_path / "a.jsonl"
+    arena.run("empire-plateau", "duel", ["random", "random"], games=2, ply_cap=4, out=out)
+    with pytest.raises(ValueError, match="another arena setup"):
+        arena.run(
+            "empire-plateau", "duel", ["random", "random"], games=3, ply_cap=4, out=out,
+            resume=True, options={"board": "ep24"},
+        )  # fmt: skip
+
+
+def test_play_load_checks_the_bots_against_the_loaded_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--game`` defaults to Plateau X (four players in its standard variant): a loaded
+    two-player game is what alphabeta must be checked against."""
+    state = plateau.new_game("albea-plateau")
+    state.apply(int(state.legal_actions()[0]))
+    path = tmp_path / "albea.json"
+    path.write_text(state.to_json())
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))  # the session's one command
+    code, _out, err = run(capsys, "play", "--load", str(path), "--bots", "alphabeta:depth=1")
+    assert code == 0, err
+    assert "plays two-player games only" not in err
+    # and a bot that cannot play the loaded game is still refused, before the first move
+    x = plateau.new_game("plateau-x")
+    path.write_text(x.to_json())
+    code, _, err = run(capsys, "play", "--load", str(path), "--bots", "alphabeta")
+    assert code == 2 and "two-player games only; this one has 4 players" in err
+    assert json.loads(path.read_text())["game"] == "plateau-x"
