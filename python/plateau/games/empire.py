@@ -514,14 +514,10 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
             if owners[EMPIRES.index(te)] == me:
                 return f"a friendly army ({te}{TYPES[(target - 1) & 3]}) stands on {dots[to]}"
             enemy = True
-        if (
-            t == "E"
-            and r["small"] > 0
-            and self._army_moves(f, False).tolist().count((f * len(dots) + to) * 12 + cost - 1)
-        ):
+        if self._army_moves(f).tolist().count((f * len(dots) + to) * 12 + cost - 1):
             return (
-                f"after small armies the Emblem must bring the total to at least {END_MIN}, "
-                "and a longer move of it can"
+                f"the turn must reach {END_MIN} steps while it can (six steps when possible): "
+                f"after this move no sequence of moves could, and it does not win"
             )
         if t == "2" and enemy:
             if cost == 1:
