@@ -1481,16 +1481,16 @@ cdef int _six_search(Six* x, int level, int min_free) noexcept nogil:
     if _witness(st, x.g.cls, st.total, st.small, st.emblem_moved, st.locked, -1, &w):
         return 1
     base = x.used
-    if base + bd.max_legal > x.cap:
-        grown = <int32_t*>realloc(x.ids, (2 * x.cap + bd.max_legal) * sizeof(int32_t))
-        if grown == NULL:
-            return -1
-        x.ids = grown
-        x.cap = 2 * x.cap + bd.max_legal
     lo = army_code(st.to_move, 0)
     n = base
     for d in range(bd.ndots):
         if <unsigned int>(st.army[d] - lo) < EMPIRE_TYPES:
+            if n + (EMPIRE_COSTS + EMPIRE_TYPES) * bd.ndots > x.cap:   # one army, or the frees
+                grown = <int32_t*>realloc(x.ids, (2 * x.cap + 16 * bd.ndots) * sizeof(int32_t))
+                if grown == NULL:
+                    return -1
+                x.ids = grown
+                x.cap = 2 * x.cap + 16 * bd.ndots
             nm = n
             n = _army_moves(x.g, st, d, need if need > 2 else 2, x.ids, n)
             for i in range(nm, n):
@@ -1531,7 +1531,7 @@ cdef bint _six_deep(const EmpireState* s) noexcept nogil:
     if s.result != EMPIRE_RUNNING:
         return False
     x.sb = _round8(s.bd.state_bytes)
-    x.cap = 4 * s.bd.max_legal
+    x.cap = 32 * s.bd.ndots
     x.used = 0
     x.g = <Gen*>malloc(sizeof(Gen))
     x.states = <char*>malloc(SIX_LEVELS * x.sb)

@@ -956,8 +956,8 @@ def _ply_9() -> EmpirePlateauState:
 #: what ``plateau bench`` times; the targets are the issue's (docs/empire-plateau.md, Speed)
 BENCH = BenchSpec(
     positions=(
-        BenchPosition("two start", lambda: EmpirePlateauState("two"), 3, 306_547, 11_331),
-        BenchPosition("two ply 9", _ply_9, 3, 288_537, 10_936),
+        BenchPosition("two start", lambda: EmpirePlateauState("two"), 3, 306_197, 11_323),
+        BenchPosition("two ply 9", _ply_9, 3, 288_190, 10_928),
     ),
     midgame="two ply 9",
     batch_masks=False,  # hundreds of thousands of ids a game: a learner uses legal_lists
