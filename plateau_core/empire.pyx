@@ -1325,6 +1325,11 @@ ctypedef struct Witness:
     int nemblem                 # dots[:nemblem]: the Emblem's path
     int ndots
     int16_t dots[12]            # every dot of the paths, the Emblem's first
+    int small2                  # a second greedy walk, by other small armies (``second``):
+    int narmies2                # a move of the first walk's armies often leaves it whole
+    int16_t armies2[6]
+    int ndots2
+    int16_t dots2[6]
 
 
 ctypedef struct Six:
@@ -1361,21 +1366,28 @@ cdef bint _plain_path(const EmpireBoard* bd, uint8_t* cls, int c, int k,
     return False
 
 
+cdef inline bint _among(const int16_t* a, int lo, int hi, int v) noexcept nogil:
+    cdef int i
+    for i in range(lo, hi):
+        if a[i] == v:
+            return True
+    return False
+
+
 cdef bint _witness(const EmpireState* s, uint8_t* cls, int total, int small, bint emblem_moved,
-                   bint locked, int skip, Witness* w) noexcept nogil:
+                   bint locked, int skip, Witness* w, bint second=False) noexcept nogil:
     """Tier 1 for the turn record given (the army on ``skip`` counts as moved): whether the
     Emblem, or the small armies walked greedily, reach ``6 - total`` more steps by plain
     moves; ``w`` keeps both witnesses. ``cls`` is restored."""
     cdef const EmpireBoard* bd = s.bd
     cdef int need = EMPIRE_END_MIN - total, lo = army_code(s.to_move, 0), own = bd.base_dot[s.to_move]
-    cdef int d, e = -1, ns = 0, i, k, t, got = 0
+    cdef int d, e = -1, ns = 0
     cdef uint8_t saved
     cdef int16_t smalls[EMPIRE_MAX_START * EMPIRE_TYPES]
     w.emblem = False
-    w.small = 0
-    w.narmies = 0
-    w.nemblem = 0
-    w.ndots = 0
+    w.small = w.small2 = 0
+    w.narmies = w.narmies2 = 0
+    w.nemblem = w.ndots = w.ndots2 = 0
     for d in range(bd.ndots):
         if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES and d != skip:
             if army_type(s.army[d]) == EMPIRE_T_E:
@@ -1392,35 +1404,46 @@ cdef bint _witness(const EmpireState* s, uint8_t* cls, int total, int small, bin
         if w.emblem:
             w.nemblem = w.ndots = need
     if not locked:
-        for i in range(ns):
-            if got >= need:
-                break
-            d = smalls[i]
-            t = army_type(s.army[d])
-            k = need - got if need - got < C_VALUE[t] else C_VALUE[t]
-            while k >= 1 and not _plain_path(bd, cls, d, k, w.dots + w.ndots):
-                k -= 1
-            if k >= 1:
-                cls[d] = C_PASS
-                cls[w.dots[w.ndots + k - 1]] = C_BLOCK
-                w.armies[w.narmies] = <int16_t>d
-                w.narmies += 1
-                w.ndots += k
-                got += k
-        for i in range(w.narmies - 1, -1, -1):
-            cls[w.armies[i]] = C_BLOCK
-        for i in range(w.nemblem, w.ndots):
-            cls[w.dots[i]] = C_PASS
-        w.small = got
-    return w.emblem or got >= need
+        w.small = _greedy(bd, s, cls, smalls, ns, need, NULL, 0, w.armies, &w.narmies,
+                          w.dots + w.nemblem, &w.ndots)
+        w.ndots += w.nemblem
+        if second and w.small >= need:
+            w.small2 = _greedy(bd, s, cls, smalls, ns, need, w.armies, w.narmies, w.armies2,
+                               &w.narmies2, w.dots2, &w.ndots2)
+    return w.emblem or w.small >= need
 
 
-cdef inline bint _among(const int16_t* a, int lo, int hi, int v) noexcept nogil:
-    cdef int i
-    for i in range(lo, hi):
-        if a[i] == v:
-            return True
-    return False
+cdef int _greedy(const EmpireBoard* bd, const EmpireState* s, uint8_t* cls, const int16_t* smalls,
+                 int ns, int need, const int16_t* skip, int nskip, int16_t* armies, int* narmies,
+                 int16_t* dots, int* ndots) noexcept nogil:
+    """Walk the small armies ``smalls`` (but ``skip``) one after another along plain paths of as
+    many steps as they may, until ``need`` steps; their dots and paths into ``armies`` and
+    ``dots``. Returns the steps reached; ``cls`` is restored."""
+    cdef int i, d, t, k, got = 0, na = 0, nd = 0
+    for i in range(ns):
+        if got >= need:
+            break
+        d = smalls[i]
+        if _among(skip, 0, nskip, d):
+            continue
+        t = army_type(s.army[d])
+        k = need - got if need - got < C_VALUE[t] else C_VALUE[t]
+        while k >= 1 and not _plain_path(bd, cls, d, k, dots + nd):
+            k -= 1
+        if k >= 1:
+            cls[d] = C_PASS
+            cls[dots[nd + k - 1]] = C_BLOCK
+            armies[na] = <int16_t>d
+            na += 1
+            nd += k
+            got += k
+    for i in range(na):
+        cls[armies[i]] = C_BLOCK
+    for i in range(nd):
+        cls[dots[i]] = C_PASS
+    narmies[0] = na
+    ndots[0] = nd
+    return got
 
 
 cdef bint _wins(const EmpireState* s, int t) noexcept nogil:
@@ -1438,17 +1461,35 @@ cdef bint _wins(const EmpireState* s, int t) noexcept nogil:
 
 
 cdef bint _six_bound(const EmpireState* s, int need) noexcept nogil:
-    """Whether the armies on hand, and those capturable back, could add ``need`` steps at all."""
-    cdef int lo = army_code(s.to_move, 0), x = s.to_move, d, y, t, smalls = 0
-    cdef bint emblem = False
-    for d in range(s.bd.ndots):
+    """Whether the armies on hand, and those that could be freed this turn, could add ``need``
+    steps at all. Armies are freed only in the window now open, or after a conquest this turn:
+    of an enemy whose base some unmoved army is near enough to (the armies ignored)."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef int lo = army_code(s.to_move, 0), x = s.to_move, d, y, t, smalls = 0, ns = 0, i, r
+    cdef int W = bd.words, home
+    cdef bint emblem = False, near
+    cdef int16_t mine[EMPIRE_MAX_START * EMPIRE_TYPES]
+    for d in range(bd.ndots):
         if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES:
             t = army_type(s.army[d])
             if t == EMPIRE_T_E:
                 emblem = True
             else:
                 smalls += C_VALUE[t]
+            if ns < EMPIRE_MAX_START * EMPIRE_TYPES:
+                mine[ns] = <int16_t>d
+                ns += 1
     for y in range(EMPIRE_EMPIRES):
+        near = y == s.free_from
+        if not near and (s.alive >> y) & 1 and s.owner[y] != s.owner[x]:
+            home = bd.base_dot[y]
+            for i in range(ns):
+                r = _army_budget(s, army_type(s.army[mine[i]]))
+                if r > 0 and (bd.ball[(mine[i] * 13 + r) * W + (home >> 6)] >> (home & 63)) & 1:
+                    near = True
+                    break
+        if not near:
+            continue
         emblem = emblem or s.cap[y][x][EMPIRE_T_E] > 0
         for t in range(1, EMPIRE_TYPES):
             smalls += s.cap[y][x][t] * C_VALUE[t]
@@ -1528,7 +1569,7 @@ cdef bint _six_deep(const EmpireState* s) noexcept nogil:
     cdef int r
     if s.total >= EMPIRE_END_MIN:
         return True
-    if s.result != EMPIRE_RUNNING:
+    if s.result != EMPIRE_RUNNING or not _six_bound(s, EMPIRE_END_MIN - s.total):
         return False
     x.sb = _round8(s.bd.state_bytes)
     x.cap = 32 * s.bd.ndots
@@ -1583,11 +1624,16 @@ cdef bint _six_check(const EmpireState* s, uint8_t* cls, const Witness* w, int a
             return False                # it locks the small armies: nothing could follow
         if w.small + cost >= need and not _among(w.dots, w.nemblem, w.ndots, t):
             return True
+        if w.small2 + cost >= need and not _among(w.dots2, 0, w.ndots2, t):
+            return True
     else:
         if w.emblem and not _among(w.dots, 0, w.nemblem, t):
             return True
         if (w.small >= need and not _among(w.armies, 0, w.narmies, f)
                 and not _among(w.dots, w.nemblem, w.ndots, t)):
+            return True
+        if (w.small2 >= need and not _among(w.armies2, 0, w.narmies2, f)
+                and not _among(w.dots2, 0, w.ndots2, t)):
             return True
     return _after_move(s, cls, a, f, t, cost, at)
 
@@ -1595,7 +1641,7 @@ cdef bint _six_check(const EmpireState* s, uint8_t* cls, const Witness* w, int a
 cdef bint _six_holds(const EmpireState* s, uint8_t* cls, Witness* w) noexcept nogil:
     """Whether the turn of ``s`` (total below 6) can still reach 6; ``cls``: the classes of
     ``s``; ``w`` gets the witnesses (empty ones if only the search found a way)."""
-    if _witness(s, cls, s.total, s.small, s.emblem_moved, s.locked, -1, w):
+    if _witness(s, cls, s.total, s.small, s.emblem_moved, s.locked, -1, w, True):
         return True
     return _six_deep(s)
 
