@@ -43,9 +43,10 @@ VARIANTS = (
     ("two", 2, (0, 1, 0, 1)),
     ("four", 4, (0, 1, 2, 3)),
     ("duel", 2, (0, -1, 1, -1)),
+    ("three", 3, (0, 1, 0, 2)),     # [RB] tips: Advanced Plateau for three, B + M allied
 )
 #: points by place, per number of players (tied players share the points of their places)
-POINTS = {2: (1.0, 0.0), 4: (4.0, 2.0, 1.0, 0.0)}
+POINTS = {2: (1.0, 0.0), 3: (2.0, 1.0, 0.0), 4: (4.0, 2.0, 1.0, 0.0)}
 #: army types in id order, their most steps in one move and how many an Empire has
 TYPES = ("E", "6", "4", "2")
 VALUE = (12, 6, 4, 2)
@@ -60,6 +61,7 @@ cdef double C_WORTH[4]
 C_WORTH[:] = [15.0, 6.0, 4.0, 2.0]
 cdef float C_POINTS[5][4]
 C_POINTS[2][:] = [1.0, 0.0, 0.0, 0.0]
+C_POINTS[3][:] = [2.0, 1.0, 0.0, 0.0]
 C_POINTS[4][:] = [4.0, 2.0, 1.0, 0.0]
 
 cdef EmpireState _probe

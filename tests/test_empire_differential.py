@@ -64,14 +64,14 @@ def play_both(variant: str, board: str, seed: int, max_plies: int | None = None)
         ref.apply(action)
 
 
-@pytest.mark.parametrize("variant", ["two", "four", "duel"])
+@pytest.mark.parametrize("variant", ["two", "four", "duel", "three"])
 def test_a_few_games_agree_with_the_reference(variant: str) -> None:
     for seed in (0, 1):
         assert play_both(variant, "ep16", seed, max_plies=250) > 0
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["two", "four", "duel"])
+@pytest.mark.parametrize("variant", ["two", "four", "duel", "three"])
 @pytest.mark.parametrize("block", range(4))
 def test_200_games_per_variant_agree_with_the_reference(variant: str, block: int) -> None:
     for seed in range(50 * block, 50 * block + 50):
@@ -79,7 +79,7 @@ def test_200_games_per_variant_agree_with_the_reference(variant: str, block: int
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["two", "four", "duel"])
+@pytest.mark.parametrize("variant", ["two", "four", "duel", "three"])
 def test_games_on_ep24_agree_with_the_reference(variant: str) -> None:
     for seed in range(6):
         play_both(variant, "ep24", seed)
