@@ -1027,7 +1027,13 @@ def test_random_play_invariants(game: tuple[str, str], seed: int) -> None:
 # =============================================================================================
 @pytest.mark.parametrize(
     ("variant", "depth", "count"),
-    [("two", 1, 133), ("two", 2, 11_323), ("duel", 1, 151), ("duel", 2, 15_663)],
+    [
+        ("two", 1, 133),
+        ("two", 2, 11_323),
+        ("duel", 1, 151),
+        ("duel", 2, 15_663),
+        ("three", 1, 133),
+    ],
 )
 def test_perft_start(variant: str, depth: int, count: int) -> None:
     assert perft(State(variant), depth) == count
@@ -1065,9 +1071,9 @@ def replay(entry: dict) -> State:  # type: ignore[type-arg]
 def test_perft_data_positions_and_depths_1_2() -> None:
     entries = stored_positions()
     assert {(e["variant"], e["board"]) for e in entries} == {
-        ("two", "ep16"), ("four", "ep16"), ("duel", "ep16"), ("two", "ep24")
+        ("two", "ep16"), ("four", "ep16"), ("duel", "ep16"), ("three", "ep16"), ("two", "ep24")
     }  # fmt: skip
-    assert len(entries) == 28
+    assert len(entries) == 29
     assert any(e["position"]["free_window"] for e in entries)  # right after a conquest
     assert any(e["position"]["total"] > 0 for e in entries)  # mid-turn
     for entry in entries:
