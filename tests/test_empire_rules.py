@@ -332,6 +332,26 @@ def test_check12_a_winning_conquest_is_never_too_short() -> None:
     assert s.is_terminal() and s.ranking() == [[0], [1]]
 
 
+#: a B Emblem in a pocket of ring 1 to 3 (c2, c3) walled by Median Persian friends, and a B 4
+POCKET = {
+    "c1": "BE",
+    **{d: "M2" for d in ("b1", "d1", "b2", "d2", "b3", "d3", "c4")},
+    "k5": "B4",
+}
+
+
+def test_six_steps_by_the_emblem_first_then_a_small_army() -> None:
+    # only the Emblem's 2 steps first and then the 4's 4 make 6: no single army shows it
+    s = pos(POCKET)
+    legal = s.legal_action_strings()
+    assert "c1-c3:2" in legal and "c1-c2:1" not in legal and not end_legal(s)
+    assert {int(a.split(":")[1]) for a in legal if a.startswith("k5-")} == {4}
+    for a in ("c1-c2:1", "c1-c3:2", "k5-k8:3", "k5-k9:4"):
+        assert s.clone().is_legal(s.parse_action(a)) == (a in legal), a
+    s.apply("c1-c3:2")
+    assert {int(a.split(":")[1]) for a in s.legal_action_strings() if a.startswith("k5-")} == {4}
+
+
 def test_a_move_that_spoils_the_turn_is_illegal() -> None:
     s = pos({"c3": "B2", "h5": "B4", "e11": "ME"}, variant="duel")
     legal = s.legal_action_strings()

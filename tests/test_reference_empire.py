@@ -321,6 +321,16 @@ def test_check12_a_winning_conquest_is_never_too_short() -> None:
     assert s.is_over() and s.winner == 0 and s.total == 4
 
 
+def test_six_steps_by_the_emblem_first_then_a_small_army() -> None:
+    walls = {d: "M2" for d in ("b1", "d1", "b2", "d2", "b3", "d3", "c4")}
+    s = pos({"c1": "BE", **walls, "k5": "B4"})
+    legal = s.legal_actions()
+    assert "c1-c3:2" in legal and "c1-c2:1" not in legal and "end" not in legal
+    assert costs(s, "k5") == {4}
+    s.apply("c1-c3:2")
+    assert costs(s, "k5") == {4}
+
+
 def test_six_steps_a_move_that_spoils_the_turn_is_illegal() -> None:
     # two 2s and a 4 on an open board: 2 + 4 reach 6 only if the 4 still can move its 4
     s = pos({"c3": "B2", "h5": "B4", "e11": "ME"}, variant="duel")
