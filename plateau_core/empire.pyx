@@ -387,6 +387,7 @@ cdef uint64_t K_TURN = <uint64_t>0x5A17D2C4B3E1F00D
 cdef uint64_t K_MOVED = <uint64_t>0x9C2E4F6A8B0D1E3F
 cdef uint64_t K_CAP = <uint64_t>0x7F1E2D3C4B5A6978
 cdef uint64_t K_ORDER = <uint64_t>0x1D2C3B4A59687766
+cdef uint64_t K_LIMIT = <uint64_t>0x6B8D3E1F2A4C5079
 
 
 cdef inline uint64_t _akey(int d, int code) noexcept nogil:
@@ -1970,6 +1971,9 @@ cdef void _end(EmpireState* s) noexcept nogil:
             break
     if s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive):
         s.result = EMPIRE_DRAW    # [ruling] a full round of empty turns
+    s.turns += 1
+    if s.turn_limit > 0 and s.turns >= s.turn_limit:
+        s.result = EMPIRE_DRAW    # the turn-limit option: the players still in play tie
 
 
 cdef void empire_make(EmpireState* s, int a) noexcept nogil:
@@ -2011,6 +2015,8 @@ cdef uint64_t empire_hash(const EmpireState* s) noexcept nogil:
         order = order * 5 + s.conq[i] + 1
     for i in range(s.nout):
         order = order * 5 + s.out[i] + 1
+    if s.turn_limit > 0:        # the turns left matter only under a limit
+        h ^= splitmix64(K_LIMIT + ((<uint64_t>s.turn_limit) << 32) + <uint64_t>s.turns)
     return h ^ splitmix64(K_ORDER + (order << 8) + <uint64_t>(s.nconq * 5 + s.nout))
 
 
@@ -2185,12 +2191,14 @@ cdef const int8_t* _variant_owner(int variant, int8_t* owner) noexcept:
     return owner
 
 
-def random_playouts(EmpireTables tables not None, variant, n, seed=0, ply_cap=400):
+def random_playouts(EmpireTables tables not None, variant, n, seed=0, ply_cap=400, turn_limit=0):
     """Play ``n`` uniformly random games from the start in C (GIL released); game ``i`` uses
     seed ``seed + i``. A game still running after ``ply_cap`` plies scores as its ranking at
     that moment. Returns ``games``, ``plies``, ``ended``, ``wins`` (first places per player,
-    shared first places counted for each) and ``draws`` (games ended by empty turns)."""
+    shared first places counted for each) and ``draws`` (games ended by empty turns or by the
+    ``turn_limit`` option: the game ends after that many Empire turns, 0 for none)."""
     cdef int v = check_int(variant, 0, len(VARIANTS), "variant index")
+    cdef int limit = check_int(turn_limit, 0, 1 << 30, "turn_limit")
     cdef long long games = check_int(n, 0, 1 << 62, "n"), i, plies = 0, ended = 0, draws = 0
     cdef uint64_t sd = check_seed(seed, "seed")
     cdef int cap = check_int(ply_cap, 0, 1 << 31, "ply_cap"), p
@@ -2214,6 +2222,7 @@ def random_playouts(EmpireTables tables not None, variant, n, seed=0, ply_cap=40
         with nogil:
             for i in range(games):
                 empire_init(st, bd, owner, players)
+                st.turn_limit = limit
                 rng_seed(&r, sd + <uint64_t>i)
                 plies += empire_random_game(st, &r, cap, buf, &w)
                 if w.stop:
@@ -2305,10 +2314,11 @@ cdef class EmpireCore(ListCore):
             self._s_cap = nbytes
         return 0
 
-    def _core_init(self, EmpireTables tables not None, variant):
+    def _core_init(self, EmpireTables tables not None, variant, turn_limit=0):
         """The start position of variant ``variant`` (an index of ``VARIANTS``) on the board
-        of ``tables``."""
+        of ``tables``; the game ends after ``turn_limit`` Empire turns (0: no limit)."""
         cdef int v = check_int(variant, 0, len(VARIANTS), "variant index")
+        cdef int limit = check_int(turn_limit, 0, 1 << 30, "turn_limit")
         cdef int8_t owner[4]
         self._fit(tables.bd.state_bytes)
         self._reset_history()
@@ -2316,6 +2326,7 @@ cdef class EmpireCore(ListCore):
         self._tables = tables
         self._variant = v
         empire_init(self.s, tables.bd, _variant_owner(v, owner), VARIANTS[v][1])
+        self.s.turn_limit = limit
         self._set_sizes()
 
     # -- GameCore hooks -----------------------------------------------------------------------
@@ -2437,6 +2448,10 @@ cdef class EmpireCore(ListCore):
                 [s.out[i] for i in range(s.nout)], s.empty_turns,
                 sorted(s.moved[i] for i in range(s.nmoved)), caps)
 
+    def _turns(self) -> tuple:
+        """``(turns, turn_limit)``: the Empire turns ended so far and the limit (0: none)."""
+        return self.s.turns, self.s.turn_limit
+
     def _owners(self) -> tuple:
         return tuple(self.s.owner[e] for e in range(4))
 
@@ -2502,7 +2517,8 @@ cdef class EmpireCore(ListCore):
 
     def _load(self, EmpireTables tables not None, variant, bytes armies, int to_move,
               int total, int small, bint emblem_moved, bint locked, int free_from,
-              list conquered, list out, int empty_turns, list moved, list captures, ply=0):
+              list conquered, list out, int empty_turns, list moved, list captures, ply=0,
+              turns=0, turn_limit=0):
         """Replace the position (history cleared) by a set-up that the Python layer has
         checked against the rules (``from_position_dict``). Here only what keeps the kernels in
         bounds is checked again (ValueError)."""
@@ -2527,6 +2543,8 @@ cdef class EmpireCore(ListCore):
         if not (-1 <= free_from < 4) or not (0 <= empty_turns <= 4):
             raise ValueError("free_from or empty_turns out of range")
         cdef int at_ply = check_int(ply, 0, 1 << 30, "ply")
+        cdef int limit = check_int(turn_limit, 0, 1 << 30, "turn_limit")
+        cdef int ended = check_int(turns, 0, limit + 1 if limit else 1 << 30, "turns")
         if len(conquered) > 4 or len(out) > nplayers or len(moved) > 12 or len(moved) > total:
             raise ValueError("too many conquered Empires, players out or moved armies")
         for e in conquered:
@@ -2558,6 +2576,8 @@ cdef class EmpireCore(ListCore):
         s.locked = locked
         s.free_from = free_from
         s.empty_turns = empty_turns
+        s.turns = ended
+        s.turn_limit = limit
         for e in conquered:
             s.conq[s.nconq] = e
             s.nconq += 1
@@ -2573,7 +2593,7 @@ cdef class EmpireCore(ListCore):
             s.cap[c][y][t] = k
         if nplayers - s.nout <= 1:
             s.result = EMPIRE_WON
-        elif s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive):
+        elif s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive) or (limit and ended >= limit):
             s.result = EMPIRE_DRAW
         self._tables = tables
         self._variant = v

@@ -37,13 +37,15 @@ def hot_actions(s: EmpirePlateauState, legal: list[str]) -> list[str]:
     return out
 
 
-def play_both(variant: str, board: str, seed: int, max_plies: int | None = None) -> int:
+def play_both(
+    variant: str, board: str, seed: int, max_plies: int | None = None, turn_limit: int = 0
+) -> int:
     """Play one seeded game on both engines, checking every ply; returns its length."""
     rng = random.Random(f"empire-diff/{variant}/{board}/{seed}")
     hot = seed % 2 == 0
-    mine = plateau.new_game("empire-plateau", variant, board=board)
+    mine = plateau.new_game("empire-plateau", variant, board=board, turn_limit=turn_limit)
     assert isinstance(mine, EmpirePlateauState)
-    ref = State(variant, board)
+    ref = State(variant, board, turn_limit)
     while True:
         where = f"{variant}/{board} seed {seed} ply {mine.ply}"
         legal = mine.legal_action_strings()
@@ -68,6 +70,12 @@ def play_both(variant: str, board: str, seed: int, max_plies: int | None = None)
 def test_a_few_games_agree_with_the_reference(variant: str) -> None:
     for seed in (0, 1):
         assert play_both(variant, "ep16", seed, max_plies=250) > 0
+
+
+@pytest.mark.parametrize("variant", ["four", "three"])
+def test_games_under_a_turn_limit_agree_with_the_reference(variant: str) -> None:
+    for seed in (0, 1):
+        play_both(variant, "ep16", seed, turn_limit=9)
 
 
 @pytest.mark.slow

@@ -5,6 +5,7 @@ are needed; the turn starts afresh unless a test says otherwise)."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -816,7 +817,7 @@ def test_the_start_position_of_each_variant() -> None:
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"variant": "three"}, "variant"),
+        ({"variant": "five"}, "variant"),
         ({"armies": {"z9": "B2"}}, "armies"),
         ({"armies": {"a5": "X2"}}, "armies"),
         ({"armies": {"a5": "B3"}}, "armies"),
@@ -873,3 +874,59 @@ def test_a_position_dict_round_trips() -> None:
     assert t.setup_position() == data
     loaded = plateau.from_json(t.to_json())
     assert loaded == t and loaded.setup_position() == data
+
+
+# == the turn limit (an option, off by default) ===============================================
+
+
+def test_the_turn_limit_is_off_by_default() -> None:
+    s = plateau.new_game("empire-plateau")
+    assert s.options["turn_limit"] == 0 and s.turn_limit == 0
+    assert "turn_limit" not in s.position_dict() and "turns" not in s.position_dict()
+    s.apply_all(["m5-m1:4", "l6-k6:1", "l7-k7:1", "end"])
+    assert s.turns == 1 and not s.is_terminal()
+
+
+def test_the_turn_limit_ends_the_game_with_the_players_in_play_tied() -> None:
+    s = plateau.new_game("empire-plateau", "four", turn_limit=3)
+    rng = random.Random(2)
+    ends = 0
+    while not s.is_terminal():
+        action = rng.choice(s.legal_action_strings())
+        ends += action == "end"
+        s.apply(action)
+    assert ends == 3 and s.turns == 3 and s.result == "draw"
+    assert s.ranking() == [[0, 1, 2, 3]] and s.returns() == [1.75] * 4
+    data = s.position_dict()
+    assert (data["turn_limit"], data["turns"]) == (3, 3)
+    loaded = EmpirePlateauState.from_position_dict(data)
+    assert loaded == s and loaded.hash == s.hash and loaded.is_terminal()
+
+
+def test_at_the_turn_limit_players_out_keep_their_places() -> None:
+    # four: Roman conquered (P3 out); the Greek turn ends the tenth Empire turn
+    s = pos(
+        {"a5": "G2", "e11": "ME", "m11": "BE"},  # a lone 2: the Greek turn ends after it
+        variant="four",
+        to_move="G",
+        conquered=["R"],
+        out=[3],
+        turn_limit=10,
+        turns=9,
+    )
+    s.apply_all(["a5-a7:2", "end"])
+    assert s.is_terminal() and s.result == "draw"
+    assert s.ranking() == [[0, 1, 2], [3]] and s.returns()[3] == 0.0
+
+
+def test_the_turn_limit_changes_the_hash_and_refuses_bad_values() -> None:
+    a = plateau.new_game("empire-plateau", turn_limit=20)
+    b = plateau.new_game("empire-plateau")
+    assert a != b and a.hash != b.hash
+    for bad in (-1, True, 2.0, "9", 2**30):
+        with pytest.raises(ValueError, match="turn_limit"):
+            plateau.new_game("empire-plateau", turn_limit=bad)
+    with pytest.raises(ValueError, match="turns"):
+        pos({"m11": "BE"}, turns=3)  # counted only under a limit
+    with pytest.raises(ValueError, match="turns"):
+        pos({"m11": "BE"}, turn_limit=3, turns=4)

@@ -859,6 +859,18 @@ def test_freed_small_army_is_locked_after_the_emblem_moved() -> None:
 # =============================================================================================
 # Draw by empty turns, returns
 # =============================================================================================
+def test_turn_limit_ties_the_players_in_play() -> None:
+    s = State("four", turn_limit=2)
+    rng = random.Random(3)
+    while not s.is_over():
+        s.apply(rng.choice(s.legal_actions()))
+    assert s.turns == 2 and s.winner is None
+    assert s.ranking() == [[0, 1, 2, 3]] and all(abs(r) < 1e-9 for r in s.returns())
+    assert s.position()["turn_limit"] == 2 and s.position()["turns"] == 2
+    assert State.from_position(s.position()).is_over()
+    assert "turn_limit" not in State("four").position()
+
+
 def test_draw_after_a_round_of_empty_turns() -> None:
     s = pos({}, variant="duel")
     s.apply("end")

@@ -118,7 +118,10 @@ Interpretations (places where the page had to be read; each is implemented where
 14. Parsing: ``x`` may replace ``-`` in a move (§Actions).  On ep24 ``x`` is also a spoke
     letter; a dot is always one letter plus digits, so ``x5xa5:3`` still parses unambiguously.
 15. A state's history and undo are not kept; ``perft`` applies each action to a copy.
-    The optional turn-limit of §Conquest is not implemented (off by default on the page).
+    The optional turn limit of §Conquest counts Empire turns (End actions): ``State(...,
+    turn_limit=n)`` ends the game after the n-th End, the players still in play tied (as in a
+    draw), players out ranked as always.  Positions under a limit carry ``turn_limit`` and
+    ``turns``.
 
 Gaps and tensions found in the page (none changes a count; each is resolved as above)
 --------------------------------------------------------------------------------------
@@ -296,7 +299,7 @@ def points_by_place(num_players: int) -> list[float]:
 class State:
     """An Empire Plateau position with its per-turn bookkeeping; mutable (``apply``)."""
 
-    def __init__(self, variant: str = "two", board: str = "ep16") -> None:
+    def __init__(self, variant: str = "two", board: str = "ep16", turn_limit: int = 0) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r}")
         if board not in BOARDS:
@@ -319,6 +322,9 @@ class State:
         self.conquered: list[str] = []
         self.out: list[int] = []
         self.empty_turns: int = 0
+        # §Conquest: the optional turn limit (Empire turns, i.e. End actions; 0: none)
+        self.turn_limit: int = turn_limit
+        self.turns: int = 0
 
     def _reset_turn(self) -> None:
         """§A turn: the per-turn state at the start of a turn."""
@@ -349,8 +355,12 @@ class State:
         """§Further rulings: the empty-turn counter reached the number of Empires in play."""
         return self.empty_turns >= len(self.alive_empires())
 
+    def limit_reached(self) -> bool:
+        """The turn limit (if any) is reached: the players still in play tie."""
+        return self.turn_limit > 0 and self.turns >= self.turn_limit
+
     def is_over(self) -> bool:
-        return len(self.players_in()) <= 1 or self.is_draw()
+        return len(self.players_in()) <= 1 or self.is_draw() or self.limit_reached()
 
     @property
     def winner(self) -> int | None:
@@ -725,6 +735,7 @@ class State:
             self.empty_turns += 1
         else:
             self.empty_turns = 0
+        self.turns += 1
         self._reset_turn()
         alive = self.alive_empires()
         i = ORDER.index(self.to_move)
@@ -755,15 +766,19 @@ class State:
         other.conquered = list(self.conquered)
         other.out = list(self.out)
         other.empty_turns = self.empty_turns
+        other.turn_limit = self.turn_limit
+        other.turns = self.turns
         return other
 
     def position(self) -> dict[str, Any]:
         """The plain JSON-able position (format in the module docstring)."""
         name = self.board.name_of
         rank = {e: i for i, e in enumerate(ORDER)}
+        limit = {"turn_limit": self.turn_limit, "turns": self.turns} if self.turn_limit else {}
         return {
             "variant": self.variant,
             "board": self.board_id,
+            **limit,
             "to_move": self.to_move,
             "armies": {
                 name(dot): army[0] + army[1]
@@ -793,6 +808,8 @@ class State:
     def from_position(cls, data: Mapping[str, Any]) -> State:
         """Build a state from a position dict; only ``variant`` and ``armies`` are required."""
         state = cls(str(data["variant"]), str(data.get("board", "ep16")))
+        state.turn_limit = int(data.get("turn_limit", 0))
+        state.turns = int(data.get("turns", 0))
         board = state.board
         state.conquered = [str(e) for e in data.get("conquered", [])]
         for e in state.conquered:
