@@ -1336,9 +1336,10 @@ ctypedef struct Witness:
 
 
 ctypedef struct Six:
-    Gen* g
+    Gen* g                      # NULL until opened (_six_open)
     char* states                # SIX_LEVELS states of ``sb`` bytes: a copy per level
     int32_t* ids                # the levels' move ids, one arena (offsets: it may grow)
+    uint64_t* memo              # SIX_MEMO keys (positions' hashes, low bit: the answer), 0 empty
     int sb
     int cap
     int used
@@ -1346,6 +1347,8 @@ ctypedef struct Six:
 
 cdef enum:
     SIX_LEVELS = 27             # 5 moves below 6 steps, at most 19 frees, and room
+    SIX_MEMO = 4096             # answers remembered over one list (a power of 2)
+    SIX_PROBES = 8
 
 
 cdef bint _plain_path(const EmpireBoard* bd, uint8_t* cls, int c, int k,
@@ -1463,20 +1466,54 @@ cdef bint _wins(const EmpireState* s, int t) noexcept nogil:
     return s.nplayers - out <= 1
 
 
+cdef int _emblem_room(const EmpireState* s, int e) noexcept nogil:
+    """The most steps the Emblem on ``e`` could make this turn whatever the small armies do
+    first, when no conquest can happen: the dots it may reach over empty dots and over those of
+    the unmoved small armies (which may leave), plus one for a capture at the end."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef uint8_t cls[EMPIRE_MAX_DOTS]
+    cdef int16_t queue[EMPIRE_MAX_DOTS]
+    cdef int head = 0, tail = 1, c, dr, v, lo = army_code(s.to_move, 0), take = 0
+    cdef int own = bd.base_dot[s.to_move]
+    _classify(s, cls)
+    for v in range(bd.ndots):
+        if <unsigned int>(s.army[v] - lo - 1) < EMPIRE_TYPES - 1:
+            cls[v] = C_PASS             # an unmoved small army: its dot may empty
+    if s.army[own] == 0:
+        cls[own] = C_PASS
+    queue[0] = <int16_t>e
+    cls[e] = C_BLOCK
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for dr in range(4):
+            v = bd.nb[c][dr]
+            if v < 0:
+                continue
+            if cls[v] == C_PASS:
+                cls[v] = C_BLOCK
+                queue[tail] = <int16_t>v
+                tail += 1
+            elif cls[v] == C_TAKE:
+                take = 1
+    return tail - 1 + take
+
+
 cdef bint _six_bound(const EmpireState* s, int need) noexcept nogil:
     """Whether the armies on hand, and those that could be freed this turn, could add ``need``
     steps at all. Armies are freed only in the window now open, or after a conquest this turn:
     of an enemy whose base some unmoved army is near enough to (the armies ignored)."""
     cdef const EmpireBoard* bd = s.bd
     cdef int lo = army_code(s.to_move, 0), x = s.to_move, d, y, t, smalls = 0, ns = 0, i, r
-    cdef int W = bd.words, home
-    cdef bint emblem = False, near
+    cdef int W = bd.words, home, e = -1, room
+    cdef bint emblem = False, near, conquest = False
     cdef int16_t mine[EMPIRE_MAX_START * EMPIRE_TYPES]
     for d in range(bd.ndots):
         if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES:
             t = army_type(s.army[d])
             if t == EMPIRE_T_E:
                 emblem = True
+                e = d
             else:
                 smalls += C_VALUE[t]
             if ns < EMPIRE_MAX_START * EMPIRE_TYPES:
@@ -1490,6 +1527,7 @@ cdef bint _six_bound(const EmpireState* s, int need) noexcept nogil:
                 r = _army_budget(s, army_type(s.army[mine[i]]))
                 if r > 0 and (bd.ball[(mine[i] * 13 + r) * W + (home >> 6)] >> (home & 63)) & 1:
                     near = True
+                    conquest = True
                     break
         if not near:
             continue
@@ -1500,9 +1538,14 @@ cdef bint _six_bound(const EmpireState* s, int need) noexcept nogil:
         smalls = 0
     elif smalls > EMPIRE_SMALL_STEPS - s.small:
         smalls = EMPIRE_SMALL_STEPS - s.small
-    if emblem and not s.emblem_moved:
+    if smalls >= need:
+        return True
+    if not emblem or s.emblem_moved:
+        return False
+    if conquest or e < 0 or s.free_from >= 0:
         return True                     # 12 - total >= 6 >= need
-    return smalls >= need
+    room = _emblem_room(s, e)
+    return smalls + room >= need
 
 
 cdef int _six_search(Six* x, int level, int min_free) noexcept nogil:
@@ -1511,8 +1554,8 @@ cdef int _six_search(Six* x, int level, int min_free) noexcept nogil:
     cdef EmpireState* st = <EmpireState*>(x.states + level * x.sb)
     cdef EmpireState* child
     cdef const EmpireBoard* bd = st.bd
-    cdef int need, lo, d, i, n, nm, base, c, r = 0
-    cdef int32_t* grown
+    cdef int need, i, slot = 0, r
+    cdef uint64_t key = 0, k
     cdef Witness w
     if st.total >= EMPIRE_END_MIN:
         return 1
@@ -1524,6 +1567,32 @@ cdef int _six_search(Six* x, int level, int min_free) noexcept nogil:
     _gen_init(x.g, st)
     if _witness(st, x.g.cls, st.total, st.small, st.emblem_moved, st.locked, -1, &w):
         return 1
+    if min_free == 0:           # (frees in ascending order only: a later one sees fewer)
+        key = empire_hash(st) & ~(<uint64_t>1)
+        slot = <int>(key >> 40) & (SIX_MEMO - 1)
+        for i in range(SIX_PROBES):
+            k = x.memo[(slot + i) & (SIX_MEMO - 1)]
+            if k == 0:
+                break
+            if k & ~(<uint64_t>1) == key:
+                return <int>(k & 1)
+    r = _six_sequences(x, level, min_free, need)
+    if min_free == 0 and r >= 0:
+        for i in range(SIX_PROBES):
+            k = x.memo[(slot + i) & (SIX_MEMO - 1)]
+            if k == 0 or i == SIX_PROBES - 1:
+                x.memo[(slot + i) & (SIX_MEMO - 1)] = key | <uint64_t>r
+                break
+    return r
+
+
+cdef int _six_sequences(Six* x, int level, int min_free, int need) noexcept nogil:
+    """_six_search's search proper, below its tests."""
+    cdef EmpireState* st = <EmpireState*>(x.states + level * x.sb)
+    cdef EmpireState* child
+    cdef const EmpireBoard* bd = st.bd
+    cdef int lo, d, i, n, nm, base, c, r = 0
+    cdef int32_t* grown
     base = x.used
     lo = army_code(st.to_move, 0)
     n = base
@@ -1565,33 +1634,56 @@ cdef int _six_search(Six* x, int level, int min_free) noexcept nogil:
     return r
 
 
-cdef bint _six_deep(const EmpireState* s) noexcept nogil:
-    """Whether some sequence of this turn's moves and frees brings ``s`` to 6 (tier 3). Out of
-    memory it answers yes: the turn is then held to 6, as in almost every position."""
-    cdef Six x
+cdef bint _six_open(Six* x, const EmpireBoard* bd) noexcept nogil:
+    """Allocate the search's room (False: out of memory, all freed)."""
+    x.sb = _round8(bd.state_bytes)
+    x.cap = 32 * bd.ndots
+    x.used = 0
+    x.g = <Gen*>malloc(sizeof(Gen))
+    x.states = <char*>malloc(SIX_LEVELS * x.sb)
+    x.ids = <int32_t*>malloc(x.cap * sizeof(int32_t))
+    x.memo = <uint64_t*>calloc(SIX_MEMO, sizeof(uint64_t))
+    if x.g == NULL or x.states == NULL or x.ids == NULL or x.memo == NULL:
+        _six_close(x)
+        return False
+    return True
+
+
+cdef void _six_close(Six* x) noexcept nogil:
+    free(x.g)
+    free(x.states)
+    free(x.ids)
+    free(x.memo)
+    x.g = NULL
+
+
+cdef bint _six_deep(const EmpireState* s, Six* x) noexcept nogil:
+    """Whether some sequence of this turn's moves and frees brings ``s`` to 6 (tier 3), in the
+    room ``x`` (opened here if it is not; NULL: a room of its own), whose answers carry over
+    from one call to the next. Out of memory it answers yes: the turn is then held to 6, as in
+    almost every position."""
+    cdef Six own
     cdef int r
     if s.total >= EMPIRE_END_MIN:
         return True
     if s.result != EMPIRE_RUNNING or not _six_bound(s, EMPIRE_END_MIN - s.total):
         return False
-    x.sb = _round8(s.bd.state_bytes)
-    x.cap = 32 * s.bd.ndots
-    x.used = 0
-    x.g = <Gen*>malloc(sizeof(Gen))
-    x.states = <char*>malloc(SIX_LEVELS * x.sb)
-    x.ids = <int32_t*>malloc(x.cap * sizeof(int32_t))
-    r = -1
-    if x.g != NULL and x.states != NULL and x.ids != NULL:
-        empire_copy(<EmpireState*>x.states, s)
-        r = _six_search(&x, 0, 0)
-    free(x.g)
-    free(x.states)
-    free(x.ids)
-    return r != 0
+    if x == NULL:
+        own.g = NULL
+        if not _six_open(&own, s.bd):
+            return True
+        empire_copy(<EmpireState*>own.states, s)
+        r = _six_search(&own, 0, 0)
+        _six_close(&own)
+        return r != 0
+    if x.g == NULL and not _six_open(x, s.bd):
+        return True
+    empire_copy(<EmpireState*>x.states, s)
+    return _six_search(x, 0, 0) != 0
 
 
 cdef bint _after_move(const EmpireState* s, uint8_t* cls, int a, int f, int t, int cost,
-                      int at) noexcept nogil:
+                      int at, Six* x) noexcept nogil:
     """Tier 2, then 3: whether the turn can still reach 6 after the move ``a`` (``f`` to ``t``,
     ``cost`` steps, an army of type ``at``)."""
     cdef EmpireState after
@@ -1611,7 +1703,7 @@ cdef bint _after_move(const EmpireState* s, uint8_t* cls, int a, int f, int t, i
             return True
     empire_copy(&after, s)
     empire_make(&after, a)
-    return _six_deep(&after)
+    return _six_deep(&after, x)
 
 
 cdef bint _six_check(const EmpireState* s, uint8_t* cls, const Witness* w, int a) noexcept nogil:
@@ -1638,7 +1730,7 @@ cdef bint _six_check(const EmpireState* s, uint8_t* cls, const Witness* w, int a
         if (w.small2 >= need and not _among(w.armies2, 0, w.narmies2, f)
                 and not _among(w.dots2, 0, w.ndots2, t)):
             return True
-    return _after_move(s, cls, a, f, t, cost, at)
+    return _after_move(s, cls, a, f, t, cost, at, NULL)
 
 
 cdef bint _six_holds(const EmpireState* s, uint8_t* cls, Witness* w) noexcept nogil:
@@ -1646,20 +1738,76 @@ cdef bint _six_holds(const EmpireState* s, uint8_t* cls, Witness* w) noexcept no
     ``s``; ``w`` gets the witnesses (empty ones if only the search found a way)."""
     if _witness(s, cls, s.total, s.small, s.emblem_moved, s.locked, -1, w, True):
         return True
-    return _six_deep(s)
+    return _six_deep(s, NULL)
+
+
+cdef enum:
+    # _six_filter's marks of the dots: on a witness's path, a walked army, a winning base
+    MK_EMBLEM = 1
+    MK_WALK1 = 2
+    MK_ARMY1 = 4
+    MK_WALK2 = 8
+    MK_ARMY2 = 16
+    MK_WIN = 32
 
 
 cdef int _six_filter(const EmpireState* s, uint8_t* cls, int32_t* ids, int n) noexcept nogil:
     """Keep the moves ``ids[:n]`` (legal by the path and budget rules, ascending) that the
-    six-step rule allows; returns how many."""
+    six-step rule allows; returns how many. The tests of _six_check, on the dots marked once."""
+    cdef const EmpireBoard* bd = s.bd
     cdef Witness w
-    cdef int i, k = 0
+    cdef Six x
+    cdef int D = bd.ndots, need = EMPIRE_END_MIN - s.total, i, k = 0, a, c, m, f = -1, t, at = 0
+    cdef int next_f = 0, e
+    cdef uint8_t mt
+    cdef uint8_t mark[EMPIRE_MAX_DOTS]
+    cdef bint keep
     if s.total >= EMPIRE_END_MIN or n == 0 or not _six_holds(s, cls, &w):
         return n
+    x.g = NULL                  # the search's room, opened on first need and shared
+    memset(mark, 0, D)
+    for i in range(w.nemblem):
+        mark[w.dots[i]] |= MK_EMBLEM
+    for i in range(w.nemblem, w.ndots):
+        mark[w.dots[i]] |= MK_WALK1
+    for i in range(w.narmies):
+        mark[w.armies[i]] |= MK_ARMY1
+    for i in range(w.ndots2):
+        mark[w.dots2[i]] |= MK_WALK2
+    for i in range(w.narmies2):
+        mark[w.armies2[i]] |= MK_ARMY2
+    for e in range(EMPIRE_EMPIRES):
+        if _wins(s, bd.base_dot[e]):
+            mark[bd.base_dot[e]] |= MK_WIN
     for i in range(n):
-        if _six_check(s, cls, &w, ids[i]):
-            ids[k] = ids[i]
+        a = ids[i]
+        c = a % EMPIRE_COSTS + 1
+        keep = c >= need
+        if not keep:
+            m = a // EMPIRE_COSTS
+            if m >= next_f:             # ids ascend: a new army
+                f = m // D
+                next_f = (f + 1) * D
+                at = army_type(s.army[f])
+            t = m - f * D
+            mt = mark[t]
+            if mt & MK_WIN:
+                keep = True
+            elif at == EMPIRE_T_E:
+                keep = s.small == 0 and (
+                    (w.small + c >= need and not mt & MK_WALK1)
+                    or (w.small2 + c >= need and not mt & MK_WALK2)
+                    or _after_move(s, cls, a, f, t, c, at, &x))
+            else:
+                keep = ((w.emblem and not mt & MK_EMBLEM)
+                        or (w.small >= need and not mark[f] & MK_ARMY1 and not mt & MK_WALK1)
+                        or (w.small2 >= need and not mark[f] & MK_ARMY2 and not mt & MK_WALK2)
+                        or _after_move(s, cls, a, f, t, c, at, &x))
+        if keep:
+            ids[k] = a
             k += 1
+    if x.g != NULL:
+        _six_close(&x)
     return k
 
 
