@@ -467,7 +467,7 @@ def test_friendly_and_enemy() -> None:
 
 def test_unknown_variant_or_board() -> None:
     with pytest.raises(ValueError):
-        State("three")
+        State("five")
     with pytest.raises(ValueError):
         State("two", "ep20")
 
