@@ -82,6 +82,8 @@ ctypedef struct EmpireState:
     uint64_t zob                # Zobrist key of the armies (incremental; the rest is mixed in
                                 # by empire_hash)
     int32_t ply
+    int32_t turns               # Empire turns ended (End actions) since the start
+    int32_t turn_limit          # the game ends once ``turns`` reaches it (0: no limit)
     int8_t owner[4]             # the player of each Empire, -1 if not in this variant
     int8_t nplayers
     int8_t to_move              # the Empire whose turn it is

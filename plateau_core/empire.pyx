@@ -43,9 +43,10 @@ VARIANTS = (
     ("two", 2, (0, 1, 0, 1)),
     ("four", 4, (0, 1, 2, 3)),
     ("duel", 2, (0, -1, 1, -1)),
+    ("three", 3, (0, 1, 0, 2)),     # [RB] tips: Advanced Plateau for three, B + M allied
 )
 #: points by place, per number of players (tied players share the points of their places)
-POINTS = {2: (1.0, 0.0), 4: (4.0, 2.0, 1.0, 0.0)}
+POINTS = {2: (1.0, 0.0), 3: (3.0, 1.0, 0.0), 4: (4.0, 2.0, 1.0, 0.0)}
 #: army types in id order, their most steps in one move and how many an Empire has
 TYPES = ("E", "6", "4", "2")
 VALUE = (12, 6, 4, 2)
@@ -60,6 +61,7 @@ cdef double C_WORTH[4]
 C_WORTH[:] = [15.0, 6.0, 4.0, 2.0]
 cdef float C_POINTS[5][4]
 C_POINTS[2][:] = [1.0, 0.0, 0.0, 0.0]
+C_POINTS[3][:] = [3.0, 1.0, 0.0, 0.0]
 C_POINTS[4][:] = [4.0, 2.0, 1.0, 0.0]
 
 cdef EmpireState _probe
@@ -385,6 +387,7 @@ cdef uint64_t K_TURN = <uint64_t>0x5A17D2C4B3E1F00D
 cdef uint64_t K_MOVED = <uint64_t>0x9C2E4F6A8B0D1E3F
 cdef uint64_t K_CAP = <uint64_t>0x7F1E2D3C4B5A6978
 cdef uint64_t K_ORDER = <uint64_t>0x1D2C3B4A59687766
+cdef uint64_t K_LIMIT = <uint64_t>0x6B8D3E1F2A4C5079
 
 
 cdef inline uint64_t _akey(int d, int code) noexcept nogil:
@@ -1224,14 +1227,15 @@ cdef int _army_budget(const EmpireState* s, int t) noexcept nogil:
     return b
 
 
-cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t* out,
+cdef int _army_moves(Gen* g, const EmpireState* s, int d, int cap, int32_t* out,
                      int n) noexcept nogil:
-    """Append the ids of the legal moves of the army on ``d`` (an unmoved army of the Empire to
-    act) to ``out[n:]``; returns the new length. ``filtered``: apply the ruling that an Emblem
-    moving after small armies must bring the total to 6 when it can."""
+    """Append the ids of the moves of at most ``cap`` steps that the path and budget rules allow
+    the army on ``d`` (an unmoved army of the Empire to act) to ``out[n:]``; returns the new
+    length. The six-step rule is applied by the callers (_six_filter, _six_check)."""
     cdef int t = army_type(s.army[d]), budget = _army_budget(s, t)
     cdef int own = s.bd.base_dot[s.to_move]
-    cdef uint16_t keep = ALL_COSTS, reach
+    if budget > cap:
+        budget = cap
     if budget <= 0:
         return n
     g.w.budget = budget
@@ -1257,12 +1261,7 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, bint filtered, int32_t
             _walk(&g.w, d, 0, False)
         _reach_clear(&g.w)
         g.cls[own] = C_BLOCK
-    if filtered and t == EMPIRE_T_E and s.small > 0:
-        # [ruling] after small armies, the Emblem must bring the total to 6 when it can
-        reach = _costs_from(EMPIRE_END_MIN - s.total)
-        if _found_any(&g.w) & reach:
-            keep = reach
-    return _emit(&g.w, d, keep, out, n)
+    return _emit(&g.w, d, ALL_COSTS, out, n)
 
 
 cdef int _frees(const EmpireState* s, int32_t* out, int n) noexcept nogil:
@@ -1302,6 +1301,516 @@ cdef int _frees(const EmpireState* s, int32_t* out, int n) noexcept nogil:
     return n
 
 
+# -- six steps when possible ----------------------------------------------------------------------
+#
+# [ruling 2026-12-01] While some sequence of this turn's army moves and frees (legal by the path
+# and budget rules) can still bring the total to 6, a move after which none can is illegal,
+# unless it ends the game; End needs a total of 6 or no legal army move. "Can the turn still
+# reach 6?" is answered in tiers, cheapest first:
+#
+# 1. Witnesses (_witness): a plain path of ``need`` = 6 - total steps for the Emblem, and small
+#    armies walked greedily one after another along plain paths. A path of more than ``need``
+#    steps has a plain prefix of exactly ``need``, so the Emblem's answer is exact for plain
+#    ends. A witness also settles most moves of a list at once: a move that leaves the witness's
+#    armies and dots alone keeps it (its last path is cut short where 6 is reached).
+# 2. The witnesses again after the one move (_after_move), on the classes of the dots changed
+#    in place.
+# 3. An exhaustive search over the turn's sequences (_six_search) on copies of the state, moves
+#    of at most max(need, 2) steps (a shorter plain prefix exists but for a 4's first-link jump),
+#    longest first, frees in ascending order (they commute), pruned by the steps the armies
+#    still on hand or capturable back could add at most. Only cramped positions get there.
+
+ctypedef struct Witness:
+    bint emblem                 # the Emblem has a plain path of ``need`` steps
+    int small                   # steps the greedy walks of small armies reach (at most need)
+    int narmies
+    int16_t armies[6]           # the walked small armies' dots
+    int nemblem                 # dots[:nemblem]: the Emblem's path
+    int ndots
+    int16_t dots[12]            # every dot of the paths, the Emblem's first
+    int small2                  # a second greedy walk, by other small armies (``second``):
+    int narmies2                # a move of the first walk's armies often leaves it whole
+    int16_t armies2[6]
+    int ndots2
+    int16_t dots2[6]
+
+
+ctypedef struct Six:
+    Gen* g                      # NULL until opened (_six_open)
+    char* states                # SIX_LEVELS states of ``sb`` bytes: a copy per level
+    int32_t* ids                # the levels' move ids, one arena (offsets: it may grow)
+    uint64_t* memo              # SIX_MEMO keys (positions' hashes, low bit: the answer), 0 empty
+    int sb
+    int cap
+    int used
+
+
+cdef enum:
+    SIX_LEVELS = 27             # 5 moves below 6 steps, at most 19 frees, and room
+    SIX_MEMO = 4096             # answers remembered over one list (a power of 2)
+    SIX_PROBES = 8
+
+
+cdef bint _plain_path(const EmpireBoard* bd, uint8_t* cls, int c, int k,
+                      int16_t* path) noexcept nogil:
+    """Whether a simple path of exactly ``k`` steps over PASS dots leads on from ``c`` (its
+    dots into ``path``)."""
+    cdef int dr, v
+    cdef bint ok
+    for dr in range(4):
+        v = bd.nb[c][dr]
+        if v < 0 or cls[v] != C_PASS:
+            continue
+        path[0] = <int16_t>v
+        if k == 1:
+            return True
+        cls[v] = C_BLOCK
+        ok = _plain_path(bd, cls, v, k - 1, path + 1)
+        cls[v] = C_PASS
+        if ok:
+            return True
+    return False
+
+
+cdef inline bint _among(const int16_t* a, int lo, int hi, int v) noexcept nogil:
+    cdef int i
+    for i in range(lo, hi):
+        if a[i] == v:
+            return True
+    return False
+
+
+cdef bint _witness(const EmpireState* s, uint8_t* cls, int total, int small, bint emblem_moved,
+                   bint locked, int skip, Witness* w, bint second=False) noexcept nogil:
+    """Tier 1 for the turn record given (the army on ``skip`` counts as moved): whether the
+    Emblem, or the small armies walked greedily, reach ``6 - total`` more steps by plain
+    moves; ``w`` keeps both witnesses. ``cls`` is restored."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef int need = EMPIRE_END_MIN - total, lo = army_code(s.to_move, 0), own = bd.base_dot[s.to_move]
+    cdef int d, e = -1, ns = 0
+    cdef uint8_t saved
+    cdef int16_t smalls[EMPIRE_MAX_START * EMPIRE_TYPES]
+    w.emblem = False
+    w.small = w.small2 = 0
+    w.narmies = w.narmies2 = 0
+    w.nemblem = w.ndots = w.ndots2 = 0
+    for d in range(bd.ndots):
+        if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES and d != skip:
+            if army_type(s.army[d]) == EMPIRE_T_E:
+                e = d
+            elif ns < EMPIRE_MAX_START * EMPIRE_TYPES:
+                smalls[ns] = <int16_t>d
+                ns += 1
+    if e >= 0 and not emblem_moved:
+        saved = cls[own]
+        if s.army[own] == 0:
+            cls[own] = C_PASS
+        w.emblem = _plain_path(bd, cls, e, need, w.dots)
+        cls[own] = saved
+        if w.emblem:
+            w.nemblem = w.ndots = need
+    if not locked:
+        w.small = _greedy(bd, s, cls, smalls, ns, need, NULL, 0, w.armies, &w.narmies,
+                          w.dots + w.nemblem, &w.ndots)
+        w.ndots += w.nemblem
+        if second and w.small >= need:
+            w.small2 = _greedy(bd, s, cls, smalls, ns, need, w.armies, w.narmies, w.armies2,
+                               &w.narmies2, w.dots2, &w.ndots2)
+    return w.emblem or w.small >= need
+
+
+cdef int _greedy(const EmpireBoard* bd, const EmpireState* s, uint8_t* cls, const int16_t* smalls,
+                 int ns, int need, const int16_t* skip, int nskip, int16_t* armies, int* narmies,
+                 int16_t* dots, int* ndots) noexcept nogil:
+    """Walk the small armies ``smalls`` (but ``skip``) one after another along plain paths of as
+    many steps as they may, until ``need`` steps; their dots and paths into ``armies`` and
+    ``dots``. Returns the steps reached; ``cls`` is restored."""
+    cdef int i, d, t, k, got = 0, na = 0, nd = 0
+    for i in range(ns):
+        if got >= need:
+            break
+        d = smalls[i]
+        if _among(skip, 0, nskip, d):
+            continue
+        t = army_type(s.army[d])
+        k = need - got if need - got < C_VALUE[t] else C_VALUE[t]
+        while k >= 1 and not _plain_path(bd, cls, d, k, dots + nd):
+            k -= 1
+        if k >= 1:
+            cls[d] = C_PASS
+            cls[dots[nd + k - 1]] = C_BLOCK
+            armies[na] = <int16_t>d
+            na += 1
+            nd += k
+            got += k
+    for i in range(na):
+        cls[armies[i]] = C_BLOCK
+    for i in range(nd):
+        cls[dots[i]] = C_PASS
+    narmies[0] = na
+    ndots[0] = nd
+    return got
+
+
+cdef bint _wins(const EmpireState* s, int t) noexcept nogil:
+    """Whether entering dot ``t`` (a legal end dot) ends the game: the conquest of the last
+    Empire of the last player but one still in play."""
+    cdef int be = s.bd.base_emp[t], q, e, out
+    if be < 0 or be == s.to_move or not (s.alive >> be) & 1:
+        return False
+    q = s.owner[be]
+    out = s.nout + 1
+    for e in range(EMPIRE_EMPIRES):
+        if e != be and (s.alive >> e) & 1 and s.owner[e] == q:
+            out = s.nout
+    return s.nplayers - out <= 1
+
+
+cdef int _emblem_room(const EmpireState* s, int e) noexcept nogil:
+    """The most steps the Emblem on ``e`` could make this turn whatever the small armies do
+    first, when no conquest can happen: the dots it may reach over empty dots and over those of
+    the unmoved small armies (which may leave), plus one for a capture at the end."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef uint8_t cls[EMPIRE_MAX_DOTS]
+    cdef int16_t queue[EMPIRE_MAX_DOTS]
+    cdef int head = 0, tail = 1, c, dr, v, lo = army_code(s.to_move, 0), take = 0
+    cdef int own = bd.base_dot[s.to_move]
+    _classify(s, cls)
+    for v in range(bd.ndots):
+        if <unsigned int>(s.army[v] - lo - 1) < EMPIRE_TYPES - 1:
+            cls[v] = C_PASS             # an unmoved small army: its dot may empty
+    if s.army[own] == 0:
+        cls[own] = C_PASS
+    queue[0] = <int16_t>e
+    cls[e] = C_BLOCK
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for dr in range(4):
+            v = bd.nb[c][dr]
+            if v < 0:
+                continue
+            if cls[v] == C_PASS:
+                cls[v] = C_BLOCK
+                queue[tail] = <int16_t>v
+                tail += 1
+            elif cls[v] == C_TAKE:
+                take = 1
+    return tail - 1 + take
+
+
+cdef bint _six_bound(const EmpireState* s, int need) noexcept nogil:
+    """Whether the armies on hand, and those that could be freed this turn, could add ``need``
+    steps at all. Armies are freed only in the window now open, or after a conquest this turn:
+    of an enemy whose base some unmoved army is near enough to (the armies ignored)."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef int lo = army_code(s.to_move, 0), x = s.to_move, d, y, t, smalls = 0, ns = 0, i, r
+    cdef int W = bd.words, home, e = -1, room
+    cdef bint emblem = False, near, conquest = False
+    cdef int16_t mine[EMPIRE_MAX_START * EMPIRE_TYPES]
+    for d in range(bd.ndots):
+        if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES:
+            t = army_type(s.army[d])
+            if t == EMPIRE_T_E:
+                emblem = True
+                e = d
+            else:
+                smalls += C_VALUE[t]
+            if ns < EMPIRE_MAX_START * EMPIRE_TYPES:
+                mine[ns] = <int16_t>d
+                ns += 1
+    for y in range(EMPIRE_EMPIRES):
+        near = y == s.free_from
+        if not near and (s.alive >> y) & 1 and s.owner[y] != s.owner[x]:
+            home = bd.base_dot[y]
+            for i in range(ns):
+                r = _army_budget(s, army_type(s.army[mine[i]]))
+                if r > 0 and (bd.ball[(mine[i] * 13 + r) * W + (home >> 6)] >> (home & 63)) & 1:
+                    near = True
+                    conquest = True
+                    break
+        if not near:
+            continue
+        emblem = emblem or s.cap[y][x][EMPIRE_T_E] > 0
+        for t in range(1, EMPIRE_TYPES):
+            smalls += s.cap[y][x][t] * C_VALUE[t]
+    if s.locked:
+        smalls = 0
+    elif smalls > EMPIRE_SMALL_STEPS - s.small:
+        smalls = EMPIRE_SMALL_STEPS - s.small
+    if smalls >= need:
+        return True
+    if not emblem or s.emblem_moved:
+        return False
+    if conquest or e < 0 or s.free_from >= 0:
+        return True                     # 12 - total >= 6 >= need
+    room = _emblem_room(s, e)
+    return smalls + room >= need
+
+
+cdef int _six_search(Six* x, int level, int min_free) noexcept nogil:
+    """Tier 3: 1 if some sequence of moves and frees from the copy at ``level`` reaches 6,
+    0 if none, -1 out of memory."""
+    cdef EmpireState* st = <EmpireState*>(x.states + level * x.sb)
+    cdef EmpireState* child
+    cdef const EmpireBoard* bd = st.bd
+    cdef int need, i, slot = 0, r
+    cdef uint64_t key = 0, k
+    cdef Witness w
+    if st.total >= EMPIRE_END_MIN:
+        return 1
+    if st.result != EMPIRE_RUNNING or level + 1 >= SIX_LEVELS:
+        return 0
+    need = EMPIRE_END_MIN - st.total
+    if not _six_bound(st, need):
+        return 0
+    _gen_init(x.g, st)
+    if _witness(st, x.g.cls, st.total, st.small, st.emblem_moved, st.locked, -1, &w):
+        return 1
+    if min_free == 0:           # (frees in ascending order only: a later one sees fewer)
+        key = empire_hash(st) & ~(<uint64_t>1)
+        slot = <int>(key >> 40) & (SIX_MEMO - 1)
+        for i in range(SIX_PROBES):
+            k = x.memo[(slot + i) & (SIX_MEMO - 1)]
+            if k == 0:
+                break
+            if k & ~(<uint64_t>1) == key:
+                return <int>(k & 1)
+    r = _six_sequences(x, level, min_free, need)
+    if min_free == 0 and r >= 0:
+        for i in range(SIX_PROBES):
+            k = x.memo[(slot + i) & (SIX_MEMO - 1)]
+            if k == 0 or i == SIX_PROBES - 1:
+                x.memo[(slot + i) & (SIX_MEMO - 1)] = key | <uint64_t>r
+                break
+    return r
+
+
+cdef int _six_sequences(Six* x, int level, int min_free, int need) noexcept nogil:
+    """_six_search's search proper, below its tests."""
+    cdef EmpireState* st = <EmpireState*>(x.states + level * x.sb)
+    cdef EmpireState* child
+    cdef const EmpireBoard* bd = st.bd
+    cdef int lo, d, i, n, nm, base, c, r = 0
+    cdef int32_t* grown
+    base = x.used
+    lo = army_code(st.to_move, 0)
+    n = base
+    for d in range(bd.ndots):
+        if <unsigned int>(st.army[d] - lo) < EMPIRE_TYPES:
+            if n + (EMPIRE_COSTS + EMPIRE_TYPES) * bd.ndots > x.cap:   # one army, or the frees
+                grown = <int32_t*>realloc(x.ids, (2 * x.cap + 16 * bd.ndots) * sizeof(int32_t))
+                if grown == NULL:
+                    return -1
+                x.ids = grown
+                x.cap = 2 * x.cap + 16 * bd.ndots
+            nm = n
+            n = _army_moves(x.g, st, d, need if need > 2 else 2, x.ids, n)
+            for i in range(nm, n):
+                if x.ids[i] % EMPIRE_COSTS + 1 >= need:
+                    return 1
+    nm = n
+    n = _frees(st, x.ids, n)
+    x.used = n
+    child = <EmpireState*>(x.states + (level + 1) * x.sb)
+    c = need - 1
+    while c >= 1 and r == 0:
+        for i in range(base, nm):
+            if x.ids[i] % EMPIRE_COSTS + 1 == c:
+                empire_copy(child, st)
+                empire_make(child, x.ids[i])
+                r = _six_search(x, level + 1, 0)
+                if r != 0:
+                    break
+        c -= 1
+    i = nm
+    while i < n and r == 0:
+        if x.ids[i] >= min_free:
+            empire_copy(child, st)
+            empire_make(child, x.ids[i])
+            r = _six_search(x, level + 1, x.ids[i] + 1)
+        i += 1
+    x.used = base
+    return r
+
+
+cdef bint _six_open(Six* x, const EmpireBoard* bd) noexcept nogil:
+    """Allocate the search's room (False: out of memory, all freed)."""
+    x.sb = _round8(bd.state_bytes)
+    x.cap = 32 * bd.ndots
+    x.used = 0
+    x.g = <Gen*>malloc(sizeof(Gen))
+    x.states = <char*>malloc(SIX_LEVELS * x.sb)
+    x.ids = <int32_t*>malloc(x.cap * sizeof(int32_t))
+    x.memo = <uint64_t*>calloc(SIX_MEMO, sizeof(uint64_t))
+    if x.g == NULL or x.states == NULL or x.ids == NULL or x.memo == NULL:
+        _six_close(x)
+        return False
+    return True
+
+
+cdef void _six_close(Six* x) noexcept nogil:
+    free(x.g)
+    free(x.states)
+    free(x.ids)
+    free(x.memo)
+    x.g = NULL
+
+
+cdef bint _six_deep(const EmpireState* s, Six* x) noexcept nogil:
+    """Whether some sequence of this turn's moves and frees brings ``s`` to 6 (tier 3), in the
+    room ``x`` (opened here if it is not; NULL: a room of its own), whose answers carry over
+    from one call to the next. Out of memory it answers yes: the turn is then held to 6, as in
+    almost every position."""
+    cdef Six own
+    cdef int r
+    if s.total >= EMPIRE_END_MIN:
+        return True
+    if s.result != EMPIRE_RUNNING or not _six_bound(s, EMPIRE_END_MIN - s.total):
+        return False
+    if x == NULL:
+        own.g = NULL
+        if not _six_open(&own, s.bd):
+            return True
+        empire_copy(<EmpireState*>own.states, s)
+        r = _six_search(&own, 0, 0)
+        _six_close(&own)
+        return r != 0
+    if x.g == NULL and not _six_open(x, s.bd):
+        return True
+    empire_copy(<EmpireState*>x.states, s)
+    return _six_search(x, 0, 0) != 0
+
+
+cdef bint _after_move(const EmpireState* s, uint8_t* cls, int a, int f, int t, int cost,
+                      int at, Six* x) noexcept nogil:
+    """Tier 2, then 3: whether the turn can still reach 6 after the move ``a`` (``f`` to ``t``,
+    ``cost`` steps, an army of type ``at``)."""
+    cdef EmpireState after
+    cdef Witness w
+    cdef int own = s.bd.base_dot[s.to_move], be = s.bd.base_emp[t]
+    cdef uint8_t cf = cls[f], ct = cls[t]
+    cdef bint ok
+    if not (be >= 0 and be != s.to_move and (s.alive >> be) & 1):
+        cls[f] = C_BLOCK if f == own else C_PASS
+        cls[t] = C_BLOCK
+        ok = _witness(s, cls, s.total + cost, s.small + (0 if at == EMPIRE_T_E else cost),
+                      s.emblem_moved or at == EMPIRE_T_E,
+                      s.locked or (at == EMPIRE_T_E and s.small > 0), f, &w)
+        cls[f] = cf
+        cls[t] = ct
+        if ok:
+            return True
+    empire_copy(&after, s)
+    empire_make(&after, a)
+    return _six_deep(&after, x)
+
+
+cdef bint _six_check(const EmpireState* s, uint8_t* cls, const Witness* w, int a) noexcept nogil:
+    """Whether the six-step rule allows the move ``a`` (legal by the path and budget rules) in
+    ``s``, where the turn can still reach 6 (``w``: its witnesses, ``cls``: its classes)."""
+    cdef int D = s.bd.ndots, m = a // EMPIRE_COSTS, cost = a % EMPIRE_COSTS + 1
+    cdef int f = m // D, t = m % D, at = army_type(s.army[f])
+    cdef int need = EMPIRE_END_MIN - s.total
+    if cost >= need or _wins(s, t):
+        return True
+    if at == EMPIRE_T_E:
+        if s.small > 0:
+            return False                # it locks the small armies: nothing could follow
+        if w.small + cost >= need and not _among(w.dots, w.nemblem, w.ndots, t):
+            return True
+        if w.small2 + cost >= need and not _among(w.dots2, 0, w.ndots2, t):
+            return True
+    else:
+        if w.emblem and not _among(w.dots, 0, w.nemblem, t):
+            return True
+        if (w.small >= need and not _among(w.armies, 0, w.narmies, f)
+                and not _among(w.dots, w.nemblem, w.ndots, t)):
+            return True
+        if (w.small2 >= need and not _among(w.armies2, 0, w.narmies2, f)
+                and not _among(w.dots2, 0, w.ndots2, t)):
+            return True
+    return _after_move(s, cls, a, f, t, cost, at, NULL)
+
+
+cdef bint _six_holds(const EmpireState* s, uint8_t* cls, Witness* w) noexcept nogil:
+    """Whether the turn of ``s`` (total below 6) can still reach 6; ``cls``: the classes of
+    ``s``; ``w`` gets the witnesses (empty ones if only the search found a way)."""
+    if _witness(s, cls, s.total, s.small, s.emblem_moved, s.locked, -1, w, True):
+        return True
+    return _six_deep(s, NULL)
+
+
+cdef enum:
+    # _six_filter's marks of the dots: on a witness's path, a walked army, a winning base
+    MK_EMBLEM = 1
+    MK_WALK1 = 2
+    MK_ARMY1 = 4
+    MK_WALK2 = 8
+    MK_ARMY2 = 16
+    MK_WIN = 32
+
+
+cdef int _six_filter(const EmpireState* s, uint8_t* cls, int32_t* ids, int n) noexcept nogil:
+    """Keep the moves ``ids[:n]`` (legal by the path and budget rules, ascending) that the
+    six-step rule allows; returns how many. The tests of _six_check, on the dots marked once."""
+    cdef const EmpireBoard* bd = s.bd
+    cdef Witness w
+    cdef Six x
+    cdef int D = bd.ndots, need = EMPIRE_END_MIN - s.total, i, k = 0, a, c, m, f = -1, t, at = 0
+    cdef int next_f = 0, e
+    cdef uint8_t mt
+    cdef uint8_t mark[EMPIRE_MAX_DOTS]
+    cdef bint keep
+    if s.total >= EMPIRE_END_MIN or n == 0 or not _six_holds(s, cls, &w):
+        return n
+    x.g = NULL                  # the search's room, opened on first need and shared
+    memset(mark, 0, D)
+    for i in range(w.nemblem):
+        mark[w.dots[i]] |= MK_EMBLEM
+    for i in range(w.nemblem, w.ndots):
+        mark[w.dots[i]] |= MK_WALK1
+    for i in range(w.narmies):
+        mark[w.armies[i]] |= MK_ARMY1
+    for i in range(w.ndots2):
+        mark[w.dots2[i]] |= MK_WALK2
+    for i in range(w.narmies2):
+        mark[w.armies2[i]] |= MK_ARMY2
+    for e in range(EMPIRE_EMPIRES):
+        if _wins(s, bd.base_dot[e]):
+            mark[bd.base_dot[e]] |= MK_WIN
+    for i in range(n):
+        a = ids[i]
+        c = a % EMPIRE_COSTS + 1
+        keep = c >= need
+        if not keep:
+            m = a // EMPIRE_COSTS
+            if m >= next_f:             # ids ascend: a new army
+                f = m // D
+                next_f = (f + 1) * D
+                at = army_type(s.army[f])
+            t = m - f * D
+            mt = mark[t]
+            if mt & MK_WIN:
+                keep = True
+            elif at == EMPIRE_T_E:
+                keep = s.small == 0 and (
+                    (w.small + c >= need and not mt & MK_WALK1)
+                    or (w.small2 + c >= need and not mt & MK_WALK2)
+                    or _after_move(s, cls, a, f, t, c, at, &x))
+            else:
+                keep = ((w.emblem and not mt & MK_EMBLEM)
+                        or (w.small >= need and not mark[f] & MK_ARMY1 and not mt & MK_WALK1)
+                        or (w.small2 >= need and not mark[f] & MK_ARMY2 and not mt & MK_WALK2)
+                        or _after_move(s, cls, a, f, t, c, at, &x))
+        if keep:
+            ids[k] = a
+            k += 1
+    if x.g != NULL:
+        _six_close(&x)
+    return k
+
+
 cdef int empire_list(const EmpireState* s, int32_t* out) noexcept nogil:
     """The legal action ids of ``s``, ascending, into ``out`` (room for ``bd.max_legal``);
     returns how many."""
@@ -1314,9 +1823,9 @@ cdef int empire_list(const EmpireState* s, int32_t* out) noexcept nogil:
     for d in range(s.bd.ndots):
         # an unmoved army of the Empire to act: its four codes are lo .. lo + 3 (one test)
         if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES:
-            n = _army_moves(&g, s, d, True, out, n)
-    nmoves = n
-    n = _frees(s, out, n)
+            n = _army_moves(&g, s, d, EMPIRE_MAX_STEPS, out, n)
+    nmoves = _six_filter(s, g.cls, out, n)
+    n = _frees(s, out, nmoves)
     if s.total >= EMPIRE_END_MIN or nmoves == 0:
         out[n] = s.bd.end_id
         n += 1
@@ -1382,41 +1891,39 @@ cdef bint _emblem_pair_legal(Walk* w, int s0, int u, int n, int8_t* togo) noexce
     return ok
 
 
-cdef uint16_t _emblem_bounds(Gen* g, const EmpireState* s, int emblem, int budget) noexcept nogil:
+cdef void _emblem_bounds(Gen* g, const EmpireState* s, int emblem, int budget) noexcept nogil:
     """The breadth-first bounds of the moves of the Emblem on ``emblem`` (``budget`` > 0) into
-    ``g``: ``need`` (a superset of its legal (dot, cost) pairs) and the shortest pairs marked
-    found, its own base opened if empty. Returns the costs the ruling on reaching 6 leaves (all
-    of them before any small army moved), or 0 where only the Emblem's exact list can tell;
-    the bounds are then cleared again."""
-    cdef int own = s.bd.base_dot[s.to_move], lo, i
+    ``g``: ``need`` (a superset of its (dot, cost) pairs legal by the path and budget rules) and
+    the shortest pairs marked found, its own base opened if empty."""
+    cdef int own = s.bd.base_dot[s.to_move]
     g.w.budget = budget
     if s.army[own] == 0:
         g.cls[own] = C_PASS
     _reach(&g.w, emblem)
     _limit_takes(&g.w, emblem)
-    if s.small == 0:
-        return ALL_COSTS
-    # [ruling] after small armies the Emblem must bring the total to 6 when it can: it can if
-    # a shortest way does (else the area is small: its exact list tells)
-    lo = EMPIRE_END_MIN - s.total
-    for i in range(1, g.w.nreached):
-        if g.w.dist[g.w.reached[i]] >= lo:
-            return _costs_from(lo)
-    _reach_clear(&g.w)
-    _clear_marks(&g.w)
-    g.cls[own] = C_BLOCK
-    return 0
 
 
 cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexcept nogil:
     """A uniformly random legal action of ``s`` (a running game); ``buf`` holds
-    ``bd.max_legal`` ids. The same distribution as picking from ``empire_list``, faster."""
+    ``bd.max_legal`` ids. The same distribution as picking from ``empire_list``, faster: while
+    the six-step rule binds, a drawn move it forbids leaves the set and the draw is repeated."""
     cdef Gen g
+    cdef Witness wit
     cdef int8_t togo[EMPIRE_MAX_DOTS]
+    cdef uint8_t cls[EMPIRE_MAX_DOTS]
     cdef int n = 0, d, t, nmoves, emblem = -1, budget, own, i, u, k, bits, total_bits = 0, lo
+    cdef int nsmall, need = EMPIRE_END_MIN - s.total
+    cdef bint binds = False
     cdef uint8_t b
-    cdef uint16_t need, reach
+    cdef uint16_t cut
     cdef uint32_t k32
+    if s.total < EMPIRE_END_MIN:
+        _classify(s, cls)
+        binds = _six_holds(s, cls, &wit)
+        if binds and s.free_from >= 0 and _frees(s, buf, 0) > 0:
+            # End's legality then needs every move checked: draw from the list
+            n = empire_list(s, buf)
+            return buf[rng_below(r, <uint32_t>n)]
     _gen_init(&g, s)
     own = s.bd.base_dot[s.to_move]
     lo = army_code(s.to_move, 0)
@@ -1427,27 +1934,34 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
         if army_type(b) == EMPIRE_T_E:
             emblem = d
             continue
-        n = _army_moves(&g, s, d, True, buf, n)
+        n = _army_moves(&g, s, d, EMPIRE_MAX_STEPS, buf, n)
+    nsmall = n
     budget = _army_budget(s, EMPIRE_T_E) if emblem >= 0 else 0
     if budget > 0:
-        reach = _emblem_bounds(&g, s, emblem, budget)
-        if reach == 0:
-            n = _army_moves(&g, s, emblem, True, buf, n)
-            budget = 0
-        else:
-            for i in range(1, g.w.nreached):
-                u = g.w.reached[i]
-                g.w.need[u] &= reach
-                total_bits += pl_popcount(<uint64_t>g.w.need[u])
+        _emblem_bounds(&g, s, emblem, budget)
+        # an Emblem move after small armies locks them: while the rule binds it must reach 6
+        # or win (a winning dot is an enemy base: only its cost-bits stay whole)
+        cut = _costs_from(need) if binds and s.small > 0 else ALL_COSTS
+        for i in range(1, g.w.nreached):
+            u = g.w.reached[i]
+            if cut != ALL_COSTS and not _wins(s, u):
+                g.w.need[u] &= cut
+            total_bits += pl_popcount(<uint64_t>g.w.need[u])
     nmoves = n + total_bits
     n = _frees(s, buf, n)
-    if s.total >= EMPIRE_END_MIN or nmoves == 0:
+    if s.total >= EMPIRE_END_MIN or (nmoves == 0 and not binds):
         buf[n] = s.bd.end_id
         n += 1
     memset(togo, -1, s.bd.ndots)
     while True:
         k = <int>rng_below(r, <uint32_t>(n + total_bits))
         if k < n:
+            if binds and k < nsmall and not _six_check(s, cls, &wit, buf[k]):
+                buf[k] = buf[nsmall - 1]        # out of the set, and draw again
+                buf[nsmall - 1] = buf[n - 1]
+                nsmall -= 1
+                n -= 1
+                continue
             k = buf[k]
             break
         k -= n
@@ -1457,14 +1971,15 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
             if k < bits:
                 break
             k -= bits
-        need = g.w.need[u]
+        cut = g.w.need[u]
         for t in range(k):
-            need &= need - 1
-        t = pl_ctz(need)            # the cost drawn
-        if (g.w.found[u] >> t) & 1 or _emblem_pair_legal(&g.w, emblem, u, t, togo):
-            k = (emblem * s.bd.ndots + u) * EMPIRE_COSTS + t - 1
+            cut &= cut - 1
+        t = pl_ctz(cut)             # the cost drawn
+        k = (emblem * s.bd.ndots + u) * EMPIRE_COSTS + t - 1
+        if (((g.w.found[u] >> t) & 1 or _emblem_pair_legal(&g.w, emblem, u, t, togo))
+                and (not binds or _six_check(s, cls, &wit, k))):
             break
-        g.w.need[u] &= ~(1 << t)    # no such path: out of the superset, draw again
+        g.w.need[u] &= ~(1 << t)    # not legal: out of the superset, draw again
         total_bits -= 1
     if budget > 0:
         _reach_clear(&g.w)
@@ -1479,13 +1994,14 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
     ``bd.max_legal`` ids); -1 for End before a total of 6, which only the whole list can tell
     (legal when nothing can move). An Emblem's move is checked as ``empire_random_action``
     checks a draw: inside the breadth-first superset, then a shortest pair or a search for one
-    path of exactly that cost; where that sampler lists the Emblem's moves, they are listed."""
+    path of exactly that cost. A move the path rules allow then meets the six-step rule."""
     cdef const EmpireBoard* bd = s.bd
-    cdef int D = bd.ndots, d, u, t, cost, budget
+    cdef int D = bd.ndots, d, u, t, cost, budget, ok
     cdef uint8_t b
-    cdef uint16_t reach
     cdef Gen g
+    cdef Witness wit
     cdef int8_t togo[EMPIRE_MAX_DOTS]
+    cdef uint8_t cls[EMPIRE_MAX_DOTS]
     if s.result != EMPIRE_RUNNING:
         return 0
     if a == bd.end_id:
@@ -1504,16 +2020,22 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
         return 0
     _gen_init(&g, s)
     if t != EMPIRE_T_E:
-        return ids_contain32(buf, _army_moves(&g, s, d, True, buf, 0), a)
-    reach = _emblem_bounds(&g, s, d, budget)
-    if reach == 0:
-        return ids_contain32(buf, _army_moves(&g, s, d, True, buf, 0), a)
-    if not ((reach & g.w.need[u]) >> cost) & 1:
-        return 0
-    if (g.w.found[u] >> cost) & 1:
+        ok = ids_contain32(buf, _army_moves(&g, s, d, EMPIRE_MAX_STEPS, buf, 0), a)
+    else:
+        _emblem_bounds(&g, s, d, budget)
+        if not (g.w.need[u] >> cost) & 1:
+            ok = 0
+        elif (g.w.found[u] >> cost) & 1:
+            ok = 1
+        else:
+            memset(togo, -1, D)
+            ok = 1 if _emblem_pair_legal(&g.w, d, u, cost, togo) else 0
+    if not ok or s.total + cost >= EMPIRE_END_MIN:
+        return ok
+    _classify(s, cls)
+    if not _six_holds(s, cls, &wit):
         return 1
-    memset(togo, -1, D)
-    return 1 if _emblem_pair_legal(&g.w, d, u, cost, togo) else 0
+    return 1 if _six_check(s, cls, &wit, a) else 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1597,6 +2119,9 @@ cdef void _end(EmpireState* s) noexcept nogil:
             break
     if s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive):
         s.result = EMPIRE_DRAW    # [ruling] a full round of empty turns
+    s.turns += 1
+    if s.turn_limit > 0 and s.turns >= s.turn_limit:
+        s.result = EMPIRE_DRAW    # the turn-limit option: the players still in play tie
 
 
 cdef void empire_make(EmpireState* s, int a) noexcept nogil:
@@ -1638,6 +2163,8 @@ cdef uint64_t empire_hash(const EmpireState* s) noexcept nogil:
         order = order * 5 + s.conq[i] + 1
     for i in range(s.nout):
         order = order * 5 + s.out[i] + 1
+    if s.turn_limit > 0:        # the turns left matter only under a limit
+        h ^= splitmix64(K_LIMIT + ((<uint64_t>s.turn_limit) << 32) + <uint64_t>s.turns)
     return h ^ splitmix64(K_ORDER + (order << 8) + <uint64_t>(s.nconq * 5 + s.nout))
 
 
@@ -1812,12 +2339,14 @@ cdef const int8_t* _variant_owner(int variant, int8_t* owner) noexcept:
     return owner
 
 
-def random_playouts(EmpireTables tables not None, variant, n, seed=0, ply_cap=400):
+def random_playouts(EmpireTables tables not None, variant, n, seed=0, ply_cap=400, turn_limit=0):
     """Play ``n`` uniformly random games from the start in C (GIL released); game ``i`` uses
     seed ``seed + i``. A game still running after ``ply_cap`` plies scores as its ranking at
     that moment. Returns ``games``, ``plies``, ``ended``, ``wins`` (first places per player,
-    shared first places counted for each) and ``draws`` (games ended by empty turns)."""
+    shared first places counted for each) and ``draws`` (games ended by empty turns or by the
+    ``turn_limit`` option: the game ends after that many Empire turns, 0 for none)."""
     cdef int v = check_int(variant, 0, len(VARIANTS), "variant index")
+    cdef int limit = check_int(turn_limit, 0, 1 << 30, "turn_limit")
     cdef long long games = check_int(n, 0, 1 << 62, "n"), i, plies = 0, ended = 0, draws = 0
     cdef uint64_t sd = check_seed(seed, "seed")
     cdef int cap = check_int(ply_cap, 0, 1 << 31, "ply_cap"), p
@@ -1841,6 +2370,7 @@ def random_playouts(EmpireTables tables not None, variant, n, seed=0, ply_cap=40
         with nogil:
             for i in range(games):
                 empire_init(st, bd, owner, players)
+                st.turn_limit = limit
                 rng_seed(&r, sd + <uint64_t>i)
                 plies += empire_random_game(st, &r, cap, buf, &w)
                 if w.stop:
@@ -1932,10 +2462,11 @@ cdef class EmpireCore(ListCore):
             self._s_cap = nbytes
         return 0
 
-    def _core_init(self, EmpireTables tables not None, variant):
+    def _core_init(self, EmpireTables tables not None, variant, turn_limit=0):
         """The start position of variant ``variant`` (an index of ``VARIANTS``) on the board
-        of ``tables``."""
+        of ``tables``; the game ends after ``turn_limit`` Empire turns (0: no limit)."""
         cdef int v = check_int(variant, 0, len(VARIANTS), "variant index")
+        cdef int limit = check_int(turn_limit, 0, 1 << 30, "turn_limit")
         cdef int8_t owner[4]
         self._fit(tables.bd.state_bytes)
         self._reset_history()
@@ -1943,6 +2474,7 @@ cdef class EmpireCore(ListCore):
         self._tables = tables
         self._variant = v
         empire_init(self.s, tables.bd, _variant_owner(v, owner), VARIANTS[v][1])
+        self.s.turn_limit = limit
         self._set_sizes()
 
     # -- GameCore hooks -----------------------------------------------------------------------
@@ -2064,6 +2596,10 @@ cdef class EmpireCore(ListCore):
                 [s.out[i] for i in range(s.nout)], s.empty_turns,
                 sorted(s.moved[i] for i in range(s.nmoved)), caps)
 
+    def _turns(self) -> tuple:
+        """``(turns, turn_limit)``: the Empire turns ended so far and the limit (0: none)."""
+        return self.s.turns, self.s.turn_limit
+
     def _owners(self) -> tuple:
         return tuple(self.s.owner[e] for e in range(4))
 
@@ -2073,9 +2609,9 @@ cdef class EmpireCore(ListCore):
         empire_values(self.s, v)
         return [v[p] for p in range(self.s.nplayers)]
 
-    def _army_moves(self, dot, bint filtered=True):
-        """The legal move ids of the army on ``dot`` if it belongs to the Empire to act and has
-        not moved (else none), ``filtered`` or not by the Emblem-after-small ruling."""
+    def _army_moves(self, dot):
+        """The move ids the path and budget rules allow the army on ``dot`` if it belongs to
+        the Empire to act and has not moved (else none), before the six-step rule."""
         cdef int d = check_int(dot, 0, self.s.bd.ndots, "dot index"), n = 0
         cdef uint8_t b = self.s.army[d]
         cdef Gen* g
@@ -2089,7 +2625,7 @@ cdef class EmpireCore(ListCore):
             raise MemoryError()
         buf = _scratch(self.s.bd.max_legal)
         _gen_init(g, self.s)
-        n = _army_moves(g, self.s, d, filtered, buf, 0)
+        n = _army_moves(g, self.s, d, EMPIRE_MAX_STEPS, buf, 0)
         free(g)
         out = new_array(n, _INT64, False, &data)
         for i in range(n):
@@ -2129,7 +2665,8 @@ cdef class EmpireCore(ListCore):
 
     def _load(self, EmpireTables tables not None, variant, bytes armies, int to_move,
               int total, int small, bint emblem_moved, bint locked, int free_from,
-              list conquered, list out, int empty_turns, list moved, list captures, ply=0):
+              list conquered, list out, int empty_turns, list moved, list captures, ply=0,
+              turns=0, turn_limit=0):
         """Replace the position (history cleared) by a set-up that the Python layer has
         checked against the rules (``from_position_dict``). Here only what keeps the kernels in
         bounds is checked again (ValueError)."""
@@ -2154,6 +2691,8 @@ cdef class EmpireCore(ListCore):
         if not (-1 <= free_from < 4) or not (0 <= empty_turns <= 4):
             raise ValueError("free_from or empty_turns out of range")
         cdef int at_ply = check_int(ply, 0, 1 << 30, "ply")
+        cdef int limit = check_int(turn_limit, 0, 1 << 30, "turn_limit")
+        cdef int ended = check_int(turns, 0, limit + 1 if limit else 1 << 30, "turns")
         if len(conquered) > 4 or len(out) > nplayers or len(moved) > 12 or len(moved) > total:
             raise ValueError("too many conquered Empires, players out or moved armies")
         for e in conquered:
@@ -2185,6 +2724,8 @@ cdef class EmpireCore(ListCore):
         s.locked = locked
         s.free_from = free_from
         s.empty_turns = empty_turns
+        s.turns = ended
+        s.turn_limit = limit
         for e in conquered:
             s.conq[s.nconq] = e
             s.nconq += 1
@@ -2200,7 +2741,7 @@ cdef class EmpireCore(ListCore):
             s.cap[c][y][t] = k
         if nplayers - s.nout <= 1:
             s.result = EMPIRE_WON
-        elif s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive):
+        elif s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive) or (limit and ended >= limit):
             s.result = EMPIRE_DRAW
         self._tables = tables
         self._variant = v

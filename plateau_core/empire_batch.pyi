@@ -10,5 +10,11 @@ class EmpireBatch(BatchCore):
     tables: EmpireTables
     variant_index: int
     def __new__(
-        cls, tables: EmpireTables, variant_index: int, n: int, seed: int = 0, ply_cap: int = 400
+        cls,
+        tables: EmpireTables,
+        variant_index: int,
+        n: int,
+        seed: int = 0,
+        ply_cap: int = 400,
+        turn_limit: int = 0,
     ) -> Self: ...

@@ -41,9 +41,10 @@ cdef class EmpireBatch(BatchCore):
     cdef readonly int variant_index
     cdef int8_t owner[4]
     cdef int nplayers
+    cdef int turn_limit
 
     def __cinit__(self, EmpireTables tables not None, int variant_index, int n,
-                  unsigned long long seed=0, int ply_cap=400):
+                  unsigned long long seed=0, int ply_cap=400, int turn_limit=0):
         cdef const EmpireBoard* bd = tables.bd
         cdef int e
         self.states = NULL
@@ -56,6 +57,9 @@ cdef class EmpireBatch(BatchCore):
             raise ValueError(f"a batch holds at least one game, got n={n!r}")
         if ply_cap < 1:
             raise ValueError(f"ply_cap must be >= 1, got {ply_cap!r}")
+        if not 0 <= turn_limit <= 1 << 30:
+            raise ValueError(f"turn_limit must be in [0, 2**30], got {turn_limit!r}")
+        self.turn_limit = turn_limit
         self.tables = tables
         self.variant_index = variant_index
         self.nplayers = _VARIANTS[variant_index][1]
@@ -101,6 +105,7 @@ cdef class EmpireBatch(BatchCore):
 
     cdef void _init_game(self, int i) noexcept nogil:
         empire_init(self._s(i), self.tables.bd, self.owner, self.nplayers)
+        self._s(i).turn_limit = self.turn_limit
         self.cached[i] = -1
 
     cdef int _list(self, int i, int32_t* out) noexcept nogil:

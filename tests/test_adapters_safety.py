@@ -323,3 +323,23 @@ def test_openspiel_refuses_a_max_game_length_that_is_no_int(length: Any) -> None
         GAME_CLASSES["plateau-x"]({"variant": "mini", "max_game_length": length})
     game = GAME_CLASSES["plateau-x"]({"variant": "mini", "max_game_length": np.int64(7)})
     assert game.max_game_length() == 7
+
+
+def test_gymnasium_keeps_its_own_spec_attribute(pg: Any) -> None:
+    # gymnasium.Env.spec is the registration's EnvSpec (read by gymnasium.make and wrappers):
+    # the game's spec lives in game_spec, and made through gymnasium.make the env keeps its
+    # EnvSpec
+    import gymnasium
+
+    single = pg.SingleAgentEnv("empire-plateau", "duel", board="ep24")
+    batch = pg.BatchEnv("plateau-x", "mini", num_envs=2)
+    assert single.spec is None and batch.spec is None
+    assert single.game_spec == plateau.resolve("empire-plateau", "duel", board="ep24")
+    assert batch.game_spec == plateau.resolve("plateau-x", "mini")
+    gymnasium.register("plateau-test/mini-v0", entry_point=pg.SingleAgentEnv)
+    try:
+        env = gymnasium.make("plateau-test/mini-v0", game="plateau-x", variant="mini")
+        assert isinstance(env.spec, gymnasium.envs.registration.EnvSpec)
+        assert env.unwrapped.game_spec == plateau.resolve("plateau-x", "mini")
+    finally:
+        gymnasium.registry.pop("plateau-test/mini-v0", None)

@@ -37,13 +37,15 @@ def hot_actions(s: EmpirePlateauState, legal: list[str]) -> list[str]:
     return out
 
 
-def play_both(variant: str, board: str, seed: int, max_plies: int | None = None) -> int:
+def play_both(
+    variant: str, board: str, seed: int, max_plies: int | None = None, turn_limit: int = 0
+) -> int:
     """Play one seeded game on both engines, checking every ply; returns its length."""
     rng = random.Random(f"empire-diff/{variant}/{board}/{seed}")
     hot = seed % 2 == 0
-    mine = plateau.new_game("empire-plateau", variant, board=board)
+    mine = plateau.new_game("empire-plateau", variant, board=board, turn_limit=turn_limit)
     assert isinstance(mine, EmpirePlateauState)
-    ref = State(variant, board)
+    ref = State(variant, board, turn_limit)
     while True:
         where = f"{variant}/{board} seed {seed} ply {mine.ply}"
         legal = mine.legal_action_strings()
@@ -64,14 +66,20 @@ def play_both(variant: str, board: str, seed: int, max_plies: int | None = None)
         ref.apply(action)
 
 
-@pytest.mark.parametrize("variant", ["two", "four", "duel"])
+@pytest.mark.parametrize("variant", ["two", "four", "duel", "three"])
 def test_a_few_games_agree_with_the_reference(variant: str) -> None:
     for seed in (0, 1):
         assert play_both(variant, "ep16", seed, max_plies=250) > 0
 
 
+@pytest.mark.parametrize("variant", ["four", "three"])
+def test_games_under_a_turn_limit_agree_with_the_reference(variant: str) -> None:
+    for seed in (0, 1):
+        play_both(variant, "ep16", seed, turn_limit=9)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["two", "four", "duel"])
+@pytest.mark.parametrize("variant", ["two", "four", "duel", "three"])
 @pytest.mark.parametrize("block", range(4))
 def test_200_games_per_variant_agree_with_the_reference(variant: str, block: int) -> None:
     for seed in range(50 * block, 50 * block + 50):
@@ -79,7 +87,7 @@ def test_200_games_per_variant_agree_with_the_reference(variant: str, block: int
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["two", "four", "duel"])
+@pytest.mark.parametrize("variant", ["two", "four", "duel", "three"])
 def test_games_on_ep24_agree_with_the_reference(variant: str) -> None:
     for seed in range(6):
         play_both(variant, "ep24", seed)

@@ -23,7 +23,11 @@ def pid(p: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize(
     ("variant", "counts"),
-    [("two", (133, 11_331, 306_547)), ("duel", (151, 15_665, 492_839))],
+    [
+        ("two", (133, 11_323, 306_197)),
+        ("duel", (151, 15_663, 492_451)),
+        ("three", (133, 11_323, 306_197)),
+    ],
 )
 def test_perft_from_the_start(variant: str, counts: tuple[int, ...]) -> None:
     s = plateau.new_game("empire-plateau", variant)

@@ -1,7 +1,7 @@
 """Empire Plateau random playouts: the in-core sampler draws legal actions only, each equally
 often (it draws the Emblem's moves from a superset and checks the draw; ``_sample`` is its test
-hook), including where the superset holds moves the Emblem cannot make and where the ruling on
-the Emblem after small armies needs the exact list; playouts are seeded and score finished and
+hook), including where the superset holds moves the Emblem cannot make and where the six-step
+rule forbids moves; playouts are seeded and score finished and
 cut games as documented. The check of one action without the list (``is_legal`` and ``apply``
 on a state that has not listed its actions) uses the same machinery: it answers as the list
 does for every id of every army."""
@@ -63,15 +63,18 @@ CORRIDOR = {
 }
 
 
-def corridor() -> EmpirePlateauState:
+def corridor(walls: str = "G") -> EmpirePlateauState:
+    """The corridor, its walls Greek 2s (which can still make 6 steps) or Roman 2s (friends that
+    do not move on the Greek turn: then no sequence reaches 6)."""
+    armies = {d: (walls + a[1:] if d != "i8" and a != "GE" else a) for d, a in CORRIDOR.items()}
     return EmpirePlateauState.from_position_dict(
-        {"variant": "two", "armies": CORRIDOR, "to_move": "G"}
+        {"variant": "two", "armies": armies, "to_move": "G"}
     )
 
 
 def test_the_sampler_draws_only_legal_actions_uniformly_along_games() -> None:
     rng = random.Random(4)
-    for variant in ("two", "four", "duel"):
+    for variant in ("two", "four", "duel", "three"):
         s = plateau.new_game("empire-plateau", variant)
         while not s.is_terminal() and s.ply < 400:
             if s.ply % 23 == 0:
@@ -86,15 +89,25 @@ def test_the_sampler_skips_the_emblem_moves_that_no_path_gives() -> None:
     check_uniform(s, 1, per=200)
 
 
-def test_the_sampler_lists_the_emblem_exactly_when_the_ruling_needs_it() -> None:
+def test_the_sampler_follows_the_six_step_rule() -> None:
     s = corridor()
-    s.apply("i8-i7:1")  # a small army first: the Emblem should reach 6 but cannot
-    assert {a for a in s.legal_action_strings() if a.startswith("a1-")} == {
+    s.apply("i8-i7:1")  # an Emblem move now locks the 2s, which can still make 6: none is legal
+    assert not [a for a in s.legal_action_strings() if a.startswith("a1-")]
+    check_uniform(s, 2, per=100)
+    w = corridor("R")
+    w.apply("i8-i7:1")  # nothing reaches 6 any more: every move the paths allow stays
+    assert {a for a in w.legal_action_strings() if a.startswith("a1-")} == {
         "a1-b1:1",
         "a1-c1:2",
         "a1-d1:3",
     }
-    check_uniform(s, 2, per=200)
+    check_uniform(w, 2, per=200)
+    # a 2 and a 4 alone: 1-step moves would leave 6 out of reach, so only 2 + 4 stay
+    u = EmpirePlateauState.from_position_dict(
+        {"variant": "duel", "armies": {"c3": "B2", "h5": "B4", "e11": "ME"}}
+    )
+    assert all(a.endswith((":2", ":4")) for a in u.legal_action_strings())
+    check_uniform(u, 5, per=100)
     # in the open, a shortest way reaches 6: only the Emblem's moves of 5 steps or more
     t = EmpirePlateauState.from_position_dict(
         {"variant": "two", "armies": {"c4": "BE", "g3": "B2", "k6": "B6"}}
@@ -138,9 +151,13 @@ def test_one_action_is_checked_where_no_path_gives_it_and_under_the_ruling() -> 
     s = corridor()
     check_every_army_id(s)
     assert not s.clone().is_legal(s.parse_action("a1-c1:4"))  # in the superset, no path
-    s.apply("i8-i7:1")  # the ruling needs the exact list: the Emblem cannot reach 6
+    s.apply("i8-i7:1")  # the 2s can still make 6: the Emblem may not lock them
     check_every_army_id(s)
-    assert s.clone().is_legal(s.parse_action("a1-d1:3"))
+    assert not s.clone().is_legal(s.parse_action("a1-d1:3"))
+    w = corridor("R")
+    w.apply("i8-i7:1")  # 6 is out of reach: every move the paths allow is legal
+    check_every_army_id(w)
+    assert w.clone().is_legal(w.parse_action("a1-d1:3"))
     t = EmpirePlateauState.from_position_dict(
         {"variant": "two", "armies": {"c4": "BE", "g3": "B2", "k6": "B6"}}
     )

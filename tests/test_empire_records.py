@@ -61,14 +61,14 @@ def test_the_board_option_in_every_form(tmp_path: Path) -> None:
     states = [plateau.new_game("empire-plateau", "four", board=b) for b in forms]
     for s in states:
         assert s.board == RING12 and len(s.board) == 192
-        assert s.options == {"board": board_to_json(RING12)}
+        assert s.options == {"board": board_to_json(RING12), "turn_limit": 0}
         assert s.num_distinct_actions == 192 * 192 * 12 + 4 * 192 + 1
         assert s.observation_shape == (36, 12, 16)
         assert s.hash == states[0].hash
     shipped = plateau.new_game("empire-plateau", board=load_board("ep24"))
-    assert shipped.options == {"board": "ep24"}
+    assert shipped.options == {"board": "ep24", "turn_limit": 0}
     same = plateau.new_game("empire-plateau", board=board_to_json(load_board("ep16")))
-    assert same.options == {"board": "ep16"}
+    assert same.options == {"board": "ep16", "turn_limit": 0}
 
 
 def test_a_record_of_a_user_board_replays_without_the_file(tmp_path: Path) -> None:
@@ -291,3 +291,13 @@ def test_set_up_games_round_trip(seed: int, plies: int, cut: int) -> None:
         loaded.undo()
         assert loaded == root
     assert root == s and root.ply == s.ply
+
+
+def test_a_turn_limit_travels_in_records() -> None:
+    s = plateau.new_game("empire-plateau", "four", turn_limit=5)
+    s.apply_all(["m5-m1:4", "l6-k6:1", "l7-k7:1", "end"])
+    text = s.to_json()
+    assert json.loads(text)["options"] == {"board": "ep16", "turn_limit": 5}
+    back = plateau.from_json(text)
+    assert back == s and back.turn_limit == 5 and back.turns == 1
+    assert back.history == s.history

@@ -5,6 +5,7 @@ are needed; the turn starts afresh unless a test says otherwise)."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -21,6 +22,13 @@ def pos(armies: dict[str, str], variant: str = "two", **fields: Any) -> EmpirePl
 def moves_of(s: EmpirePlateauState, dot: str) -> set[str]:
     """The legal moves of the army on ``dot``, as ``to:n``."""
     return {a.split("-")[1] for a in s.legal_action_strings() if a.startswith(dot + "-")}
+
+
+def paths_of(s: EmpirePlateauState, dot: str) -> set[str]:
+    """The moves the path and budget rules allow the army on ``dot``, as ``to:n`` (before the
+    six-step rule, under which a lone army that can make 6 must)."""
+    ids = s._army_moves(s.board.index(dot))
+    return {s.action_to_string(int(a)).split("-")[1] for a in ids}
 
 
 def costs_of(s: EmpirePlateauState, dot: str) -> set[int]:
@@ -105,7 +113,7 @@ def test_check2_order_lock() -> None:
     s = pos(OPEN)
     s.apply("g3-g4:1")
     assert not s.is_legal(s.parse_action("c4-c8:4"))
-    assert "must bring the total to at least 6" in (s.why_illegal("c4-c8:4") or "")
+    assert "six steps when possible" in (s.why_illegal("c4-c8:4") or "")
     s.apply("c4-c9:5")
     assert small_moves(s) == [] and end_legal(s)
     t = pos(OPEN)
@@ -155,9 +163,12 @@ def test_check4_a_two_and_the_l() -> None:
 
 
 def test_check5_the_jump() -> None:
-    s = pos({"c3": "B4", "d3": "B2", "f3": "G2"})
+    s = pos({"c3": "B4", "d3": "B2", "f3": "G2", "k8": "BE"})
     moves = moves_of(s, "c3")
     assert {"e3:2", "e3:4", "f3:3"} <= moves and len(moves) == 45
+    # without the Emblem: after the jump the 2 adds 2 at most, while the walk round reaches 6
+    t = pos({"c3": "B4", "d3": "B2", "f3": "G2"})
+    assert "e3:4" in moves_of(t, "c3") and "e3:2" not in moves_of(t, "c3")
     s.apply("c3-f3:3")
     assert s.army_at("f3") == "B4" and s.captured() == [("B", "G", "2", 1)]
 
@@ -168,7 +179,7 @@ def test_check6_no_jump_into_the_centre() -> None:
 
 
 def test_check7_the_centre_blocks() -> None:
-    s = pos({"a1": "B6"})
+    s = pos({"a1": "B6", "i9": "BE"})  # the Emblem keeps 6 steps in reach (six-step rule)
     assert {m for m in moves_of(s, "a1") if m.endswith(":1")} == {"a2:1", "b1:1", "p1:1"}
     assert not any(m.startswith("i1:") for m in moves_of(s, "a1"))
     assert len(moves_of(s, "a1")) == 80
@@ -178,7 +189,10 @@ def test_check8_the_own_base() -> None:
     # "budget 2": the Emblem's moves of at most 2 steps (an unmoved Emblem cannot have a
     # budget of 2 in a reachable position: the total would be 10 with no Emblem move)
     s = pos({"l11": "BE"})
-    assert {m for m in moves_of(s, "l11") if int(m.split(":")[1]) <= 2} == {
+    # by the path rules: alone, the Emblem must move 6 or more (six steps when possible)
+    assert min(costs_of(s, "l11")) == 6
+    paths = {s.action_to_string(int(a)).split("-")[1] for a in s._army_moves(s.board.index("l11"))}
+    assert {m for m in paths if int(m.split(":")[1]) <= 2} == {
         "j11:2",
         "k10:2",
         "k11:1",
@@ -274,15 +288,80 @@ def test_the_emblem_first_does_not_lock() -> None:
 
 
 def test_the_emblem_after_small_armies_keeps_its_short_moves_when_none_reaches_6() -> None:
-    # the Greek Emblem on its base a11 can reach b11 only: its other ways are walled in
+    # the Greek Emblem on its base a11 can reach b11 only, walled in by Roman friends; one 2
     s = pos(
-        {"a11": "GE", "a10": "G6", "p11": "G2", "b10": "G2", "c11": "G2", "i5": "G2"},
+        {"a11": "GE", "a10": "R6", "p11": "R2", "b10": "R2", "c11": "R2", "i5": "G2"},
         to_move="G",
     )
     s.apply("i5-i4:1")
     assert moves_of(s, "a11") == {"b11:1"}  # total 2 only, but nothing longer exists
     s.apply("a11-b11:1")
     assert s.legal_action_strings() == ["end"]  # locked: the turn ends short of 6
+
+
+def test_the_emblem_after_small_armies_must_reach_6_while_the_small_armies_can() -> None:
+    # the same Emblem, with a Greek 6 that can still make 5: b11:1 would lock it
+    s = pos(
+        {"a11": "GE", "a10": "G6", "p11": "G2", "b10": "G2", "c11": "G2", "i5": "G2"},
+        to_move="G",
+    )
+    s.apply("i5-i4:1")
+    assert moves_of(s, "a11") == set()
+    assert "six steps when possible" in (s.why_illegal("a11-b11:1") or "")
+
+
+def test_check11_six_steps_when_possible() -> None:
+    s = pos({"c3": "BE", "e11": "ME", "e10": "M2"}, variant="duel")
+    assert not s.is_legal(s.parse_action("c3-c4:1")) and not end_legal(s)
+    assert costs_of(s, "c3") == set(range(6, 13))
+    with pytest.raises(IllegalActionError, match="six steps when possible"):
+        s.apply("c3-c4:1")
+    t = pos({"c3": "B2", "d3": "B2", "e11": "ME"}, variant="duel")
+    assert "c3-c4:1" in t.legal_action_strings() and not end_legal(t)
+    t.apply("c3-c4:1")
+    assert not end_legal(t) and moves_of(t, "d3")
+    t.apply("d3-d4:1")
+    assert t.legal_action_strings() == ["end"]
+
+
+def test_check12_a_winning_conquest_is_never_too_short() -> None:
+    s = pos({"c3": "B2", "e8": "BE", "e5": "M6"}, variant="duel")
+    s.apply("c3-c4:1")
+    assert "e8-e11:3" in s.legal_action_strings()
+    assert "e8-e10:2" not in s.legal_action_strings()
+    s.apply("e8-e11:3")
+    assert s.is_terminal() and s.ranking() == [[0], [1]]
+
+
+#: a B Emblem in a pocket of ring 1 to 3 (c2, c3) walled by Median Persian friends, and a B 4
+POCKET = {
+    "c1": "BE",
+    **{d: "M2" for d in ("b1", "d1", "b2", "d2", "b3", "d3", "c4")},
+    "k5": "B4",
+}
+
+
+def test_six_steps_by_the_emblem_first_then_a_small_army() -> None:
+    # only the Emblem's 2 steps first and then the 4's 4 make 6: no single army shows it
+    s = pos(POCKET)
+    legal = s.legal_action_strings()
+    assert "c1-c3:2" in legal and "c1-c2:1" not in legal and not end_legal(s)
+    assert {int(a.split(":")[1]) for a in legal if a.startswith("k5-")} == {4}
+    for a in ("c1-c2:1", "c1-c3:2", "k5-k8:3", "k5-k9:4"):
+        assert s.clone().is_legal(s.parse_action(a)) == (a in legal), a
+    s.apply("c1-c3:2")
+    assert {int(a.split(":")[1]) for a in s.legal_action_strings() if a.startswith("k5-")} == {4}
+
+
+def test_a_move_that_spoils_the_turn_is_illegal() -> None:
+    s = pos({"c3": "B2", "h5": "B4", "e11": "ME"}, variant="duel")
+    legal = s.legal_action_strings()
+    assert "h5-h6:1" not in legal and "c3-c4:1" not in legal
+    assert "c3-c5:2" in legal and "h5-h9:4" in legal
+    for a in ("h5-h6:1", "c3-c4:1", "c3-c5:2"):
+        assert s.is_legal(s.parse_action(a)) == (a in legal)
+    s.apply("h5-h9:4")
+    assert costs_of(s, "c3") == {2}
 
 
 def test_end_needs_six_steps_or_no_move() -> None:
@@ -338,9 +417,9 @@ def test_no_army_passes_through_an_occupied_dot() -> None:
 def test_pass_through_dots_are_no_bases_but_the_emblems_own() -> None:
     # a B 6 next to the G base a11 cannot pass through it; it may end there (a conquest)
     s = pos({"p11": "B6", "a11": "GE", "e11": "ME"})
-    assert "b11:2" not in moves_of(s, "p11") and "a11:1" in moves_of(s, "p11")
+    assert "b11:2" not in paths_of(s, "p11") and "a11:1" in paths_of(s, "p11")
     e = pos({"l11": "BE"})
-    assert "n11:2" in moves_of(e, "l11")  # through its own base
+    assert "n11:2" in paths_of(e, "l11")  # through its own base
 
 
 def test_friendly_bases_are_closed() -> None:
@@ -359,7 +438,7 @@ def test_a_small_army_never_enters_its_own_base() -> None:
 
 
 def test_entering_an_enemy_base_with_its_emblem_conquers_and_captures_it() -> None:
-    s = pos({"a10": "B6", "a11": "GE", "e11": "ME"}, variant="four")
+    s = pos({"a10": "B6", "a11": "GE", "e11": "ME", "i5": "BE"}, variant="four")
     s.apply("a10-a11:1")
     assert s.conquered() == ["G"] and ("B", "G", "E", 1) in s.captured()
 
@@ -372,8 +451,8 @@ def test_a_friendly_army_is_no_end_dot() -> None:
 
 def test_a_capture_ends_the_move() -> None:
     s = pos({"e5": "B6", "e6": "G2"})
-    assert "e7:2" not in moves_of(s, "e5") and "e7:4" in moves_of(s, "e5")  # not through it
-    assert {m for m in moves_of(s, "e5") if m.startswith("e6:")} == {"e6:1", "e6:3", "e6:5"}
+    assert "e7:2" not in paths_of(s, "e5") and "e7:4" in paths_of(s, "e5")  # not through it
+    assert {m for m in paths_of(s, "e5") if m.startswith("e6:")} == {"e6:1", "e6:3", "e6:5"}
 
 
 def test_twos_move_along_any_path_but_take_only_along_an_l() -> None:
@@ -385,7 +464,7 @@ def test_twos_move_along_any_path_but_take_only_along_an_l() -> None:
 
 
 def test_move_identity_is_from_to_cost() -> None:
-    s = pos({"c3": "B4", "d3": "B2"})
+    s = pos({"c3": "B4", "d3": "B2", "k8": "BE"})
     assert {"e3:2", "e3:4"} <= moves_of(s, "c3")
     a, b = s.parse_action("c3-e3:2"), s.parse_action("c3-e3:4")
     assert a != b
@@ -417,8 +496,8 @@ def test_the_jump_is_only_the_first_link() -> None:
 
 def test_the_landing_follows_the_end_rules() -> None:
     onto_enemy = pos({"e5": "B4", "e6": "B2", "e7": "G2"})
-    assert "e7:2" in moves_of(onto_enemy, "e5")  # a capture by landing
-    assert "e8:3" not in moves_of(onto_enemy, "e5")  # the capture ended the move
+    assert "e7:2" in paths_of(onto_enemy, "e5")  # a capture by landing
+    assert "e8:3" not in paths_of(onto_enemy, "e5")  # the capture ended the move
     onto_friend = pos({"e5": "B4", "e6": "B2", "e7": "B2"})
     assert not any(m.startswith("e7:") for m in moves_of(onto_friend, "e5"))
 
@@ -480,8 +559,8 @@ def test_in_duel_the_first_conquest_ends_the_game() -> None:
 
 
 def test_in_two_a_player_is_out_only_with_both_empires_conquered() -> None:
-    s = pos({"a10": "B6", "a11": "GE", "i11": "RE", "i9": "M6"}, variant="two")
-    s.apply("a10-a11:1")
+    s = pos({"a5": "B6", "a11": "GE", "i11": "RE", "i9": "M6"}, variant="two")
+    s.apply("a5-a11:6")
     assert s.players_out() == [] and not s.is_terminal()
     s.apply_all(["end", "i9-i11:2"])
     assert s.players_out() == [1] and s.is_terminal() and s.returns() == [1.0, 0.0]
@@ -526,11 +605,11 @@ def test_the_empty_turn_counter_counts_empires_still_in_play() -> None:
 
 
 def test_a_turn_with_steps_resets_the_empty_turn_counter() -> None:
-    s = pos({"m5": "B6"}, empty_turns=3)
-    s.apply("m5-m1:4")
+    s = pos({"m5": "B2"}, empty_turns=3)
+    s.apply("m5-m3:2")
     assert s.empty_turns == 3  # counted when a turn ends
-    t = pos({"m5": "B6"}, empty_turns=3)
-    t.apply_all(["m5-m10:5", "end"])
+    t = pos({"m5": "B2"}, empty_turns=3)
+    t.apply_all(["m5-m7:2", "end"])
     assert t.empty_turns == 0 and not t.is_terminal()
 
 
@@ -738,7 +817,7 @@ def test_the_start_position_of_each_variant() -> None:
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"variant": "three"}, "variant"),
+        ({"variant": "five"}, "variant"),
         ({"armies": {"z9": "B2"}}, "armies"),
         ({"armies": {"a5": "X2"}}, "armies"),
         ({"armies": {"a5": "B3"}}, "armies"),
@@ -795,3 +874,59 @@ def test_a_position_dict_round_trips() -> None:
     assert t.setup_position() == data
     loaded = plateau.from_json(t.to_json())
     assert loaded == t and loaded.setup_position() == data
+
+
+# == the turn limit (an option, off by default) ===============================================
+
+
+def test_the_turn_limit_is_off_by_default() -> None:
+    s = plateau.new_game("empire-plateau")
+    assert s.options["turn_limit"] == 0 and s.turn_limit == 0
+    assert "turn_limit" not in s.position_dict() and "turns" not in s.position_dict()
+    s.apply_all(["m5-m1:4", "l6-k6:1", "l7-k7:1", "end"])
+    assert s.turns == 1 and not s.is_terminal()
+
+
+def test_the_turn_limit_ends_the_game_with_the_players_in_play_tied() -> None:
+    s = plateau.new_game("empire-plateau", "four", turn_limit=3)
+    rng = random.Random(2)
+    ends = 0
+    while not s.is_terminal():
+        action = rng.choice(s.legal_action_strings())
+        ends += action == "end"
+        s.apply(action)
+    assert ends == 3 and s.turns == 3 and s.result == "draw"
+    assert s.ranking() == [[0, 1, 2, 3]] and s.returns() == [1.75] * 4
+    data = s.position_dict()
+    assert (data["turn_limit"], data["turns"]) == (3, 3)
+    loaded = EmpirePlateauState.from_position_dict(data)
+    assert loaded == s and loaded.hash == s.hash and loaded.is_terminal()
+
+
+def test_at_the_turn_limit_players_out_keep_their_places() -> None:
+    # four: Roman conquered (P3 out); the Greek turn ends the tenth Empire turn
+    s = pos(
+        {"a5": "G2", "e11": "ME", "m11": "BE"},  # a lone 2: the Greek turn ends after it
+        variant="four",
+        to_move="G",
+        conquered=["R"],
+        out=[3],
+        turn_limit=10,
+        turns=9,
+    )
+    s.apply_all(["a5-a7:2", "end"])
+    assert s.is_terminal() and s.result == "draw"
+    assert s.ranking() == [[0, 1, 2], [3]] and s.returns()[3] == 0.0
+
+
+def test_the_turn_limit_changes_the_hash_and_refuses_bad_values() -> None:
+    a = plateau.new_game("empire-plateau", turn_limit=20)
+    b = plateau.new_game("empire-plateau")
+    assert a != b and a.hash != b.hash
+    for bad in (-1, True, 2.0, "9", 2**30):
+        with pytest.raises(ValueError, match="turn_limit"):
+            plateau.new_game("empire-plateau", turn_limit=bad)
+    with pytest.raises(ValueError, match="turns"):
+        pos({"m11": "BE"}, turns=3)  # counted only under a limit
+    with pytest.raises(ValueError, match="turns"):
+        pos({"m11": "BE"}, turn_limit=3, turns=4)

@@ -31,6 +31,13 @@ def moves_from(state: State, dot: str) -> set[str]:
     return {a.split("-")[1] for a in state.legal_actions() if a.startswith(dot + "-")}
 
 
+def paths_from(state: State, dot: str) -> set[str]:
+    """The moves of the army on ``dot`` that the path and budget rules allow (``to:n``), before
+    the six-step rule (a lone army that can make 6 must)."""
+    board = state.board
+    return {f"{board.name_of(to)}:{n}" for to, n in state.army_moves(board.index_of(dot))}
+
+
 def costs(state: State, dot: str) -> set[int]:
     return {int(m.split(":")[1]) for m in moves_from(state, dot)}
 
@@ -165,7 +172,7 @@ def test_check4_twos_and_the_L() -> None:
 
 
 def test_check5_jump() -> None:
-    s = pos({"c3": "B4", "d3": "B2", "f3": "G2"})
+    s = pos({"c3": "B4", "d3": "B2", "f3": "G2", "k8": "BE"})
     m = moves_from(s, "c3")
     assert {"e3:2", "e3:4", "f3:3"} <= m
     assert s.classify("c3-f3:3") == "capture"
@@ -175,6 +182,9 @@ def test_check5_jump() -> None:
     s2.apply("c3-e3:4")
     assert s.position()["armies"] == s2.position()["armies"]
     assert (s.total, s2.total) == (2, 4)  # different moves
+    # without the Emblem the jump leaves the 2 at most 2 more steps: 4 < 6 while 6 is possible
+    t = pos({"c3": "B4", "d3": "B2", "f3": "G2"})
+    assert "e3:4" in moves_from(t, "c3") and "e3:2" not in moves_from(t, "c3")
 
 
 def test_check6_no_jump_into_the_centre() -> None:
@@ -188,7 +198,7 @@ def test_check6_no_jump_into_the_centre() -> None:
 
 
 def test_check7_centre() -> None:
-    s = pos({"a1": "B6"})
+    s = pos({"a1": "B6", "i9": "BE"})  # the Emblem keeps 6 steps in reach (six-step rule)
     m = moves_from(s, "a1")
     assert not any(x.startswith("i1:") for x in m)  # 8 steps round ring 1
     assert {x for x in m if x.endswith(":1")} == {"a2:1", "b1:1", "p1:1"}
@@ -197,8 +207,11 @@ def test_check7_centre() -> None:
 
 def test_check8_own_base() -> None:
     s = pos({"l11": "BE"})
-    short = {x for x in moves_from(s, "l11") if int(x.split(":")[1]) <= 2}
+    # by the path rules (alone, the Emblem must move 6 or more: the six-step rule)
+    paths = s.army_moves(s.board.index_of("l11"))
+    short = {f"{s.board.name_of(to)}:{n}" for to, n in paths if n <= 2}
     assert {"m11:1", "n11:2"} <= short
+    assert min(costs(s, "l11")) == 6
     # literally "budget 2" (a hand-made total of 10, see interpretation 13)
     s = pos({"l11": "BE"}, total=10)
     assert {"m11:1", "n11:2"} <= moves_from(s, "l11")
@@ -283,6 +296,52 @@ def test_check10_freeing() -> None:
 # =============================================================================================
 # Board
 # =============================================================================================
+def test_check11_six_steps_when_possible() -> None:
+    s = pos({"c3": "BE", "e11": "ME", "e10": "M2"}, variant="duel")
+    legal = s.legal_actions()
+    assert "c3-c4:1" not in legal and "end" not in legal
+    assert costs(s, "c3") == set(range(6, 13))
+    with pytest.raises(ValueError):
+        s.apply("c3-c4:1")
+    # two 2s can make 4 steps at most: every move is legal, the turn goes on while one can move
+    t = pos({"c3": "B2", "d3": "B2", "e11": "ME"}, variant="duel")
+    assert "c3-c4:1" in t.legal_actions() and "end" not in t.legal_actions()
+    t.apply("c3-c4:1")
+    assert "end" not in t.legal_actions() and moves_from(t, "d3")
+    t.apply("d3-d4:1")
+    assert t.legal_actions() == ["end"]
+
+
+def test_check12_a_winning_conquest_is_never_too_short() -> None:
+    s = pos({"c3": "B2", "e8": "BE", "e5": "M6"}, variant="duel")
+    s.apply("c3-c4:1")
+    assert "e8-e11:3" in s.legal_actions()
+    assert "e8-e10:2" not in s.legal_actions()  # short, and it wins nothing
+    s.apply("e8-e11:3")
+    assert s.is_over() and s.winner == 0 and s.total == 4
+
+
+def test_six_steps_by_the_emblem_first_then_a_small_army() -> None:
+    walls = {d: "M2" for d in ("b1", "d1", "b2", "d2", "b3", "d3", "c4")}
+    s = pos({"c1": "BE", **walls, "k5": "B4"})
+    legal = s.legal_actions()
+    assert "c1-c3:2" in legal and "c1-c2:1" not in legal and "end" not in legal
+    assert costs(s, "k5") == {4}
+    s.apply("c1-c3:2")
+    assert costs(s, "k5") == {4}
+
+
+def test_six_steps_a_move_that_spoils_the_turn_is_illegal() -> None:
+    # two 2s and a 4 on an open board: 2 + 4 reach 6 only if the 4 still can move its 4
+    s = pos({"c3": "B2", "h5": "B4", "e11": "ME"}, variant="duel")
+    assert "h5-h6:1" not in s.legal_actions()  # then 1 + 2 = 3 at most
+    assert "c3-c4:1" not in s.legal_actions()  # then 1 + 4 = 5 at most
+    assert "c3-c5:2" in s.legal_actions() and "h5-h9:4" in s.legal_actions()
+    assert s.can_reach_six()
+    s.apply("h5-h9:4")
+    assert costs(s, "c3") == {2}
+
+
 def test_board_table_rows() -> None:
     b = ref.BOARDS["ep16"]
     n = b.index_of
@@ -402,13 +461,13 @@ def test_friendly_and_enemy() -> None:
     assert not four.friendly("B", "M")  # the opposite Empire is an enemy in `four`
     # in `four` a B army may capture an M army; in `two` it may not
     armies = {"e5": "B6", "e6": "M2"}
-    assert "e6:1" in moves_from(pos(armies, "four"), "e5")
-    assert "e6:1" not in moves_from(pos(armies, "two"), "e5")
+    assert "e6:1" in paths_from(pos(armies, "four"), "e5")
+    assert "e6:1" not in paths_from(pos(armies, "two"), "e5")
 
 
 def test_unknown_variant_or_board() -> None:
     with pytest.raises(ValueError):
-        State("three")
+        State("five")
     with pytest.raises(ValueError):
         State("two", "ep20")
 
@@ -468,12 +527,18 @@ def test_lock_rule() -> None:
     assert s.legal_actions() == ["end"]
 
 
-def test_emblem_after_small_must_reach_6_only_when_it_can() -> None:
+def test_emblem_after_small_must_reach_6_when_the_turn_can() -> None:
     boxed = {"c1": "BE", "b1": "B2", "d1": "B2", "b2": "B2", "d2": "B2", "c3": "B2", "h5": "B2"}
     s = pos(boxed)
+    assert moves_from(s, "c1") == {"c2:1"}  # first: the 2s may follow with 6 more
+    s.apply("h5-h6:1")
+    assert moves_from(s, "c1") == set()  # it would lock the 2s, which can still make 6
+    # walled in by friends of another Empire, with one 2: 6 is out of reach, all moves stay
+    walled = {"c1": "BE", "b1": "M2", "d1": "M2", "b2": "M2", "d2": "M2", "c3": "M2", "h5": "B2"}
+    s = pos(walled)
     assert moves_from(s, "c1") == {"c2:1"}
     s.apply("h5-h6:1")
-    assert moves_from(s, "c1") == {"c2:1"}  # no Emblem move can reach 6: shorter ones stay
+    assert moves_from(s, "c1") == {"c2:1"}
     s.apply("c1-c2:1")
     assert s.locked and s.total == 2
     assert s.legal_actions() == ["end"]  # no move is legal: End whatever the total
@@ -535,57 +600,57 @@ def test_same_dot_rule_is_per_army() -> None:
 def test_pass_through_occupied_dots_is_illegal() -> None:
     for blocker in ("G2", "B2", "M2"):
         s = pos({"e5": "B6", "e6": blocker})
-        m = moves_from(s, "e5")
+        m = paths_from(s, "e5")
         assert "e7:2" not in m  # would pass through e6
         assert "e7:4" in m  # round it
-    s = pos({"e5": "B6", "e6": "G2"})
+    s = pos({"e5": "B6", "e6": "G2", "i5": "BE"})  # (the Emblem can still make 6)
     assert "e6:1" in moves_from(s, "e5")  # a capture
     s.apply("e5-e6:1")
     assert s.captures == {("B", "G", "2"): 1}
-    assert moves_from(s, "e6") == set()  # the capturing army stopped and has moved
+    assert paths_from(s, "e6") == set()  # the capturing army stopped and has moved
 
 
 def test_captures_end_the_move() -> None:
     s = pos({"e5": "B6", "e6": "G2"})
     # every path through e6 is cut: nothing reaches e7 in 2 or e8 in 3
-    m = moves_from(s, "e5")
+    m = paths_from(s, "e5")
     assert "e8:3" not in m and "e8:5" in m
 
 
 def test_bases_are_not_passed_through() -> None:
     # an enemy base: entered = conquest, never crossed
     s = pos({"p11": "B6"})
-    m = moves_from(s, "p11")
+    m = paths_from(s, "p11")
     assert "a11:1" in m and s.classify("p11-a11:1") == "conquest"
     assert "b11:2" not in m and "b11:4" in m
     # a friendly base (M for B in `two`) is closed
     s = pos({"d11": "B6"})
-    m = moves_from(s, "d11")
+    m = paths_from(s, "d11")
     assert not any(x.startswith("e11:") for x in m)
     assert "f11:2" not in m and "f11:4" in m
     # in `four` the same base is an enemy base
     s = pos({"d11": "B6"}, variant="four")
-    assert "e11:1" in moves_from(s, "d11")
+    assert "e11:1" in paths_from(s, "d11")
     # a small army never enters nor crosses its own base
     s = pos({"l11": "B6"})
-    m = moves_from(s, "l11")
+    m = paths_from(s, "l11")
     assert not any(x.startswith("m11:") for x in m)
     assert "n11:2" not in m and "n11:4" in m
     # a conquered base is an ordinary dot
     s = pos({"p11": "B6"}, conquered=["G"])
-    m = moves_from(s, "p11")
+    m = paths_from(s, "p11")
     assert "a11:1" in m and "b11:2" in m and s.classify("p11-a11:1") == "move"
 
 
 def test_enemy_emblem_on_its_base_is_a_conquest_and_a_capture() -> None:
-    s = pos({"p11": "B6", "a11": "GE", "a5": "G4", "i11": "RE", "e5": "B2"})
-    assert s.classify("p11-a11:1") == "conquest"
-    s.apply("p11-a11:1")
+    s = pos({"a6": "B6", "a11": "GE", "a5": "G4", "i11": "RE", "e5": "B2"})
+    assert s.classify("a6-a11:5") == "conquest"
+    s.apply("a6-a11:5")
     assert s.captures == {("B", "G", "E"): 1}
     assert s.conquered == ["G"] and s.out == []  # P1 still has R
     assert s.armies[s.board.index_of("a5")] is None
     assert s.free_window == "G"
-    assert s.total == 1 and s.to_move == "B"  # the turn goes on under the same budget
+    assert s.total == 5 and s.to_move == "B"  # the turn goes on under the same budget
     assert "end" not in s.legal_actions()
 
 
@@ -623,19 +688,19 @@ def test_jump_only_as_first_link() -> None:
 def test_jump_over_any_army_straight_costing_2() -> None:
     for over in ("B2", "M2", "G2", "B6"):
         s = pos({"c3": "B4", "d3": over})
-        m = moves_from(s, "c3")
+        m = paths_from(s, "c3")
         assert "e3:2" in m
         assert "e4:2" not in m and "e2:2" not in m  # no change of direction in the air
         assert {"e4:3", "e2:3", "f3:3"} <= m  # the path may go on after the jump
     s = pos({"c3": "B4", "d3": "B2"}, small=3)  # 3 steps left: jump + 1 step
-    m = moves_from(s, "c3")
+    m = paths_from(s, "c3")
     assert "f3:3" in m and "g3:4" not in m
 
 
 def test_jump_landing_follows_the_end_rules() -> None:
     s = pos({"c3": "B4", "d3": "G2", "e3": "B2"})
     assert "e3:2" not in moves_from(s, "c3")  # friendly landing dot
-    s = pos({"c3": "B4", "d3": "B2", "e3": "G2"})
+    s = pos({"c3": "B4", "d3": "B2", "e3": "G2", "k8": "BE"})  # (the Emblem: six-step rule)
     assert "e3:2" in moves_from(s, "c3") and s.classify("c3-e3:2") == "capture"
     assert "f3:3" not in moves_from(s, "c3")  # the capture ends the move
     s = pos({"a9": "B4", "a10": "G2"})
@@ -644,7 +709,7 @@ def test_jump_landing_follows_the_end_rules() -> None:
 
 def test_jump_then_step_back_onto_the_jumped_enemy() -> None:
     s = pos({"c3": "B4", "d3": "G2", "c4": "B2", "c2": "B2"})
-    m = moves_from(s, "c3")
+    m = paths_from(s, "c3")
     assert "d3:1" in m and "d3:3" in m  # jump to e3, then back onto d3: capture, cost 3
     s.apply("c3-d3:3")
     assert s.captures == {("B", "G", "2"): 1}
@@ -687,8 +752,8 @@ def test_duel_ends_at_the_first_conquest() -> None:
 
 
 def test_two_needs_both_empires() -> None:
-    s = pos({"p11": "B6", "a11": "GE", "i11": "RE", "h10": "M4"})
-    s.apply("p11-a11:1")
+    s = pos({"a5": "B6", "a11": "GE", "i11": "RE", "h10": "M4"})
+    s.apply("a5-a11:6")
     assert not s.is_over() and s.returns() == [0.0, 0.0]
     s.apply("end")  # no B army can move any more
     assert s.to_move == "M"  # G is skipped
@@ -794,6 +859,18 @@ def test_freed_small_army_is_locked_after_the_emblem_moved() -> None:
 # =============================================================================================
 # Draw by empty turns, returns
 # =============================================================================================
+def test_turn_limit_ties_the_players_in_play() -> None:
+    s = State("four", turn_limit=2)
+    rng = random.Random(3)
+    while not s.is_over():
+        s.apply(rng.choice(s.legal_actions()))
+    assert s.turns == 2 and s.winner is None
+    assert s.ranking() == [[0, 1, 2, 3]] and all(abs(r) < 1e-9 for r in s.returns())
+    assert s.position()["turn_limit"] == 2 and s.position()["turns"] == 2
+    assert State.from_position(s.position()).is_over()
+    assert "turn_limit" not in State("four").position()
+
+
 def test_draw_after_a_round_of_empty_turns() -> None:
     s = pos({}, variant="duel")
     s.apply("end")
@@ -972,14 +1049,20 @@ def test_random_play_invariants(game: tuple[str, str], seed: int) -> None:
 # =============================================================================================
 @pytest.mark.parametrize(
     ("variant", "depth", "count"),
-    [("two", 1, 133), ("two", 2, 11_331), ("duel", 1, 151), ("duel", 2, 15_665)],
+    [
+        ("two", 1, 133),
+        ("two", 2, 11_323),
+        ("duel", 1, 151),
+        ("duel", 2, 15_663),
+        ("three", 1, 133),
+    ],
 )
 def test_perft_start(variant: str, depth: int, count: int) -> None:
     assert perft(State(variant), depth) == count
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("variant", "count"), [("two", 306_547), ("duel", 492_839)])
+@pytest.mark.parametrize(("variant", "count"), [("two", 306_197), ("duel", 492_451)])
 def test_perft_start_depth3(variant: str, count: int) -> None:
     assert perft(State(variant), 3) == count
 
@@ -1010,9 +1093,9 @@ def replay(entry: dict) -> State:  # type: ignore[type-arg]
 def test_perft_data_positions_and_depths_1_2() -> None:
     entries = stored_positions()
     assert {(e["variant"], e["board"]) for e in entries} == {
-        ("two", "ep16"), ("four", "ep16"), ("duel", "ep16"), ("two", "ep24")
+        ("two", "ep16"), ("four", "ep16"), ("duel", "ep16"), ("three", "ep16"), ("two", "ep24")
     }  # fmt: skip
-    assert len(entries) == 28
+    assert len(entries) == 29
     assert any(e["position"]["free_window"] for e in entries)  # right after a conquest
     assert any(e["position"]["total"] > 0 for e in entries)  # mid-turn
     for entry in entries:

@@ -78,11 +78,11 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         **options: Any,
     ) -> None:
         #: the game, variant and options of every game played here
-        self.spec = resolve(game, variant, **options)
+        self.game_spec = resolve(game, variant, **options)
         self.game = game
-        self.variant = self.spec.variant
+        self.variant = self.game_spec.variant
         self.options = options
-        self.state: GameState = self.spec.new_game()
+        self.state: GameState = self.game_spec.new_game()
         self.seat = check_int(seat, "seat", 0, self.state.num_players)
         self.opponent = opponent
         make_bot(opponent)  # refuse a bad spec now, not at the first reset
@@ -138,7 +138,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         self._no_step = "step() after a reset() that failed: call reset()"
         base = int(self.np_random.integers(2**62))
         for _attempt in range(100):
-            self.state = self.spec.new_game()
+            self.state = self.game_spec.new_game()
             self._bots = {
                 p: make_bot(self.opponent, seed=base + p)
                 for p in range(self.state.num_players)
@@ -239,15 +239,15 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
             )
         self.metadata = {**self.metadata, "autoreset_mode": mode}
         #: the game, variant and options of every game of the batch
-        self.spec = resolve(game, variant, **options)
+        self.game_spec = resolve(game, variant, **options)
         self.game = game
-        self.variant = self.spec.variant
+        self.variant = self.game_spec.variant
         self._ply_cap = ply_cap
-        self.batch = StateBatch(self.spec, None, num_envs, seed, ply_cap)
+        self.batch = StateBatch(self.game_spec, None, num_envs, seed, ply_cap)
         self.num_envs = self.batch.num_envs
         self.num_players = self.batch.num_players
         shape = self.batch.observation_shape
-        self.single_observation_space = _obs_space(self.spec.new_game())
+        self.single_observation_space = _obs_space(self.game_spec.new_game())
         self.single_action_space = gymnasium.spaces.Discrete(self.batch.num_distinct_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -273,7 +273,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
             raise ValueError("BatchEnv is seeded by one int (the batch's generator)")
         if seed is not None:
             seed = check_seed(seed)
-            batch = StateBatch(self.spec, None, self.num_envs, seed, self._ply_cap)
+            batch = StateBatch(self.game_spec, None, self.num_envs, seed, self._ply_cap)
             self.action_space.seed(seed)
             self.batch = batch
         else:

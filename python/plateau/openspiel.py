@@ -116,9 +116,9 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
         self.max_length = check_int(merged.pop("max_game_length"), "max_game_length", 1, 2**31)
         self.options: dict[str, Any] = merged
         #: the game, variant and options of every game of this instance
-        self.spec = resolve(self.plateau_game, self.variant, **merged)
-        probe = self.spec.new_game()
-        out = outcomes(self.spec)
+        self.game_spec = resolve(self.plateau_game, self.variant, **merged)
+        probe = self.game_spec.new_game()
+        out = outcomes(self.game_spec)
         self.perfect_information = info.perfect_information
         self.observation_shape: tuple[int, ...] = tuple(probe.observation_shape)
         kind = game_type(self.plateau_game)
@@ -139,7 +139,7 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
 
     def new_initial_state(self) -> PlateauState:
         """The start position of the variant."""
-        return PlateauState(self, self.spec.new_game())
+        return PlateauState(self, self.game_spec.new_game())
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None

@@ -80,15 +80,15 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
     ) -> None:
         super().__init__()
         #: the game, variant and options of every game played here
-        self.spec = resolve(game, variant, **options)
+        self.game_spec = resolve(game, variant, **options)
         self.game = game
-        self.variant = self.spec.variant
+        self.variant = self.game_spec.variant
         self.options = options
         self.render_mode = check_render_mode(render_mode)
         self.max_game_length = (
             None if max_game_length is None else check_int(max_game_length, "max_game_length", 1)
         )
-        self.state: GameState = self.spec.new_game()
+        self.state: GameState = self.game_spec.new_game()
         n = self.state.num_players
         self.possible_agents = [agent_name(p) for p in range(n)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
@@ -121,7 +121,7 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         seeds the action spaces; checked before anything changes)."""
         if seed is not None:
             seed = check_seed(seed)
-        state = self.spec.new_game()
+        state = self.game_spec.new_game()
         if seed is not None:
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)

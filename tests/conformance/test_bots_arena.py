@@ -17,7 +17,7 @@ from plateau.bots import BOTS, bot_names, make_bot
 from plateau.openings import OpeningSource, write_openings
 from plateau.record import from_record, to_record
 
-MAX_PLIES = 2000
+MAX_PLIES = 10_000  # a random game of Empire Plateau (six steps a turn) may pass 3,000 plies
 
 #: the library's registered bots (other test modules register deliberately broken bots of their
 #: own, such as bots that crash or return illegal actions for the arena's forfeit tests)

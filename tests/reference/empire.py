@@ -26,7 +26,7 @@ Position dict (``position()``; ``from_position`` inverts it)
 -------------------------------------------------------------
 ::
 
-    {"variant": "two",            # two | four | duel
+    {"variant": "two",            # two | four | duel | three
      "board": "ep16",             # ep16 | ep24
      "to_move": "B",              # Empire whose turn it is (after a draw: the next Empire)
      "armies": {"a5": "G4", ...}, # dot -> Empire letter + type (2, 4, 6, E), in dot-index order
@@ -83,9 +83,11 @@ Interpretations (places where the page had to be read; each is implemented where
 5. End legality: "End is legal once total >= 6" or "If no army move is legal".  Free actions
    are not army moves, so in a free window End is also legal when frees remain but no army move
    does (§Freeing: "zero or more free actions").
-6. The Emblem-after-small ruling: "its legal moves" means the moves legal by every other rule
-   (the ruling cannot refer to itself).  "At least one small army has moved" is ``small > 0``
-   (every move costs >= 1).  Applied per Emblem move, with the turn's current ``total``.
+6. Six steps when possible (§A turn): "some sequence of this turn's legal army moves and
+   frees" means moves legal by the path and budget rules; a sequence reaches 6 when ``total``
+   does, so a game-ending move with ``total < 6`` reaches nothing (but is itself always legal).
+   "No army move is legal" (End) means no move legal under the six-step rule.  The earlier
+   Emblem-after-small ruling needs no code: it follows.
 7. The 2's L: only a 2-step path of plain steps qualifies; one step radial (``out``/``in``),
    the other tangential (``cw``/``ccw``).  A plain move of a 2 is any simple path.
 8. The 4's jump may be the only link (cost 2), or be followed by 1 or 2 steps; the jumped dot
@@ -116,7 +118,10 @@ Interpretations (places where the page had to be read; each is implemented where
 14. Parsing: ``x`` may replace ``-`` in a move (§Actions).  On ep24 ``x`` is also a spoke
     letter; a dot is always one letter plus digits, so ``x5xa5:3`` still parses unambiguously.
 15. A state's history and undo are not kept; ``perft`` applies each action to a copy.
-    The optional turn-limit of §Conquest is not implemented (off by default on the page).
+    The optional turn limit of §Conquest counts Empire turns (End actions): ``State(...,
+    turn_limit=n)`` ends the game after the n-th End, the players still in play tied (as in a
+    draw), players out ranked as always.  Positions under a limit carry ``turn_limit`` and
+    ``turns``.
 
 Gaps and tensions found in the page (none changes a count; each is resolved as above)
 --------------------------------------------------------------------------------------
@@ -271,8 +276,9 @@ VARIANTS: dict[str, dict[str, int]] = {
     "two": {"B": 0, "M": 0, "G": 1, "R": 1},
     "four": {"B": 0, "G": 1, "M": 2, "R": 3},
     "duel": {"B": 0, "M": 1},
+    "three": {"B": 0, "M": 0, "G": 1, "R": 2},  # [RB] tips: Advanced Plateau for three
 }
-NUM_PLAYERS: dict[str, int] = {"two": 2, "four": 4, "duel": 2}
+NUM_PLAYERS: dict[str, int] = {"two": 2, "four": 4, "duel": 2, "three": 3}
 
 
 # --------------------------------------------------------------------------------------------
@@ -293,7 +299,7 @@ def points_by_place(num_players: int) -> list[float]:
 class State:
     """An Empire Plateau position with its per-turn bookkeeping; mutable (``apply``)."""
 
-    def __init__(self, variant: str = "two", board: str = "ep16") -> None:
+    def __init__(self, variant: str = "two", board: str = "ep16", turn_limit: int = 0) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r}")
         if board not in BOARDS:
@@ -316,6 +322,9 @@ class State:
         self.conquered: list[str] = []
         self.out: list[int] = []
         self.empty_turns: int = 0
+        # §Conquest: the optional turn limit (Empire turns, i.e. End actions; 0: none)
+        self.turn_limit: int = turn_limit
+        self.turns: int = 0
 
     def _reset_turn(self) -> None:
         """§A turn: the per-turn state at the start of a turn."""
@@ -346,8 +355,12 @@ class State:
         """§Further rulings: the empty-turn counter reached the number of Empires in play."""
         return self.empty_turns >= len(self.alive_empires())
 
+    def limit_reached(self) -> bool:
+        """The turn limit (if any) is reached: the players still in play tie."""
+        return self.turn_limit > 0 and self.turns >= self.turn_limit
+
     def is_over(self) -> bool:
-        return len(self.players_in()) <= 1 or self.is_draw()
+        return len(self.players_in()) <= 1 or self.is_draw() or self.limit_reached()
 
     @property
     def winner(self) -> int | None:
@@ -425,16 +438,16 @@ class State:
         base_owner = bases.get(dot)
         return base_owner is None or (atype == "E" and base_owner == empire)
 
-    def destinations(self, start: int) -> set[tuple[int, int]]:
+    def destinations(self, start: int, cap: int = TURN_LIMIT) -> set[tuple[int, int]]:
         """Every ``(to, n)`` reachable by the army on ``start`` along a path meeting rules 1-6
         and the jump rules (§One army's move; §The 4s' jump).  Not filtered by the
-        Emblem-after-small ruling (see :meth:`army_moves`) nor by ``moved``.
+        six-step rule (see :meth:`moves`) nor by ``moved``.
 
         Brute force: a depth-first search over simple paths, pruned when the budget is spent."""
         army = self.armies[start]
         assert army is not None
         empire, atype = army
-        budget = self.budget(atype)
+        budget = min(self.budget(atype), cap)  # ``cap``: only the moves of at most cap steps
         found: set[tuple[int, int]] = set()
         if budget < 1:
             return found
@@ -481,28 +494,94 @@ class State:
         return found
 
     def army_moves(self, start: int) -> set[tuple[int, int]]:
-        """The legal ``(to, n)`` of the current Empire's army on ``start`` (empty if it moved)."""
+        """The ``(to, n)`` of the current Empire's army on ``start`` that the path and budget
+        rules allow (empty if it moved); not filtered by the six-step rule."""
         army = self.armies[start]
         if army is None or army[0] != self.to_move or start in self.moved:
             return set()
-        dests = self.destinations(start)
-        if army[1] == "E" and self.small > 0:
-            # §Step budget [ruling]: an Emblem move after a small army must bring total to at
-            # least 6 whenever any of that Emblem's legal moves can.
-            reaching = {(to, n) for to, n in dests if self.total + n >= END_MIN}
-            if reaching:
-                dests = reaching
-        return dests
+        return self.destinations(start)
 
-    def moves(self) -> list[tuple[int, int, int]]:
-        """All legal ``(from, to, n)`` of the Empire to move, in canonical order."""
-        if self.is_over():
-            return []
+    def path_moves(self) -> list[tuple[int, int, int]]:
+        """Every ``(from, to, n)`` the path and budget rules allow, in canonical order."""
         result: list[tuple[int, int, int]] = []
         for start in range(self.board.size):
             for to, n in self.army_moves(start):
                 result.append((start, to, n))
         return sorted(result)
+
+    def _key(self) -> tuple[Any, ...]:
+        """Everything the rest of the turn depends on (memo of the six-step search)."""
+        return (
+            tuple(self.armies),
+            self.total,
+            self.small,
+            self.emblem_moved,
+            self.locked,
+            frozenset(self.moved),
+            self.free_window,
+            tuple(sorted(self.captures.items())),
+            tuple(self.conquered),
+            tuple(self.out),
+        )
+
+    def can_reach_six(self, dead: set[tuple[Any, ...]] | None = None) -> bool:
+        """§A turn, "Six steps when possible": whether some sequence of this turn's army moves
+        and frees (legal by the path and budget rules) brings ``total`` to 6 or more.
+
+        Brute force over sequences; ``dead`` remembers the positions already found hopeless
+        (frees commute, so the same position comes up in many orders)."""
+        if self.total >= END_MIN:
+            return True
+        if self.is_over():
+            return False
+        if dead is None:
+            dead = set()
+        key = self._key()
+        if key in dead:
+            return False
+        need = END_MIN - self.total
+        # A path of more than ``need`` steps has a prefix of exactly ``need`` that ends on a dot
+        # it could stop on, except a 4's first-link jump (2 steps): so the moves of at most
+        # max(need, 2) steps tell whether one reaches 6, and the shorter ones are all we need.
+        short: list[tuple[int, int, int]] = []
+        for start in range(self.board.size):
+            army = self.armies[start]
+            if army is None or army[0] != self.to_move or start in self.moved:
+                continue
+            for to, n in self.destinations(start, max(need, 2)):
+                if n >= need:
+                    return True
+                short.append((start, to, n))
+        for f, t, n in sorted(short):
+            child = self.copy()
+            child._do_move(f, t, n)
+            if child.can_reach_six(dead):
+                return True
+        for atype, dot in self.frees():
+            child = self.copy()
+            child._do_free(atype, dot)
+            if child.can_reach_six(dead):
+                return True
+        dead.add(key)
+        return False
+
+    def moves(self) -> list[tuple[int, int, int]]:
+        """All legal ``(from, to, n)`` of the Empire to move, in canonical order.
+
+        §A turn, six steps when possible: while some sequence can still reach 6, a move after
+        which none can is illegal, unless it ends the game."""
+        if self.is_over():
+            return []
+        result = self.path_moves()
+        if self.total >= END_MIN or not self.can_reach_six():
+            return result
+        kept = []
+        for f, t, n in result:
+            child = self.copy()
+            child._do_move(f, t, n)
+            if child.is_over() or child.can_reach_six():
+                kept.append((f, t, n))
+        return kept
 
     def frees(self) -> list[tuple[str, int]]:
         """§Freeing captured armies: the legal ``(type, dot)`` while the window is open."""
@@ -529,7 +608,7 @@ class State:
         return result
 
     def end_legal(self, moves: list[tuple[int, int, int]] | None = None) -> bool:
-        """§Step budget: End is legal once total >= 6, or when no army move is legal."""
+        """§A turn: End is legal when total >= 6, or when no army move is legal."""
         if self.is_over():
             return False
         if moves is None:
@@ -656,6 +735,7 @@ class State:
             self.empty_turns += 1
         else:
             self.empty_turns = 0
+        self.turns += 1
         self._reset_turn()
         alive = self.alive_empires()
         i = ORDER.index(self.to_move)
@@ -686,15 +766,19 @@ class State:
         other.conquered = list(self.conquered)
         other.out = list(self.out)
         other.empty_turns = self.empty_turns
+        other.turn_limit = self.turn_limit
+        other.turns = self.turns
         return other
 
     def position(self) -> dict[str, Any]:
         """The plain JSON-able position (format in the module docstring)."""
         name = self.board.name_of
         rank = {e: i for i, e in enumerate(ORDER)}
+        limit = {"turn_limit": self.turn_limit, "turns": self.turns} if self.turn_limit else {}
         return {
             "variant": self.variant,
             "board": self.board_id,
+            **limit,
             "to_move": self.to_move,
             "armies": {
                 name(dot): army[0] + army[1]
@@ -724,6 +808,8 @@ class State:
     def from_position(cls, data: Mapping[str, Any]) -> State:
         """Build a state from a position dict; only ``variant`` and ``armies`` are required."""
         state = cls(str(data["variant"]), str(data.get("board", "ep16")))
+        state.turn_limit = int(data.get("turn_limit", 0))
+        state.turns = int(data.get("turns", 0))
         board = state.board
         state.conquered = [str(e) for e in data.get("conquered", [])]
         for e in state.conquered:

@@ -4,7 +4,7 @@ Usage (from the repository root)::
 
     python tests/reference/make_empire_perft.py [--max-seconds 60] [--out FILE]
 
-For each game -- ``two``, ``four`` and ``duel`` on ep16 and ``two`` on ep24 -- it stores the
+For each game -- ``two``, ``four``, ``duel``, ``three`` on ep16, ``two`` on ep24 -- it stores the
 start position and six positions reached by seeded random play, each with the actions from the
 start, the position dict (``State.position()``) and perft counts.  Depths 1 and 2 are always
 counted; depth 3 only when its estimated time (depth-2 time x depth-2 count / depth-1 count) is
@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reference.empire import State, perft
 
-GAMES = [("two", "ep16"), ("four", "ep16"), ("duel", "ep16"), ("two", "ep24")]
+GAMES = [("two", "ep16"), ("four", "ep16"), ("duel", "ep16"), ("three", "ep16"), ("two", "ep24")]
 HOT = 0.6
 MAX_PLIES = 400
 

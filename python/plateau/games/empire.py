@@ -252,14 +252,17 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
     game = "empire-plateau"
     notation_aliases: ClassVar[Mapping[str, str]] = {"x": "-"}
 
-    def __init__(self, variant: str = "two", board: BoardSpec = "ep16") -> None:
+    def __init__(
+        self, variant: str = "two", board: BoardSpec = "ep16", turn_limit: int = 0
+    ) -> None:
         v = VARIANTS.get(variant) if isinstance(variant, str) else None
         if v is None:
             raise UnknownVariantError(
                 f"unknown variant {variant!r} of 'empire-plateau'; known variants: "
                 f"{', '.join(VARIANTS)}"
             )
-        self._core_init(board_tables(board), v.index)
+        limit = check_int(turn_limit, "turn_limit", 0, _MAX_PLY)
+        self._core_init(board_tables(board), v.index, limit)
 
     # -- identity -----------------------------------------------------------------------------
 
@@ -279,9 +282,21 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
 
     @property
     def options(self) -> dict[str, Any]:
-        """``{"board": ...}``: the board's name for a shipped board, else the board itself as
-        JSON text in the board file format (so that records replay without the file)."""
-        return {"board": _info(self._board_tables).option}
+        """``{"board": ..., "turn_limit": ...}``: the board's name for a shipped board, else the
+        board itself as JSON text in the board file format (so that records replay without the
+        file); the number of Empire turns after which the game ends (0: no limit)."""
+        return {"board": _info(self._board_tables).option, "turn_limit": self.turn_limit}
+
+    @property
+    def turn_limit(self) -> int:
+        """The ``turn_limit`` option: the game ends after this many Empire turns (End
+        actions), the players still in play tied; 0 for no limit."""
+        return int(self._turns()[1])
+
+    @property
+    def turns(self) -> int:
+        """The Empire turns ended so far (End actions)."""
+        return int(self._turns()[0])
 
     def points_by_place(self) -> tuple[float, ...]:
         return POINTS[self.num_players]
@@ -410,7 +425,8 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         return groups + [[p] for p in reversed(out)]
 
     def _position_key(self) -> object:
-        return self._position()
+        # under a turn limit the turns left decide the rest of the game too
+        return self._position(), (self._turns() if self.turn_limit else None)
 
     # -- notation -----------------------------------------------------------------------------
 
@@ -562,14 +578,10 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
             if owners[EMPIRES.index(te)] == me:
                 return f"a friendly army ({te}{TYPES[(target - 1) & 3]}) stands on {dots[to]}"
             enemy = True
-        if (
-            t == "E"
-            and r["small"] > 0
-            and self._army_moves(f, False).tolist().count((f * len(dots) + to) * 12 + cost - 1)
-        ):
+        if self._army_moves(f).tolist().count((f * len(dots) + to) * 12 + cost - 1):
             return (
-                f"after small armies the Emblem must bring the total to at least {END_MIN}, "
-                "and a longer move of it can"
+                f"the turn must reach {END_MIN} steps while it can (six steps when possible): "
+                f"after this move no sequence of moves could, and it does not win"
             )
         if t == "2" and enemy:
             if cost == 1:
@@ -589,16 +601,19 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         type, in dot-index order), the turn record (``total``, ``small``, ``emblem_moved``,
         ``locked``, ``moved`` dots, ``free_window``: the Empire just conquered or None),
         ``captures`` (``[captor, victim, type, count]``), ``conquered``, ``out``,
-        ``empty_turns`` and ``ply`` (the one field the reference does not have).
+        ``empty_turns`` and ``ply`` (the one field the reference does not have); under the
+        ``turn_limit`` option also ``turn_limit`` and ``turns`` (Empire turns ended).
         :meth:`from_position_dict` rebuilds it."""
         r = self._raw()
         dots = self.board.dots
         rank = {e: i for i, e in enumerate(EMPIRES)}
         order = ("2", "4", "6", "E")
         captures = sorted(r["captures"], key=lambda c: (rank[c[0]], rank[c[1]], order.index(c[2])))
+        limit = {"turn_limit": self.turn_limit, "turns": self.turns} if self.turn_limit else {}
         return {
             "variant": self.variant,
             "board": self.options["board"],
+            **limit,
             "to_move": r["to_move"],
             "armies": {
                 dots[d]: EMPIRES[(c - 1) >> 2] + TYPES[(c - 1) & 3]
@@ -620,15 +635,19 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
 
     @classmethod
     def from_position_dict(
-        cls, data: Mapping[str, Any], board: BoardSpec | None = None
+        cls,
+        data: Mapping[str, Any],
+        board: BoardSpec | None = None,
+        turn_limit: int | None = None,
     ) -> EmpirePlateauState:
         """A game (no history) from a :meth:`position_dict`; only ``variant`` and ``armies``
         are required (the rest defaults to the start of a turn: board ep16, the first Empire
-        in play to act). ``board`` (the option's values) overrides ``data["board"]``, which,
-        being data, may only name a shipped board or hold the board itself, never a path.
-        Every field is checked against the rules; ValueError names the bad field."""
+        in play to act, no turn limit). ``board`` and ``turn_limit`` (the options' values)
+        override ``data["board"]`` and ``data["turn_limit"]``; ``data["board"]``, being data,
+        may only name a shipped board or hold the board itself, never a path. Every field is
+        checked against the rules; ValueError names the bad field."""
         state = cls.__new__(cls)
-        state._load(*_setup_args(data, board))
+        state._load(*_setup_args(data, board, turn_limit))
         return state
 
     def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
@@ -741,6 +760,8 @@ _FIELDS = (
     "out",
     "empty_turns",
     "ply",
+    "turn_limit",
+    "turns",
 )
 
 
@@ -765,7 +786,9 @@ def _field_list(data: Mapping[str, Any], key: str) -> list[Any]:
     return value
 
 
-def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
+def _setup_args(
+    data: object, board: BoardSpec | None, turn_limit: int | None = None
+) -> tuple[Any, ...]:
     """The arguments of ``EmpireCore._load`` for the position ``data`` after checking every
     field against the rules (ValueError naming the field)."""
     if not isinstance(data, Mapping):
@@ -936,6 +959,13 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
         free_from = EMPIRES.index(y)
     empty_turns = _field_int(data, "empty_turns", 0, len(alive), 0)
     ply = _field_int(data, "ply", 0, _MAX_PLY - 1, 0)
+    if turn_limit is None:
+        limit = _field_int(data, "turn_limit", 0, _MAX_PLY - 1, 0)
+    else:
+        limit = check_int(turn_limit, "turn_limit", 0, _MAX_PLY)
+    if not limit and "turns" in data:
+        raise ValueError("turns: counted only under a turn_limit")
+    turns = _field_int(data, "turns", 0, limit, 0) if limit else 0
     return (
         tables,
         v.index,
@@ -952,6 +982,8 @@ def _setup_args(data: object, board: BoardSpec | None) -> tuple[Any, ...]:
         sorted(moved),
         captures,
         ply,
+        turns,
+        limit,
     )
 
 
@@ -967,20 +999,30 @@ def _check_data_options(options: dict[str, Any]) -> None:
 
 def _check_option_values(variant: str, options: dict[str, Any]) -> dict[str, Any]:
     """The board loaded (once: its tables are cached) and named as the state's ``options``
-    shows it: a shipped board's name, else the board's JSON text."""
-    return {"board": _info(board_tables(options["board"])).option}
+    shows it (a shipped board's name, else the board's JSON text), and the turn limit."""
+    return {
+        "board": _info(board_tables(options["board"])).option,
+        "turn_limit": check_int(options["turn_limit"], "turn_limit", 0, _MAX_PLY),
+    }
 
 
-def _playouts(variant: str, n: int, seed: int, ply_cap: int, board: BoardSpec = "ep16") -> Any:
-    return dict(_e.random_playouts(board_tables(board), VARIANTS[variant].index, n, seed, ply_cap))
+def _playouts(
+    variant: str, n: int, seed: int, ply_cap: int, board: BoardSpec = "ep16", turn_limit: int = 0
+) -> Any:
+    limit = check_int(turn_limit, "turn_limit", 0, _MAX_PLY)
+    tables = board_tables(board)
+    return dict(_e.random_playouts(tables, VARIANTS[variant].index, n, seed, ply_cap, limit))
 
 
-def _batch(variant: str, n: int, seed: int, ply_cap: int, board: BoardSpec = "ep16") -> Any:
-    return _eb.EmpireBatch(board_tables(board), VARIANTS[variant].index, n, seed, ply_cap)
+def _batch(
+    variant: str, n: int, seed: int, ply_cap: int, board: BoardSpec = "ep16", turn_limit: int = 0
+) -> Any:
+    limit = check_int(turn_limit, "turn_limit", 0, _MAX_PLY)
+    return _eb.EmpireBatch(board_tables(board), VARIANTS[variant].index, n, seed, ply_cap, limit)
 
 
 def _from_setup(
-    variant: str, setup: Mapping[str, Any], board: BoardSpec = "ep16"
+    variant: str, setup: Mapping[str, Any], board: BoardSpec = "ep16", turn_limit: int = 0
 ) -> EmpirePlateauState:
     if not isinstance(setup, Mapping):
         raise ValueError(f"a set-up position is an object, got {type(setup).__name__}")
@@ -994,7 +1036,11 @@ def _from_setup(
             raise ValueError(f"board: {e}") from None
         if _info(theirs).board != _info(tables).board:
             raise ValueError("board: the set-up is on another board than the game's option")
-    return EmpirePlateauState.from_position_dict({**setup, "variant": variant}, board=board)
+    if "turn_limit" in setup and setup["turn_limit"] != turn_limit:
+        raise ValueError("turn_limit: the set-up has another turn limit than the game's option")
+    return EmpirePlateauState.from_position_dict(
+        {**setup, "variant": variant}, board=board, turn_limit=turn_limit
+    )
 
 
 #: the actions from the start of ``two`` to the "turn start (seed 1, ply 9)" position of
@@ -1013,8 +1059,8 @@ def _ply_9() -> EmpirePlateauState:
 #: what ``plateau bench`` times; the targets are the issue's (docs/empire-plateau.md, Speed)
 BENCH = BenchSpec(
     positions=(
-        BenchPosition("two start", lambda: EmpirePlateauState("two"), 3, 306_547, 11_331),
-        BenchPosition("two ply 9", _ply_9, 3, 288_537, 10_936),
+        BenchPosition("two start", lambda: EmpirePlateauState("two"), 3, 306_197, 11_323),
+        BenchPosition("two ply 9", _ply_9, 3, 288_190, 10_928),
     ),
     midgame="two ply 9",
     batch_masks=False,  # hundreds of thousands of ids a game: a learner uses legal_lists
@@ -1036,7 +1082,7 @@ register(
         default_variant="two",
         factory=EmpirePlateauState,
         playouts=_playouts,
-        options={"board": "ep16"},
+        options={"board": "ep16", "turn_limit": 0},
         batch=_batch,
         from_setup=_from_setup,
         check_data_options=_check_data_options,
@@ -1045,7 +1091,10 @@ register(
         # playout mostly says "nobody is out yet", so leaves are valued by the heuristic
         mcts_eval="heuristic",
         # the first edition's board, and a user board (ep16 with a twelfth ring) as JSON text
-        option_values={"board": ("ep24", board_to_json(polar_board("ring12", 16, 12)))},
+        option_values={
+            "board": ("ep24", board_to_json(polar_board("ring12", 16, 12))),
+            "turn_limit": (9,),
+        },
         bench=BENCH,
         render=drawn_by("plateau.render.empire"),
     )
