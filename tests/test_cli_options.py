@@ -16,7 +16,7 @@ from plateau.cli import main, parse_option
 from plateau.record import from_record
 
 #: perft of the start of variant two on ep24 (tests/data/empire_perft.json)
-EP24_PERFT = {1: 151, 2: 15609}
+EP24_PERFT = {1: 151, 2: 15607}
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -92,7 +92,8 @@ def test_an_arena_on_ep24_replays_on_ep24(
     )  # fmt: skip
     assert code == 0 and "2 games of empire-plateau/duel (board=ep24)" in table
     results = arena.read_results(out)
-    assert [(r.variant, r.options) for r in results] == [("duel", {"board": "ep24"})] * 2
+    ep24 = {"board": "ep24", "turn_limit": 0}  # every option, as the spec resolves them
+    assert [(r.variant, r.options) for r in results] == [("duel", ep24)] * 2
     for r in results:
         state = from_record(r.record)
         assert state.board.name == "ep24" and state.ply == r.plies
@@ -108,9 +109,9 @@ def test_arena_run_with_options_plays_on_ep24() -> None:
         "empire-plateau", "duel", ["random", "random"], games=2, ply_cap=20,
         options={"board": "ep24"},
     )  # fmt: skip
-    assert result.options == {"board": "ep24"}
+    assert result.options == {"board": "ep24", "turn_limit": 0}
     for r in result.results:
-        assert r.options == {"board": "ep24"}
+        assert r.options == {"board": "ep24", "turn_limit": 0}
         assert from_record(r.record).board.name == "ep24"
     spec = plateau.resolve("empire-plateau", "duel", board="ep24")
     again = arena.run(spec, None, ["random", "random"], games=2, ply_cap=20)

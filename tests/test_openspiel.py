@@ -162,7 +162,7 @@ def test_max_game_length_ends_the_game_as_a_tie(pyspiel: Any) -> None:
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert len(state.history()) == 6
-    assert state.returns() == [4.0, 4.0, 4.0, 4.0]  # all four tied for first place
+    assert state.returns() == [1.75, 1.75, 1.75, 1.75]  # all four tied: (4 + 2 + 1 + 0) / 4
 
 
 def test_options_are_game_parameters(pyspiel: Any) -> None:

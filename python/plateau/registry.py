@@ -204,7 +204,7 @@ class GameSpec:
 
     >>> spec = resolve("empire-plateau", board="ep24")
     >>> spec
-    GameSpec(game='empire-plateau', variant='two', options={'board': 'ep24'})
+    GameSpec(game='empire-plateau', variant='two', options={'board': 'ep24', 'turn_limit': 0})
     >>> spec.new_game().options == spec.options
     True
     """
