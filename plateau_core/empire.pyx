@@ -1320,19 +1320,20 @@ cdef int _frees(const EmpireState* s, int32_t* out, int n) noexcept nogil:
 #    longest first, frees in ascending order (they commute), pruned by the steps the armies
 #    still on hand or capturable back could add at most. Only cramped positions get there.
 
+cdef enum:
+    WALKS = 8                   # the most greedy walks of small armies a witness keeps
+
+
 ctypedef struct Witness:
-    bint emblem                 # the Emblem has a plain path of ``need`` steps
-    int small                   # steps the greedy walks of small armies reach (at most need)
-    int narmies
-    int16_t armies[6]           # the walked small armies' dots
-    int nemblem                 # dots[:nemblem]: the Emblem's path
-    int ndots
-    int16_t dots[12]            # every dot of the paths, the Emblem's first
-    int small2                  # a second greedy walk, by other small armies (``second``):
-    int narmies2                # a move of the first walk's armies often leaves it whole
-    int16_t armies2[6]
-    int ndots2
-    int16_t dots2[6]
+    bint emblem                 # the Emblem has a plain path of ``need`` steps: edots[0]
+    bint emblem2                # and (``every``) a second one apart from it: edots[1]
+    int16_t edots[2][6]
+    int nwalks                  # walks of the small armies one after another along plain paths:
+    int got[WALKS]              # the first by all of them; then (``every``) one without each
+    int narmies[WALKS]          # army of the first, and one without all of them. A walk reaches
+    int16_t armies[WALKS][6]    # got[j] <= need steps with the armies armies[j] over the dots
+    int ndots[WALKS]            # dots[j]: a move that leaves both alone keeps it
+    int16_t dots[WALKS][6]
 
 
 ctypedef struct Six:
@@ -1381,19 +1382,18 @@ cdef inline bint _among(const int16_t* a, int lo, int hi, int v) noexcept nogil:
 
 
 cdef bint _witness(const EmpireState* s, uint8_t* cls, int total, int small, bint emblem_moved,
-                   bint locked, int skip, Witness* w, bint second=False) noexcept nogil:
+                   bint locked, int skip, Witness* w, bint every=False) noexcept nogil:
     """Tier 1 for the turn record given (the army on ``skip`` counts as moved): whether the
     Emblem, or the small armies walked greedily, reach ``6 - total`` more steps by plain
-    moves; ``w`` keeps both witnesses. ``cls`` is restored."""
+    moves; ``w`` keeps the witnesses (``every``: the alternative ones too). ``cls`` is
+    restored."""
     cdef const EmpireBoard* bd = s.bd
     cdef int need = EMPIRE_END_MIN - total, lo = army_code(s.to_move, 0), own = bd.base_dot[s.to_move]
-    cdef int d, e = -1, ns = 0
+    cdef int d, e = -1, ns = 0, i, j
     cdef uint8_t saved
     cdef int16_t smalls[EMPIRE_MAX_START * EMPIRE_TYPES]
-    w.emblem = False
-    w.small = w.small2 = 0
-    w.narmies = w.narmies2 = 0
-    w.nemblem = w.ndots = w.ndots2 = 0
+    w.emblem = w.emblem2 = False
+    w.nwalks = 0
     for d in range(bd.ndots):
         if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES and d != skip:
             if army_type(s.army[d]) == EMPIRE_T_E:
@@ -1405,18 +1405,31 @@ cdef bint _witness(const EmpireState* s, uint8_t* cls, int total, int small, bin
         saved = cls[own]
         if s.army[own] == 0:
             cls[own] = C_PASS
-        w.emblem = _plain_path(bd, cls, e, need, w.dots)
+        w.emblem = _plain_path(bd, cls, e, need, w.edots[0])
+        if w.emblem and every:
+            for i in range(need):
+                cls[w.edots[0][i]] = C_BLOCK
+            w.emblem2 = _plain_path(bd, cls, e, need, w.edots[1])
+            for i in range(need):
+                cls[w.edots[0][i]] = C_PASS
         cls[own] = saved
-        if w.emblem:
-            w.nemblem = w.ndots = need
-    if not locked:
-        w.small = _greedy(bd, s, cls, smalls, ns, need, NULL, 0, w.armies, &w.narmies,
-                          w.dots + w.nemblem, &w.ndots)
-        w.ndots += w.nemblem
-        if second and w.small >= need:
-            w.small2 = _greedy(bd, s, cls, smalls, ns, need, w.armies, w.narmies, w.armies2,
-                               &w.narmies2, w.dots2, &w.ndots2)
-    return w.emblem or w.small >= need
+    if locked or ns == 0:
+        return w.emblem
+    w.got[0] = _greedy(bd, s, cls, smalls, ns, need, NULL, 0, w.armies[0], &w.narmies[0],
+                       w.dots[0], &w.ndots[0])
+    w.nwalks = 1
+    if every and w.got[0] > 0:
+        for i in range(w.narmies[0] if w.narmies[0] < WALKS - 2 else WALKS - 2):
+            j = w.nwalks
+            w.got[j] = _greedy(bd, s, cls, smalls, ns, need, &w.armies[0][i], 1, w.armies[j],
+                               &w.narmies[j], w.dots[j], &w.ndots[j])
+            w.nwalks += 1
+        if w.narmies[0] > 1:
+            j = w.nwalks
+            w.got[j] = _greedy(bd, s, cls, smalls, ns, need, w.armies[0], w.narmies[0],
+                               w.armies[j], &w.narmies[j], w.dots[j], &w.ndots[j])
+            w.nwalks += 1
+    return w.emblem or w.got[0] >= need
 
 
 cdef int _greedy(const EmpireBoard* bd, const EmpireState* s, uint8_t* cls, const int16_t* smalls,
@@ -1499,53 +1512,94 @@ cdef int _emblem_room(const EmpireState* s, int e) noexcept nogil:
     return tail - 1 + take
 
 
-cdef bint _six_bound(const EmpireState* s, int need) noexcept nogil:
-    """Whether the armies on hand, and those that could be freed this turn, could add ``need``
-    steps at all. Armies are freed only in the window now open, or after a conquest this turn:
-    of an enemy whose base some unmoved army is near enough to (the armies ignored)."""
+ctypedef struct Supply:
+    int smalls                  # the values of the small armies on hand or freeable (uncapped)
+    bint emblem                 # an unmoved Emblem on hand or freeable
+    int e                       # the Emblem's dot, -1 if not on the board
+    bint conquest               # a conquest this turn could free armies
+
+
+cdef void _supply(const EmpireState* s, Supply* u) noexcept nogil:
+    """What could still move this turn: the armies on hand, and those that could be freed.
+    Armies are freed only in the window now open, or after a conquest this turn: of an enemy
+    whose base some unmoved army is near enough to (the armies ignored), unless that conquest
+    ends the game (a game won does not reach 6)."""
     cdef const EmpireBoard* bd = s.bd
-    cdef int lo = army_code(s.to_move, 0), x = s.to_move, d, y, t, smalls = 0, ns = 0, i, r
-    cdef int W = bd.words, home, e = -1, room
-    cdef bint emblem = False, near, conquest = False
+    cdef int lo = army_code(s.to_move, 0), x = s.to_move, d, y, t, ns = 0, i, r
+    cdef int W = bd.words, home
+    cdef bint near
     cdef int16_t mine[EMPIRE_MAX_START * EMPIRE_TYPES]
+    u.smalls = 0
+    u.emblem = u.conquest = False
+    u.e = -1
     for d in range(bd.ndots):
         if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES:
             t = army_type(s.army[d])
             if t == EMPIRE_T_E:
-                emblem = True
-                e = d
+                u.emblem = True
+                u.e = d
             else:
-                smalls += C_VALUE[t]
+                u.smalls += C_VALUE[t]
             if ns < EMPIRE_MAX_START * EMPIRE_TYPES:
                 mine[ns] = <int16_t>d
                 ns += 1
     for y in range(EMPIRE_EMPIRES):
         near = y == s.free_from
-        if not near and (s.alive >> y) & 1 and s.owner[y] != s.owner[x]:
+        if (not near and (s.alive >> y) & 1 and s.owner[y] != s.owner[x]
+                and not _wins(s, bd.base_dot[y])):
             home = bd.base_dot[y]
             for i in range(ns):
                 r = _army_budget(s, army_type(s.army[mine[i]]))
                 if r > 0 and (bd.ball[(mine[i] * 13 + r) * W + (home >> 6)] >> (home & 63)) & 1:
                     near = True
-                    conquest = True
+                    u.conquest = True
                     break
         if not near:
             continue
-        emblem = emblem or s.cap[y][x][EMPIRE_T_E] > 0
+        u.emblem = u.emblem or s.cap[y][x][EMPIRE_T_E] > 0
         for t in range(1, EMPIRE_TYPES):
-            smalls += s.cap[y][x][t] * C_VALUE[t]
+            u.smalls += s.cap[y][x][t] * C_VALUE[t]
+    if s.emblem_moved:
+        u.emblem = False
+
+
+cdef bint _six_bound(const EmpireState* s, int need) noexcept nogil:
+    """Whether the armies on hand, and those that could be freed this turn (_supply), could
+    add ``need`` steps at all."""
+    cdef Supply u
+    cdef int smalls
+    _supply(s, &u)
+    smalls = u.smalls
     if s.locked:
         smalls = 0
     elif smalls > EMPIRE_SMALL_STEPS - s.small:
         smalls = EMPIRE_SMALL_STEPS - s.small
     if smalls >= need:
         return True
-    if not emblem or s.emblem_moved:
+    if not u.emblem:
         return False
-    if conquest or e < 0 or s.free_from >= 0:
+    if u.conquest or u.e < 0 or s.free_from >= 0:
         return True                     # 12 - total >= 6 >= need
-    room = _emblem_room(s, e)
-    return smalls + room >= need
+    return smalls + _emblem_room(s, u.e) >= need
+
+
+cdef inline bint _short(const EmpireState* s, const Supply* u, int need, int f, int t, int c,
+                        int at) noexcept nogil:
+    """Whether the move (``f`` to ``t``, ``c`` steps, an army of type ``at``) surely leaves
+    too little to reach 6 when no Emblem could move after it (``u``: the supply before it). A
+    conquest frees armies: it is never short here."""
+    cdef int be = s.bd.base_emp[t], smalls
+    if be >= 0 and be != s.to_move and (s.alive >> be) & 1:
+        return False
+    if at == EMPIRE_T_E:
+        smalls = u.smalls               # (an Emblem moved with small == 0: nothing is locked)
+    elif u.emblem:
+        return False
+    else:
+        smalls = u.smalls - C_VALUE[at]
+    if smalls > EMPIRE_SMALL_STEPS - s.small - (0 if at == EMPIRE_T_E else c):
+        smalls = EMPIRE_SMALL_STEPS - s.small - (0 if at == EMPIRE_T_E else c)
+    return smalls < need - c
 
 
 cdef int _six_search(Six* x, int level, int min_free) noexcept nogil:
@@ -1706,6 +1760,17 @@ cdef bint _after_move(const EmpireState* s, uint8_t* cls, int a, int f, int t, i
     return _six_deep(&after, x)
 
 
+cdef inline bint _walk_keeps(const Witness* w, int need, int f, int t, int cost) noexcept nogil:
+    """Whether a walk of ``w`` still reaches 6 after a move of ``cost`` steps from ``f`` to
+    ``t``: one that reaches ``need - cost`` steps, moves no army on ``f`` and crosses no ``t``."""
+    cdef int j
+    for j in range(w.nwalks):
+        if (w.got[j] + cost >= need and not _among(w.armies[j], 0, w.narmies[j], f)
+                and not _among(w.dots[j], 0, w.ndots[j], t)):
+            return True
+    return False
+
+
 cdef bint _six_check(const EmpireState* s, uint8_t* cls, const Witness* w, int a) noexcept nogil:
     """Whether the six-step rule allows the move ``a`` (legal by the path and budget rules) in
     ``s``, where the turn can still reach 6 (``w``: its witnesses, ``cls``: its classes)."""
@@ -1717,18 +1782,16 @@ cdef bint _six_check(const EmpireState* s, uint8_t* cls, const Witness* w, int a
     if at == EMPIRE_T_E:
         if s.small > 0:
             return False                # it locks the small armies: nothing could follow
-        if w.small + cost >= need and not _among(w.dots, w.nemblem, w.ndots, t):
-            return True
-        if w.small2 + cost >= need and not _among(w.dots2, 0, w.ndots2, t):
+        if _walk_keeps(w, need, f, t, cost):
             return True
     else:
-        if w.emblem and not _among(w.dots, 0, w.nemblem, t):
+        # the Emblem's path keeps if the move lands past the ``need - cost`` steps it still
+        # needs after the move
+        if w.emblem and not _among(w.edots[0], 0, need - cost, t):
             return True
-        if (w.small >= need and not _among(w.armies, 0, w.narmies, f)
-                and not _among(w.dots, w.nemblem, w.ndots, t)):
+        if w.emblem2 and not _among(w.edots[1], 0, need - cost, t):
             return True
-        if (w.small2 >= need and not _among(w.armies2, 0, w.narmies2, f)
-                and not _among(w.dots2, 0, w.ndots2, t)):
+        if _walk_keeps(w, need, f, t, cost):
             return True
     return _after_move(s, cls, a, f, t, cost, at, NULL)
 
@@ -1741,44 +1804,50 @@ cdef bint _six_holds(const EmpireState* s, uint8_t* cls, Witness* w) noexcept no
     return _six_deep(s, NULL)
 
 
-cdef enum:
-    # _six_filter's marks of the dots: on a witness's path, a walked army, a winning base
-    MK_EMBLEM = 1
-    MK_WALK1 = 2
-    MK_ARMY1 = 4
-    MK_WALK2 = 8
-    MK_ARMY2 = 16
-    MK_WIN = 32
-
-
 cdef int _six_filter(const EmpireState* s, uint8_t* cls, int32_t* ids, int n) noexcept nogil:
     """Keep the moves ``ids[:n]`` (legal by the path and budget rules, ascending) that the
     six-step rule allows; returns how many. The tests of _six_check, on the dots marked once."""
     cdef const EmpireBoard* bd = s.bd
     cdef Witness w
     cdef Six x
-    cdef int D = bd.ndots, need = EMPIRE_END_MIN - s.total, i, k = 0, a, c, m, f = -1, t, at = 0
-    cdef int next_f = 0, e
-    cdef uint8_t mt
-    cdef uint8_t mark[EMPIRE_MAX_DOTS]
+    cdef int D = bd.ndots, need = EMPIRE_END_MIN - s.total, i, j, k = 0, a, c, m, f = -1, t
+    cdef int next_f = 0, e, at = 0
+    cdef uint8_t onwalk[EMPIRE_MAX_DOTS]    # bit j: the dot is on walk j's paths
+    cdef uint8_t inwalk[EMPIRE_MAX_DOTS]    # bit j: walk j moves the army on the dot
+    cdef uint8_t epos[EMPIRE_MAX_DOTS]      # 1 + the dot's place on the Emblem's first path
+    cdef uint8_t epos2[EMPIRE_MAX_DOTS]     # and on its second, 0 off them
+    cdef uint8_t wins[EMPIRE_MAX_DOTS]      # entering the dot ends the game
+    cdef uint8_t enough[EMPIRE_COSTS + 1]   # bit j: walk j reaches need - c steps
     cdef bint keep
+    cdef Supply u
     if s.total >= EMPIRE_END_MIN or n == 0 or not _six_holds(s, cls, &w):
         return n
+    _supply(s, &u)
     x.g = NULL                  # the search's room, opened on first need and shared
-    memset(mark, 0, D)
-    for i in range(w.nemblem):
-        mark[w.dots[i]] |= MK_EMBLEM
-    for i in range(w.nemblem, w.ndots):
-        mark[w.dots[i]] |= MK_WALK1
-    for i in range(w.narmies):
-        mark[w.armies[i]] |= MK_ARMY1
-    for i in range(w.ndots2):
-        mark[w.dots2[i]] |= MK_WALK2
-    for i in range(w.narmies2):
-        mark[w.armies2[i]] |= MK_ARMY2
+    memset(onwalk, 0, D)
+    memset(inwalk, 0, D)
+    memset(epos, 0, D)
+    memset(epos2, 0, D)
+    memset(wins, 0, D)
+    if w.emblem:
+        for i in range(need):
+            epos[w.edots[0][i]] = <uint8_t>(i + 1)
+    if w.emblem2:
+        for i in range(need):
+            epos2[w.edots[1][i]] = <uint8_t>(i + 1)
+    for j in range(w.nwalks):
+        for i in range(w.ndots[j]):
+            onwalk[w.dots[j][i]] |= <uint8_t>(1 << j)
+        for i in range(w.narmies[j]):
+            inwalk[w.armies[j][i]] |= <uint8_t>(1 << j)
+    for c in range(EMPIRE_COSTS + 1):
+        enough[c] = 0
+        for j in range(w.nwalks):
+            if w.got[j] + c >= need:
+                enough[c] |= <uint8_t>(1 << j)
     for e in range(EMPIRE_EMPIRES):
         if _wins(s, bd.base_dot[e]):
-            mark[bd.base_dot[e]] |= MK_WIN
+            wins[bd.base_dot[e]] = 1
     for i in range(n):
         a = ids[i]
         c = a % EMPIRE_COSTS + 1
@@ -1790,19 +1859,21 @@ cdef int _six_filter(const EmpireState* s, uint8_t* cls, int32_t* ids, int n) no
                 next_f = (f + 1) * D
                 at = army_type(s.army[f])
             t = m - f * D
-            mt = mark[t]
-            if mt & MK_WIN:
+            if wins[t]:
                 keep = True
             elif at == EMPIRE_T_E:
                 keep = s.small == 0 and (
-                    (w.small + c >= need and not mt & MK_WALK1)
-                    or (w.small2 + c >= need and not mt & MK_WALK2)
-                    or _after_move(s, cls, a, f, t, c, at, &x))
+                    enough[c] & ~onwalk[t] != 0
+                    or (not _short(s, &u, need, f, t, c, at)
+                        and _after_move(s, cls, a, f, t, c, at, &x)))
             else:
-                keep = ((w.emblem and not mt & MK_EMBLEM)
-                        or (w.small >= need and not mark[f] & MK_ARMY1 and not mt & MK_WALK1)
-                        or (w.small2 >= need and not mark[f] & MK_ARMY2 and not mt & MK_WALK2)
-                        or _after_move(s, cls, a, f, t, c, at, &x))
+                # the Emblem's path keeps if the move lands past the ``need - c`` steps it
+                # still needs after the move
+                keep = ((w.emblem and not (0 < epos[t] <= need - c))
+                        or (w.emblem2 and not (0 < epos2[t] <= need - c))
+                        or enough[c] & ~(onwalk[t] | inwalk[f]) != 0
+                        or (not _short(s, &u, need, f, t, c, at)
+                            and _after_move(s, cls, a, f, t, c, at, &x)))
         if keep:
             ids[k] = a
             k += 1
