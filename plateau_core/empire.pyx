@@ -1320,6 +1320,22 @@ cdef int _frees(const EmpireState* s, int32_t* out, int n) noexcept nogil:
 #    longest first, frees in ascending order (they commute), pruned by the steps the armies
 #    still on hand or capturable back could add at most. Only cramped positions get there.
 
+ctypedef struct Own:
+    int n                       # the unmoved armies of the Empire to act, in dot order
+    int16_t dots[EMPIRE_MAX_START * EMPIRE_TYPES]
+
+
+cdef int _own(const EmpireState* s, Own* o) noexcept nogil:
+    """Fill ``o`` with the dots of the unmoved armies of the Empire to act; returns how many."""
+    cdef int lo = army_code(s.to_move, 0), d, n = 0
+    for d in range(s.bd.ndots):
+        if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES and n < EMPIRE_MAX_START * EMPIRE_TYPES:
+            o.dots[n] = <int16_t>d
+            n += 1
+    o.n = n
+    return n
+
+
 cdef enum:
     WALKS = 8                   # the most greedy walks of small armies a witness keeps
 
@@ -1381,24 +1397,26 @@ cdef inline bint _among(const int16_t* a, int lo, int hi, int v) noexcept nogil:
     return False
 
 
-cdef bint _witness(const EmpireState* s, uint8_t* cls, int total, int small, bint emblem_moved,
-                   bint locked, int skip, Witness* w, bint every=False) noexcept nogil:
-    """Tier 1 for the turn record given (the army on ``skip`` counts as moved): whether the
-    Emblem, or the small armies walked greedily, reach ``6 - total`` more steps by plain
-    moves; ``w`` keeps the witnesses (``every``: the alternative ones too). ``cls`` is
-    restored."""
+cdef bint _witness(const EmpireState* s, const Own* o, uint8_t* cls, int total, int small,
+                   bint emblem_moved, bint locked, int skip, Witness* w,
+                   bint every=False) noexcept nogil:
+    """Tier 1 for the turn record given (the army on ``skip`` counts as moved; ``o``: the
+    unmoved armies of ``s``): whether the Emblem, or the small armies walked greedily, reach
+    ``6 - total`` more steps by plain moves; ``w`` keeps the witnesses (``every``: the
+    alternative ones too). ``cls`` is restored."""
     cdef const EmpireBoard* bd = s.bd
-    cdef int need = EMPIRE_END_MIN - total, lo = army_code(s.to_move, 0), own = bd.base_dot[s.to_move]
+    cdef int need = EMPIRE_END_MIN - total, own = bd.base_dot[s.to_move]
     cdef int d, e = -1, ns = 0, i, j
     cdef uint8_t saved
     cdef int16_t smalls[EMPIRE_MAX_START * EMPIRE_TYPES]
     w.emblem = w.emblem2 = False
     w.nwalks = 0
-    for d in range(bd.ndots):
-        if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES and d != skip:
+    for i in range(o.n):
+        d = o.dots[i]
+        if d != skip:
             if army_type(s.army[d]) == EMPIRE_T_E:
                 e = d
-            elif ns < EMPIRE_MAX_START * EMPIRE_TYPES:
+            else:
                 smalls[ns] = <int16_t>d
                 ns += 1
     if e >= 0 and not emblem_moved:
@@ -1519,30 +1537,27 @@ ctypedef struct Supply:
     bint conquest               # a conquest this turn could free armies
 
 
-cdef void _supply(const EmpireState* s, Supply* u) noexcept nogil:
+cdef void _supply(const EmpireState* s, const Own* o, Supply* u) noexcept nogil:
     """What could still move this turn: the armies on hand, and those that could be freed.
     Armies are freed only in the window now open, or after a conquest this turn: of an enemy
     whose base some unmoved army is near enough to (the armies ignored), unless that conquest
-    ends the game (a game won does not reach 6)."""
+    ends the game (a game won does not reach 6). ``o``: the unmoved armies of ``s``."""
     cdef const EmpireBoard* bd = s.bd
-    cdef int lo = army_code(s.to_move, 0), x = s.to_move, d, y, t, ns = 0, i, r
+    cdef int x = s.to_move, d, y, t, ns = o.n, i, r
     cdef int W = bd.words, home
     cdef bint near
-    cdef int16_t mine[EMPIRE_MAX_START * EMPIRE_TYPES]
+    cdef const int16_t* mine = o.dots
     u.smalls = 0
     u.emblem = u.conquest = False
     u.e = -1
-    for d in range(bd.ndots):
-        if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES:
-            t = army_type(s.army[d])
-            if t == EMPIRE_T_E:
-                u.emblem = True
-                u.e = d
-            else:
-                u.smalls += C_VALUE[t]
-            if ns < EMPIRE_MAX_START * EMPIRE_TYPES:
-                mine[ns] = <int16_t>d
-                ns += 1
+    for i in range(ns):
+        d = mine[i]
+        t = army_type(s.army[d])
+        if t == EMPIRE_T_E:
+            u.emblem = True
+            u.e = d
+        else:
+            u.smalls += C_VALUE[t]
     for y in range(EMPIRE_EMPIRES):
         near = y == s.free_from
         if (not near and (s.alive >> y) & 1 and s.owner[y] != s.owner[x]
@@ -1563,12 +1578,12 @@ cdef void _supply(const EmpireState* s, Supply* u) noexcept nogil:
         u.emblem = False
 
 
-cdef bint _six_bound(const EmpireState* s, int need) noexcept nogil:
-    """Whether the armies on hand, and those that could be freed this turn (_supply), could
-    add ``need`` steps at all."""
+cdef bint _six_bound(const EmpireState* s, const Own* o, int need) noexcept nogil:
+    """Whether the armies on hand (``o``), and those that could be freed this turn (_supply),
+    could add ``need`` steps at all."""
     cdef Supply u
     cdef int smalls
-    _supply(s, &u)
+    _supply(s, o, &u)
     smalls = u.smalls
     if s.locked:
         smalls = 0
@@ -1611,15 +1626,17 @@ cdef int _six_search(Six* x, int level, int min_free) noexcept nogil:
     cdef int need, i, slot = 0, r
     cdef uint64_t key = 0, k
     cdef Witness w
+    cdef Own o
     if st.total >= EMPIRE_END_MIN:
         return 1
     if st.result != EMPIRE_RUNNING or level + 1 >= SIX_LEVELS:
         return 0
     need = EMPIRE_END_MIN - st.total
-    if not _six_bound(st, need):
+    _own(st, &o)
+    if not _six_bound(st, &o, need):
         return 0
     _gen_init(x.g, st)
-    if _witness(st, x.g.cls, st.total, st.small, st.emblem_moved, st.locked, -1, &w):
+    if _witness(st, &o, x.g.cls, st.total, st.small, st.emblem_moved, st.locked, -1, &w):
         return 1
     if min_free == 0:           # (frees in ascending order only: a later one sees fewer)
         key = empire_hash(st) & ~(<uint64_t>1)
@@ -1717,10 +1734,14 @@ cdef bint _six_deep(const EmpireState* s, Six* x) noexcept nogil:
     from one call to the next. Out of memory it answers yes: the turn is then held to 6, as in
     almost every position."""
     cdef Six own
+    cdef Own o
     cdef int r
     if s.total >= EMPIRE_END_MIN:
         return True
-    if s.result != EMPIRE_RUNNING or not _six_bound(s, EMPIRE_END_MIN - s.total):
+    if s.result != EMPIRE_RUNNING:
+        return False
+    _own(s, &o)
+    if not _six_bound(s, &o, EMPIRE_END_MIN - s.total):
         return False
     if x == NULL:
         own.g = NULL
@@ -1736,10 +1757,10 @@ cdef bint _six_deep(const EmpireState* s, Six* x) noexcept nogil:
     return _six_search(x, 0, 0) != 0
 
 
-cdef bint _after_move(const EmpireState* s, uint8_t* cls, int a, int f, int t, int cost,
-                      int at, Six* x) noexcept nogil:
+cdef bint _after_move(const EmpireState* s, const Own* o, uint8_t* cls, int a, int f, int t,
+                      int cost, int at, Six* x) noexcept nogil:
     """Tier 2, then 3: whether the turn can still reach 6 after the move ``a`` (``f`` to ``t``,
-    ``cost`` steps, an army of type ``at``)."""
+    ``cost`` steps, an army of type ``at``; ``o``: the unmoved armies of ``s``)."""
     cdef EmpireState after
     cdef Witness w
     cdef int own = s.bd.base_dot[s.to_move], be = s.bd.base_emp[t]
@@ -1748,7 +1769,7 @@ cdef bint _after_move(const EmpireState* s, uint8_t* cls, int a, int f, int t, i
     if not (be >= 0 and be != s.to_move and (s.alive >> be) & 1):
         cls[f] = C_BLOCK if f == own else C_PASS
         cls[t] = C_BLOCK
-        ok = _witness(s, cls, s.total + cost, s.small + (0 if at == EMPIRE_T_E else cost),
+        ok = _witness(s, o, cls, s.total + cost, s.small + (0 if at == EMPIRE_T_E else cost),
                       s.emblem_moved or at == EMPIRE_T_E,
                       s.locked or (at == EMPIRE_T_E and s.small > 0), f, &w)
         cls[f] = cf
@@ -1771,7 +1792,8 @@ cdef inline bint _walk_keeps(const Witness* w, int need, int f, int t, int cost)
     return False
 
 
-cdef bint _six_check(const EmpireState* s, uint8_t* cls, const Witness* w, int a) noexcept nogil:
+cdef bint _six_check(const EmpireState* s, const Own* o, uint8_t* cls, const Witness* w,
+                     int a) noexcept nogil:
     """Whether the six-step rule allows the move ``a`` (legal by the path and budget rules) in
     ``s``, where the turn can still reach 6 (``w``: its witnesses, ``cls``: its classes)."""
     cdef int D = s.bd.ndots, m = a // EMPIRE_COSTS, cost = a % EMPIRE_COSTS + 1
@@ -1793,20 +1815,23 @@ cdef bint _six_check(const EmpireState* s, uint8_t* cls, const Witness* w, int a
             return True
         if _walk_keeps(w, need, f, t, cost):
             return True
-    return _after_move(s, cls, a, f, t, cost, at, NULL)
+    return _after_move(s, o, cls, a, f, t, cost, at, NULL)
 
 
-cdef bint _six_holds(const EmpireState* s, uint8_t* cls, Witness* w) noexcept nogil:
-    """Whether the turn of ``s`` (total below 6) can still reach 6; ``cls``: the classes of
-    ``s``; ``w`` gets the witnesses (empty ones if only the search found a way)."""
-    if _witness(s, cls, s.total, s.small, s.emblem_moved, s.locked, -1, w, True):
+cdef bint _six_holds(const EmpireState* s, const Own* o, uint8_t* cls, Witness* w) noexcept nogil:
+    """Whether the turn of ``s`` (total below 6) can still reach 6; ``o``: its unmoved armies,
+    ``cls``: the classes of its dots; ``w`` gets the witnesses (empty ones if only the search
+    found a way)."""
+    if _witness(s, o, cls, s.total, s.small, s.emblem_moved, s.locked, -1, w, True):
         return True
     return _six_deep(s, NULL)
 
 
-cdef int _six_filter(const EmpireState* s, uint8_t* cls, int32_t* ids, int n) noexcept nogil:
+cdef int _six_filter(const EmpireState* s, const Own* o, uint8_t* cls, int32_t* ids,
+                     int n) noexcept nogil:
     """Keep the moves ``ids[:n]`` (legal by the path and budget rules, ascending) that the
-    six-step rule allows; returns how many. The tests of _six_check, on the dots marked once."""
+    six-step rule allows; returns how many (``o``: the unmoved armies of ``s``). The tests of
+    _six_check, on the dots marked once."""
     cdef const EmpireBoard* bd = s.bd
     cdef Witness w
     cdef Six x
@@ -1820,9 +1845,9 @@ cdef int _six_filter(const EmpireState* s, uint8_t* cls, int32_t* ids, int n) no
     cdef uint8_t enough[EMPIRE_COSTS + 1]   # bit j: walk j reaches need - c steps
     cdef bint keep
     cdef Supply u
-    if s.total >= EMPIRE_END_MIN or n == 0 or not _six_holds(s, cls, &w):
+    if s.total >= EMPIRE_END_MIN or n == 0 or not _six_holds(s, o, cls, &w):
         return n
-    _supply(s, &u)
+    _supply(s, o, &u)
     x.g = NULL                  # the search's room, opened on first need and shared
     memset(onwalk, 0, D)
     memset(inwalk, 0, D)
@@ -1848,16 +1873,18 @@ cdef int _six_filter(const EmpireState* s, uint8_t* cls, int32_t* ids, int n) no
     for e in range(EMPIRE_EMPIRES):
         if _wins(s, bd.base_dot[e]):
             wins[bd.base_dot[e]] = 1
-    for i in range(n):
+    i = 0
+    while i < n:
         a = ids[i]
+        m = a // EMPIRE_COSTS
+        if m >= next_f:                 # ids ascend: a new army
+            f = m // D
+            next_f = (f + 1) * D
+            at = army_type(s.army[f])
+        i += 1
         c = a % EMPIRE_COSTS + 1
         keep = c >= need
         if not keep:
-            m = a // EMPIRE_COSTS
-            if m >= next_f:             # ids ascend: a new army
-                f = m // D
-                next_f = (f + 1) * D
-                at = army_type(s.army[f])
             t = m - f * D
             if wins[t]:
                 keep = True
@@ -1865,7 +1892,7 @@ cdef int _six_filter(const EmpireState* s, uint8_t* cls, int32_t* ids, int n) no
                 keep = s.small == 0 and (
                     enough[c] & ~onwalk[t] != 0
                     or (not _short(s, &u, need, f, t, c, at)
-                        and _after_move(s, cls, a, f, t, c, at, &x)))
+                        and _after_move(s, o, cls, a, f, t, c, at, &x)))
             else:
                 # the Emblem's path keeps if the move lands past the ``need - c`` steps it
                 # still needs after the move
@@ -1873,7 +1900,7 @@ cdef int _six_filter(const EmpireState* s, uint8_t* cls, int32_t* ids, int n) no
                         or (w.emblem2 and not (0 < epos2[t] <= need - c))
                         or enough[c] & ~(onwalk[t] | inwalk[f]) != 0
                         or (not _short(s, &u, need, f, t, c, at)
-                            and _after_move(s, cls, a, f, t, c, at, &x)))
+                            and _after_move(s, o, cls, a, f, t, c, at, &x)))
         if keep:
             ids[k] = a
             k += 1
@@ -1886,16 +1913,15 @@ cdef int empire_list(const EmpireState* s, int32_t* out) noexcept nogil:
     """The legal action ids of ``s``, ascending, into ``out`` (room for ``bd.max_legal``);
     returns how many."""
     cdef Gen g
-    cdef int n = 0, d, nmoves, lo
+    cdef Own o
+    cdef int n = 0, i, nmoves
     if s.result != EMPIRE_RUNNING:
         return 0
     _gen_init(&g, s)
-    lo = army_code(s.to_move, 0)
-    for d in range(s.bd.ndots):
-        # an unmoved army of the Empire to act: its four codes are lo .. lo + 3 (one test)
-        if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES:
-            n = _army_moves(&g, s, d, EMPIRE_MAX_STEPS, out, n)
-    nmoves = _six_filter(s, g.cls, out, n)
+    _own(s, &o)
+    for i in range(o.n):
+        n = _army_moves(&g, s, o.dots[i], EMPIRE_MAX_STEPS, out, n)
+    nmoves = _six_filter(s, &o, g.cls, out, n)
     n = _frees(s, out, nmoves)
     if s.total >= EMPIRE_END_MIN or nmoves == 0:
         out[n] = s.bd.end_id
@@ -1980,6 +2006,7 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
     the six-step rule binds, a drawn move it forbids leaves the set and the draw is repeated."""
     cdef Gen g
     cdef Witness wit
+    cdef Own o
     cdef int8_t togo[EMPIRE_MAX_DOTS]
     cdef uint8_t cls[EMPIRE_MAX_DOTS]
     cdef int n = 0, d, t, nmoves, emblem = -1, budget, own, i, u, k, bits, total_bits = 0, lo
@@ -1990,7 +2017,8 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
     cdef uint32_t k32
     if s.total < EMPIRE_END_MIN:
         _classify(s, cls)
-        binds = _six_holds(s, cls, &wit)
+        _own(s, &o)
+        binds = _six_holds(s, &o, cls, &wit)
         if binds and s.free_from >= 0 and _frees(s, buf, 0) > 0:
             # End's legality then needs every move checked: draw from the list
             n = empire_list(s, buf)
@@ -2027,7 +2055,7 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
     while True:
         k = <int>rng_below(r, <uint32_t>(n + total_bits))
         if k < n:
-            if binds and k < nsmall and not _six_check(s, cls, &wit, buf[k]):
+            if binds and k < nsmall and not _six_check(s, &o, cls, &wit, buf[k]):
                 buf[k] = buf[nsmall - 1]        # out of the set, and draw again
                 buf[nsmall - 1] = buf[n - 1]
                 nsmall -= 1
@@ -2048,7 +2076,7 @@ cdef int empire_random_action(const EmpireState* s, Rng* r, int32_t* buf) noexce
         t = pl_ctz(cut)             # the cost drawn
         k = (emblem * s.bd.ndots + u) * EMPIRE_COSTS + t - 1
         if (((g.w.found[u] >> t) & 1 or _emblem_pair_legal(&g.w, emblem, u, t, togo))
-                and (not binds or _six_check(s, cls, &wit, k))):
+                and (not binds or _six_check(s, &o, cls, &wit, k))):
             break
         g.w.need[u] &= ~(1 << t)    # not legal: out of the superset, draw again
         total_bits -= 1
@@ -2071,6 +2099,7 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
     cdef uint8_t b
     cdef Gen g
     cdef Witness wit
+    cdef Own o
     cdef int8_t togo[EMPIRE_MAX_DOTS]
     cdef uint8_t cls[EMPIRE_MAX_DOTS]
     if s.result != EMPIRE_RUNNING:
@@ -2104,9 +2133,10 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
     if not ok or s.total + cost >= EMPIRE_END_MIN:
         return ok
     _classify(s, cls)
-    if not _six_holds(s, cls, &wit):
+    _own(s, &o)
+    if not _six_holds(s, &o, cls, &wit):
         return 1
-    return 1 if _six_check(s, cls, &wit, a) else 0
+    return 1 if _six_check(s, &o, cls, &wit, a) else 0
 
 
 # ---------------------------------------------------------------------------------------------
