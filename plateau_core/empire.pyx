@@ -1598,14 +1598,17 @@ cdef bint _six_bound(const EmpireState* s, const Own* o, int need) noexcept nogi
     return smalls + _emblem_room(s, u.e) >= need
 
 
-cdef inline bint _short(const EmpireState* s, const Supply* u, int need, int f, int t, int c,
-                        int at) noexcept nogil:
+cdef bint _short(const EmpireState* s, const Own* o, Supply* u, bint* ready, int need, int f,
+                 int t, int c, int at) noexcept nogil:
     """Whether the move (``f`` to ``t``, ``c`` steps, an army of type ``at``) surely leaves
-    too little to reach 6 when no Emblem could move after it (``u``: the supply before it). A
-    conquest frees armies: it is never short here."""
+    too little to reach 6 when no Emblem could move after it (``u``: the supply before it,
+    filled on first use: ``ready``). A conquest frees armies: it is never short here."""
     cdef int be = s.bd.base_emp[t], smalls
     if be >= 0 and be != s.to_move and (s.alive >> be) & 1:
         return False
+    if not ready[0]:
+        _supply(s, o, u)
+        ready[0] = True
     if at == EMPIRE_T_E:
         smalls = u.smalls               # (an Emblem moved with small == 0: nothing is locked)
     elif u.emblem:
@@ -1843,11 +1846,10 @@ cdef int _six_filter(const EmpireState* s, const Own* o, uint8_t* cls, int32_t* 
     cdef uint8_t epos2[EMPIRE_MAX_DOTS]     # and on its second, 0 off them
     cdef uint8_t wins[EMPIRE_MAX_DOTS]      # entering the dot ends the game
     cdef uint8_t enough[EMPIRE_COSTS + 1]   # bit j: walk j reaches need - c steps
-    cdef bint keep
+    cdef bint keep, supplied = False
     cdef Supply u
     if s.total >= EMPIRE_END_MIN or n == 0 or not _six_holds(s, o, cls, &w):
         return n
-    _supply(s, o, &u)
     x.g = NULL                  # the search's room, opened on first need and shared
     memset(onwalk, 0, D)
     memset(inwalk, 0, D)
@@ -1891,7 +1893,7 @@ cdef int _six_filter(const EmpireState* s, const Own* o, uint8_t* cls, int32_t* 
             elif at == EMPIRE_T_E:
                 keep = s.small == 0 and (
                     enough[c] & ~onwalk[t] != 0
-                    or (not _short(s, &u, need, f, t, c, at)
+                    or (not _short(s, o, &u, &supplied, need, f, t, c, at)
                         and _after_move(s, o, cls, a, f, t, c, at, &x)))
             else:
                 # the Emblem's path keeps if the move lands past the ``need - c`` steps it
@@ -1899,7 +1901,7 @@ cdef int _six_filter(const EmpireState* s, const Own* o, uint8_t* cls, int32_t* 
                 keep = ((w.emblem and not (0 < epos[t] <= need - c))
                         or (w.emblem2 and not (0 < epos2[t] <= need - c))
                         or enough[c] & ~(onwalk[t] | inwalk[f]) != 0
-                        or (not _short(s, &u, need, f, t, c, at)
+                        or (not _short(s, o, &u, &supplied, need, f, t, c, at)
                             and _after_move(s, o, cls, a, f, t, c, at, &x)))
         if keep:
             ids[k] = a
