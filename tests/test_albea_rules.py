@@ -1,7 +1,8 @@
 """Rule tests for Plateau (Jim Albea, 1986) on the public API, ``plateau.AlbeaPlateauState``.
 
-Each test pins one rule or **[ruling]** of the rules page ``/work/shared/rules/plateau-albea.md``
-("the page"); its eleven "Worked checks" come first, one test each, with the page's numbers.
+Each test pins one rule or **[ruling]** of the rules page ``docs/rules/albea-plateau.md``
+("the page"); its eleven "Worked checks" (section 15) come first, one test each, with the page's
+numbers.
 Positions are written in the page's position notation (owner + up face + down face, bottom..top)
 and built with ``AlbeaPlateauState.from_position`` (only the top pieces' up faces are shown there;
 reserves default to the complement of the board and the prisoners).

@@ -1,7 +1,7 @@
 """Empire Plateau rules, one test per rule and ruling of the rules page, and every worked check
-of ``/work/shared/rules/empire-plateau.md`` (mirrored in ``docs/rules/empire-plateau.md``,
-section 11). Positions are set up with ``from_position_dict`` (only the variant and the armies
-are needed; the turn starts afresh unless a test says otherwise)."""
+of ``docs/rules/empire-plateau.md`` (section 11, "Worked examples"). Positions are set up with
+``from_position_dict`` (only the variant and the armies are needed; the turn starts afresh unless
+a test says otherwise)."""
 
 from __future__ import annotations
 

@@ -249,18 +249,18 @@ def test_batch_env_modes_and_gymnasium_vector_wrappers(pg: Any) -> None:
     assert obs.shape == (2, 10, 6, 6) and np.isfinite(obs).all()
 
 
-def test_readme_ecosystem_examples_run(pg: Any) -> None:
-    # the README's examples of the adapters are fenced ```py (the plain ```python blocks run
-    # in test_readme without extras); each needs the extra it imports
+def test_docs_ecosystem_examples_run(pg: Any) -> None:
+    # the examples of docs/adapters.md are fenced ```py (the plain ```python blocks of the
+    # README and docs/ run in test_readme without extras); each needs the extra it imports
     import re
     from pathlib import Path
 
-    readme = Path(__file__).resolve().parent.parent / "README.md"
-    blocks = re.findall(r"```py\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
+    page = Path(__file__).resolve().parent.parent / "docs" / "adapters.md"
+    blocks = re.findall(r"```py\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
     assert len(blocks) == 3
     for block in blocks:
         if "pyspiel" in block:
             require_extra("pyspiel", "openspiel")
         if "pettingzoo" in block:
             require_extra("pettingzoo", "pettingzoo")
-        exec(compile(block, str(readme), "exec"), {"__name__": "__main__"})
+        exec(compile(block, str(page), "exec"), {"__name__": "__main__"})

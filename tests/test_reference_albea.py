@@ -1,9 +1,10 @@
 """Tests of the pure-Python Plateau (Albea 1986) reference, ``tests/reference/albea.py``.
 
-Every worked check of ``/work/shared/rules/plateau-albea.md`` ("the page", section "Worked
-checks") is its own test, followed by one test per rule and ruling and perft counts.  Positions
-the page gives directly are built with ``RefAlbea.from_position`` (documented there: reserves are
-the complement of the board and the prisoners; only top pieces' up faces are shown).
+Every worked check of the rules page ``docs/rules/albea-plateau.md`` ("the page", section 15,
+"Worked checks") is its own test, followed by one test per rule and ruling and perft counts.
+Positions the page gives directly are built with ``RefAlbea.from_position`` (documented there:
+reserves are the complement of the board and the prisoners; only top pieces' up faces are
+shown).
 """
 
 from __future__ import annotations

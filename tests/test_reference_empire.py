@@ -1,8 +1,8 @@
 """Tests of the pure-Python Empire Plateau reference, ``tests/reference/empire.py``.
 
-Every worked check of ``/work/shared/rules/empire-plateau.md`` ("the page", section "Worked
-checks (ep16)") is pinned first, then one or more tests per rule and ruling, perft counts from
-the start, and random-play invariants.  Positions the page gives directly are built with
+Every worked check of the rules page ``docs/rules/empire-plateau.md`` ("the page", section 11,
+"Worked examples", on ep16) is pinned first, then one or more tests per rule and ruling, perft
+counts from the start, and random-play invariants.  Positions the page gives directly are built with
 ``State.from_position`` (only ``variant`` and ``armies`` are required; the per-turn fields
 default to the start of a turn).
 """

@@ -1,5 +1,5 @@
 """Rule tests for Plateau X: one test per rule and per ruling of the rules page
-(shared/rules/plateau-x.md), each named after the rule it pins.
+(docs/rules/plateau-x.md), each named after the rule it pins.
 
 Every position is reached from the start by legal actions in notation, applied through the public
 API only. Players alternate strictly, so sequences interleave the other players' turns; where a

@@ -1,7 +1,9 @@
 """Slow, literal, pure-Python reference implementation of Jim Albea's Plateau (1986).
 
-The rules are those of ``/work/shared/rules/plateau-albea.md`` ("the page"); every comment of the
-form ``§Section`` cites a section of that page, and ``[ruling]`` marks one of the page's rulings.
+The rules are those of the project's rules page ("the page"; the repository's complete rules,
+``docs/rules/albea-plateau.md``, are written from it); every comment of the form ``§Section``
+cites a section of the page by its own title (``docs/rules/albea-plateau.md`` numbers and titles
+its sections differently), and ``[ruling]`` marks one of the page's rulings.
 This file is an independent second opinion for the compiled engine: it favours plain lists,
 dicts and dataclasses and checks each rule as the page words it, with no attempt at speed.
 

@@ -1,10 +1,12 @@
 """Slow, literal, pure-Python reference implementation of Empire Plateau.
 
-Written only from the project's rules page ``/work/shared/rules/empire-plateau.md`` ("the page")
-and the rulebook text it cites ([RB], ``/work/shared/seeds/empire-plateau-rulebook.txt``).
-Comments of the form ``§Section`` cite a section of the page; ``[ruling]`` marks one of the page's
-rulings.  Standard library only: nothing from ``plateau`` or ``plateau_core`` is imported, so this
-file is an independent second opinion for the compiled engine.  It favours plain lists, sets and
+Written only from the project's rules page ("the page"; the repository's complete rules,
+``docs/rules/empire-plateau.md``, are written from it) and the rulebook text it cites ([RB], not
+in the repository). Comments of the form ``§Section`` cite a section of the page by its own
+title (``docs/rules/empire-plateau.md`` numbers and titles its sections differently);
+``[ruling]`` marks one of the page's rulings.  Standard library only: nothing from ``plateau``
+or ``plateau_core`` is imported, so this file is an independent second opinion for the compiled
+engine.  It favours plain lists, sets and
 dicts and a brute-force depth-first search over simple paths, pruned only by the remaining budget.
 
 Public API

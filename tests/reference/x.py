@@ -1,6 +1,6 @@
 """Slow, plain reference implementation of Plateau X.
 
-This module follows the project's rules page (``rules/plateau-x.md``) as literally
+This module follows the project's rules page (``docs/rules/plateau-x.md``) as literally
 as possible.  It is deliberately simple: the board is a list of tile stacks,
 plateaus are found by a plain breadth-first search, and moves are found by a
 plain breadth-first search over single steps.  Speed is not a goal; being easy

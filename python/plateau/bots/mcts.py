@@ -11,8 +11,8 @@ instead of at random); the heuristic value of player ``p`` is
 ``top * sigmoid(state.heuristic(p) / temp)``, ``top`` being the normalising return. Finished
 positions score their ``returns()``. The move played is the most visited child of the root.
 
-Measured on the mini variant (200 games, seats rotated; README): the default beats greedy
-clearly, where plain uniform playouts alone only break even with it.
+Measured on the mini variant (200 games, seats rotated; docs/bots-and-arena.md): the default
+beats greedy clearly, where plain uniform playouts alone only break even with it.
 """
 
 from __future__ import annotations
