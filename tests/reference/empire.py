@@ -526,46 +526,54 @@ class State:
             tuple(self.out),
         )
 
-    def can_reach_six(self, dead: set[tuple[Any, ...]] | None = None) -> bool:
+    def can_reach_six(self, known: dict[tuple[Any, ...], bool] | None = None) -> bool:
         """§A turn, "Six steps when possible": whether some sequence of this turn's army moves
         and frees (legal by the path and budget rules) brings ``total`` to 6 or more.
 
-        Brute force over sequences; ``dead`` remembers the positions already found hopeless
-        (frees commute, so the same position comes up in many orders)."""
+        Brute force over sequences; ``known`` remembers the answers of the positions already
+        searched (frees commute, so the same position comes up in many orders)."""
         if self.total >= END_MIN:
             return True
         if self.is_over():
             return False
-        if dead is None:
-            dead = set()
+        if known is None:
+            known = {}
         key = self._key()
-        if key in dead:
-            return False
+        if key in known:
+            return known[key]
         need = END_MIN - self.total
         # A path of more than ``need`` steps has a prefix of exactly ``need`` that ends on a dot
         # it could stop on, except a 4's first-link jump (2 steps): so the moves of at most
         # max(need, 2) steps tell whether one reaches 6, and the shorter ones are all we need.
-        short: list[tuple[int, int, int]] = []
+        # The armies with the most steps to spend go first: one of them usually answers at once.
+        ranked: list[tuple[int, int]] = []
         for start in range(self.board.size):
             army = self.armies[start]
-            if army is None or army[0] != self.to_move or start in self.moved:
-                continue
+            if army is not None and army[0] == self.to_move and start not in self.moved:
+                ranked.append((-self.budget(army[1]), start))
+        short: list[tuple[int, int, int]] = []
+        for _, start in sorted(ranked):
             for to, n in self.destinations(start, max(need, 2)):
                 if n >= need:
+                    known[key] = True
                     return True
                 short.append((start, to, n))
-        for f, t, n in sorted(short):
+        answer = False
+        for f, t, n in sorted(short, key=lambda move: (-move[2], move)):  # longest first
             child = self.copy()
             child._do_move(f, t, n)
-            if child.can_reach_six(dead):
-                return True
-        for atype, dot in self.frees():
-            child = self.copy()
-            child._do_free(atype, dot)
-            if child.can_reach_six(dead):
-                return True
-        dead.add(key)
-        return False
+            if child.can_reach_six(known):
+                answer = True
+                break
+        if not answer:
+            for atype, dot in self.frees():
+                child = self.copy()
+                child._do_free(atype, dot)
+                if child.can_reach_six(known):
+                    answer = True
+                    break
+        known[key] = answer
+        return answer
 
     def moves(self) -> list[tuple[int, int, int]]:
         """All legal ``(from, to, n)`` of the Empire to move, in canonical order.
@@ -575,13 +583,14 @@ class State:
         if self.is_over():
             return []
         result = self.path_moves()
-        if self.total >= END_MIN or not self.can_reach_six():
+        known: dict[tuple[Any, ...], bool] = {}  # answers shared by the searches of this list
+        if self.total >= END_MIN or not self.can_reach_six(known):
             return result
         kept = []
         for f, t, n in result:
             child = self.copy()
             child._do_move(f, t, n)
-            if child.is_over() or child.can_reach_six():
+            if child.is_over() or child.can_reach_six(known):
                 kept.append((f, t, n))
         return kept
 
@@ -622,11 +631,17 @@ class State:
         return list(self._legal_map())
 
     def _legal_map(self) -> dict[str, tuple[Any, ...]]:
-        """Action text -> internal form, in canonical order."""
+        """Action text -> internal form, in canonical order (remembered for the position last
+        asked about: a caller that lists the actions and then applies one pays once)."""
+        key = repr(self.position())
+        cached = getattr(self, "_legal_cache", None)
+        if cached is not None and cached[0] == key:
+            return dict(cached[1])
         name = self.board.name_of
         result: dict[str, tuple[Any, ...]] = {}
+        self._legal_cache = (key, result)
         if self.is_over():
-            return result
+            return dict(result)
         moves = self.moves()
         for f, t, n in moves:
             result[f"{name(f)}-{name(t)}:{n}"] = ("move", f, t, n)
@@ -634,7 +649,7 @@ class State:
             result[f"+{atype}@{name(dot)}"] = ("free", atype, dot)
         if self.end_legal(moves):
             result["end"] = ("end",)
-        return result
+        return dict(result)
 
     # ------------------------------------------------------------------ parsing and applying
     def normalize(self, text: str) -> str:
