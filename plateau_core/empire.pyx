@@ -1840,6 +1840,7 @@ cdef int _six_filter(const EmpireState* s, const Own* o, uint8_t* cls, int32_t* 
     cdef Six x
     cdef int D = bd.ndots, need = EMPIRE_END_MIN - s.total, i, j, k = 0, a, c, m, f = -1, t
     cdef int next_f = 0, e, at = 0
+    cdef uint32_t um
     cdef uint8_t onwalk[EMPIRE_MAX_DOTS]    # bit j: the dot is on walk j's paths
     cdef uint8_t inwalk[EMPIRE_MAX_DOTS]    # bit j: walk j moves the army on the dot
     cdef uint8_t epos[EMPIRE_MAX_DOTS]      # 1 + the dot's place on the Emblem's first path
@@ -1848,8 +1849,8 @@ cdef int _six_filter(const EmpireState* s, const Own* o, uint8_t* cls, int32_t* 
     cdef uint8_t enough[EMPIRE_COSTS + 1]   # bit j: walk j reaches need - c steps
     cdef bint keep, supplied = False
     cdef Supply u
-    if s.total >= EMPIRE_END_MIN or n == 0 or not _six_holds(s, o, cls, &w):
-        return n
+    if need <= 1 or n == 0 or not _six_holds(s, o, cls, &w):
+        return n                        # (every move then takes the total to 6)
     x.g = NULL                  # the search's room, opened on first need and shared
     memset(onwalk, 0, D)
     memset(inwalk, 0, D)
@@ -1875,16 +1876,15 @@ cdef int _six_filter(const EmpireState* s, const Own* o, uint8_t* cls, int32_t* 
     for e in range(EMPIRE_EMPIRES):
         if _wins(s, bd.base_dot[e]):
             wins[bd.base_dot[e]] = 1
-    i = 0
-    while i < n:
+    for i in range(n):
         a = ids[i]
-        m = a // EMPIRE_COSTS
+        um = <uint32_t>a // EMPIRE_COSTS      # (ids are not negative: unsigned is cheaper)
+        m = <int>um
+        c = a - m * EMPIRE_COSTS + 1
         if m >= next_f:                 # ids ascend: a new army
-            f = m // D
+            f = <int>(um // <uint32_t>D)
             next_f = (f + 1) * D
             at = army_type(s.army[f])
-        i += 1
-        c = a % EMPIRE_COSTS + 1
         keep = c >= need
         if not keep:
             t = m - f * D
