@@ -7,7 +7,7 @@ from plateau_core._common cimport Rng
 
 
 cdef class BatchCore:
-    cdef Rng rng
+    cdef Rng* rngs              # one generator per game: game i's is seeded seed + i
     cdef readonly int num_envs
     cdef readonly int ply_cap
     cdef readonly long long games_finished

@@ -10,7 +10,7 @@ cimport cython
 from libc.stdint cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
 
-from plateau_core._common cimport rng_seed
+from plateau_core._common cimport Rng, rng_seed
 
 cdef enum:
     SKIP = -2       # in the private copy of the actions: a game ``step`` leaves as it is
@@ -22,15 +22,19 @@ cdef class BatchCore:
 
     def __cinit__(self, *args, **kwargs):
         self._acts = NULL
+        self.rngs = NULL
 
     def __dealloc__(self):
         free(self._acts)
+        free(self.rngs)
 
     cdef int _setup(self, int n, unsigned long long seed, int ply_cap) except -1:
         # called by the game's __cinit__ once n_actions, n_players, list_cap and obs_shape
         # are set and its arrays are allocated
+        cdef int i
         self._acts = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
-        if self._acts == NULL:
+        self.rngs = <Rng*>malloc(max(n, 1) * sizeof(Rng))
+        if self._acts == NULL or self.rngs == NULL:
             raise MemoryError(f"no memory for a batch of {n:,} games (actions)")
         self.num_envs = n
         self.ply_cap = ply_cap
@@ -39,7 +43,10 @@ cdef class BatchCore:
         self.obs_size = 1
         for d in self.obs_shape:
             self.obs_size *= d
-        rng_seed(&self.rng, seed)
+        # game i samples as the lone game of a batch seeded seed + i (mod 2**64), so that any
+        # game of a big batch can be replayed alone
+        for i in range(n):
+            rng_seed(&self.rngs[i], <uint64_t>(seed + <unsigned long long>i))
         self.reset()
         return 0
 
@@ -130,7 +137,7 @@ cdef class BatchCore:
 
     def sample_random(self, int64_t[::1] out) -> None:
         """Fill ``out`` (int64, shape ``(n,)``) with a uniformly random legal action per game,
-        drawn from the batch's own seeded generator."""
+        each drawn from its game's own seeded generator."""
         self._check_len(out.shape[0], "action array")
         cdef int i
         self._enter()

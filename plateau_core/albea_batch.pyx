@@ -79,7 +79,7 @@ cdef class AlbeaBatch(BatchCore):
     cdef int _random_action(self, int i) noexcept nogil:
         cdef uint16_t buf[ALBEA_MAX_LEGAL]
         cdef int n = albea_list(&self.states[i], buf)
-        return buf[rng_below(&self.rng, <uint32_t>n)]
+        return buf[rng_below(&self.rngs[i], <uint32_t>n)]
 
     cdef void _make(self, int i, int a) noexcept nogil:
         albea_make(&self.states[i], a)

@@ -142,8 +142,9 @@ cdef class EmpireBatch(BatchCore):
     cdef int _random_action(self, int i) noexcept nogil:
         # without a cached list, the playouts' sampler: as uniform, without listing every action
         if self.cached[i] < 0:
-            return empire_random_action(self._s(i), &self.rng, self.buf)
-        return self.cache[<Py_ssize_t>i * CACHE_IDS + rng_below(&self.rng, <uint32_t>self.cached[i])]
+            return empire_random_action(self._s(i), &self.rngs[i], self.buf)
+        return self.cache[<Py_ssize_t>i * CACHE_IDS
+                          + rng_below(&self.rngs[i], <uint32_t>self.cached[i])]
 
     cdef void _make(self, int i, int a) noexcept nogil:
         empire_make(self._s(i), a)

@@ -86,7 +86,7 @@ cdef class XBatch(BatchCore):
         return x_masks_has(&self.states[i], self._m(i), a)
 
     cdef int _random_action(self, int i) noexcept nogil:
-        return x_random_action(&self.states[i], self._m(i), &self.rng)
+        return x_random_action(&self.states[i], self._m(i), &self.rngs[i])
 
     cdef void _make(self, int i, int a) noexcept nogil:
         x_make(&self.states[i], a)

@@ -54,7 +54,10 @@ class StateBatch:
     ``game`` is a name or a :class:`plateau.GameSpec` (given alone); ``options`` are the
     game's own (as :func:`plateau.new_game` takes them, e.g. ``first_player`` in Plateau X,
     ``max_plies`` in Albea's Plateau); ``ply_cap`` cuts a game
-    short after that many plies (``done`` 2, zero returns) and restarts it; None never does."""
+    short after that many plies (``done`` 2, zero returns) and restarts it; None never does.
+    Each game draws its random actions from its own generator: game ``i`` of a batch seeded
+    ``s`` samples exactly as the lone game of a batch seeded ``s + i`` (mod 2**64), restarts
+    included, so that any game of a big batch can be replayed alone."""
 
     def __init__(
         self,
@@ -126,7 +129,7 @@ class StateBatch:
         return out
 
     def sample_random(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
-        """A uniformly random legal action per game, from the batch's seeded generator."""
+        """A uniformly random legal action per game, each from its game's seeded generator."""
         out = _out(out, _I64, (self.num_envs,), "action array")
         self._core.sample_random(out)
         return out

@@ -157,6 +157,30 @@ def test_batch_is_seeded_and_resets(batch_variant: tuple[str, str]) -> None:
     assert not np.array_equal(other.sample_random(), new_batch(game, variant).sample_random())
 
 
+def test_game_i_of_a_batch_seeded_s_samples_as_a_batch_of_one_seeded_s_plus_i(
+    batch_variant: tuple[str, str],
+) -> None:
+    """The seed rule: any game of a big batch, restarts included, replays alone."""
+    game, variant = batch_variant
+    seed = seed_of("seed rule", game, variant)
+    big = plateau.StateBatch(game, variant, n=N, seed=seed, ply_cap=CAP)
+    alone = [
+        plateau.StateBatch(game, variant, n=1, seed=seed + i, ply_cap=CAP) for i in range(N)
+    ]
+    restarts = 0
+    for _ in range(STEPS):
+        acts = big.sample_random()
+        done, _ = big.step(acts)
+        for i, lone in enumerate(alone):
+            act = lone.sample_random()
+            assert act[0] == acts[i]
+            lone_done, _ = lone.step(act)
+            assert lone_done[0] == done[i]
+        restarts += int(np.count_nonzero(done))
+    assert big.hashes().tolist() == [lone.hashes()[0] for lone in alone]
+    assert restarts > 0
+
+
 def test_bad_actions_change_nothing(batch_variant: tuple[str, str]) -> None:
     game, variant = batch_variant
     b = new_batch(game, variant)
