@@ -164,9 +164,7 @@ def test_game_i_of_a_batch_seeded_s_samples_as_a_batch_of_one_seeded_s_plus_i(
     game, variant = batch_variant
     seed = seed_of("seed rule", game, variant)
     big = plateau.StateBatch(game, variant, n=N, seed=seed, ply_cap=CAP)
-    alone = [
-        plateau.StateBatch(game, variant, n=1, seed=seed + i, ply_cap=CAP) for i in range(N)
-    ]
+    alone = [plateau.StateBatch(game, variant, n=1, seed=seed + i, ply_cap=CAP) for i in range(N)]
     restarts = 0
     for _ in range(STEPS):
         acts = big.sample_random()
