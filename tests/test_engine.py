@@ -303,7 +303,13 @@ def test_arena_command_line_with_an_engine(
     argv = ["arena", "--variant", "mini", "--bots", bots, "--games", "2", "--jobs", "2"]
     assert main([*argv, "--ply-cap", "10", "--no-progress", "--out", str(out)]) == 0
     table = capsys.readouterr().out
-    assert "| engine:name=random," in table and "2 games of plateau-x/mini" in table
+    # the engine's seat is labelled by its name=, not by its command line
+    assert "| engine:random |" in table and "2 games of plateau-x/mini" in table
+    assert "cmd=" not in table and PLATEAU[0] not in table
+    assert {tuple(json.loads(line)["seats"]) for line in out.read_text().splitlines()} == {
+        ("engine:random", "random"),
+        ("random", "engine:random"),
+    }
     # arena-report reads it, and reads an old file without the engines field
     assert main(["arena-report", str(out)]) == 0
     old = tmp_path / "old.jsonl"
@@ -356,7 +362,7 @@ def test_the_arena_survives_an_unreliable_engine(
     reasons = [r.forfeit and r.forfeit["reason"] for r in result.results]
     assert reasons == [None, "crash", "timeout", "garbage", "unparseable", "illegal", None]
     by_reason = {r.forfeit["reason"]: r.forfeit for r in result.results if r.forfeit}
-    assert all(forfeit["bot"] == spec for forfeit in by_reason.values())
+    assert all(forfeit["bot"] == "engine:unreliable" for forfeit in by_reason.values())
     assert "exited with code 3" in by_reason["crash"]["error"]
     assert by_reason["crash"]["stderr"] == ["unreliable: crashing on purpose"]
     assert by_reason["crash"]["ply"] >= 2  # mid-game, after a legal move

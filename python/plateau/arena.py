@@ -53,6 +53,7 @@ from plateau.engine import (
     EnginePool,
     check_engine,
     is_engine_spec,
+    parse_engine_spec,
 )
 from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.errors import InvalidResultsError
@@ -275,8 +276,15 @@ def build_bot(source: BotSource, seed: int) -> Bot:
 
 
 def bot_label(source: BotSource) -> str:
-    """How a seat's bot is named in results and records."""
+    """How a seat's bot is named in results and records: a spec string as written, but an
+    engine as ``engine:NAME``, by its spec's ``name=`` (by default its command's file name),
+    not by its command line."""
     if isinstance(source, str):
+        if is_engine_spec(source):
+            try:
+                return "engine:" + parse_engine_spec(source).name
+            except ValueError:
+                return source
         return source
     if isinstance(source, Bot):
         return source.describe()
