@@ -147,3 +147,27 @@ def test_play_load_checks_the_bots_against_the_loaded_game(
     code, _, err = run(capsys, "play", "--load", str(path), "--bots", "alphabeta")
     assert code == 2 and "two-player games only; this one has 4 players" in err
     assert json.loads(path.read_text())["game"] == "plateau-x"
+
+
+@pytest.mark.parametrize("command", ["show", "render"])
+def test_a_record_gives_the_game_and_nothing_is_silently_ignored(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = plateau.new_game("empire-plateau", "duel", board="ep24")
+    s.apply(s.legal_actions()[0])
+    record = tmp_path / "game.json"
+    record.write_text(s.to_json(), encoding="utf-8")
+    code, out, _ = run(capsys, command, "--record", str(record))
+    assert code == 0 and out
+    extras = (
+        ["--option", "board=ep16"],
+        ["--variant", "two"],
+        ["--game", "albea-plateau"],
+        ["c3-c4:1"],
+    )
+    for extra in extras:
+        code, out, err = run(capsys, command, "--record", str(record), *extra)
+        assert code == 2 and not out
+        assert "cannot go with it" in err and err.count("\n") == 1
+    code, out, err = run(capsys, command, "--game-index", "0")
+    assert code == 2 and "needs --record" in err and not out

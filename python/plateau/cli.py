@@ -150,11 +150,37 @@ def cmd_legal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record_alone(args: argparse.Namespace) -> None:
+    """With ``--record`` the record gives the game: refuse what would otherwise be ignored."""
+    given = [
+        flag
+        for flag, value in (
+            ("--game", args.game != "plateau-x"),
+            ("--variant", args.variant is not None),
+            ("--option", bool(args.option)),
+            ("ACTIONS", bool(args.actions)),
+        )
+        if value
+    ]
+    if given:
+        raise ValueError(
+            f"--record gives the game, its variant, options and actions: "
+            f"{', '.join(given)} cannot go with it"
+        )
+
+
+def _no_game_index(args: argparse.Namespace) -> None:
+    if args.game_index is not None:
+        raise ValueError("--game-index picks a game of an arena file: it needs --record")
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     if args.record:
+        _record_alone(args)
         state, title = _load_game(args.record, args.game_index)
         print(title)
     else:
+        _no_game_index(args)
         state = _new_game(args)
     print(state)
     print(f"ranking: {state.ranking()}  hash: {state.hash:016x}")
@@ -205,8 +231,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     from plateau import render
 
     if args.record:
+        _record_alone(args)
         state, _ = _load_game(args.record, args.game_index)
     else:
+        _no_game_index(args)
         state = _new_game(args)
     plies = len(state.history)
     if args.ply is not None:
