@@ -21,6 +21,9 @@ invalid: 'z9' is not Plateau X notation (S@c3, D@c3d3, T@c3d3c4, P@c3, c3-e5 or 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class ActionError(ValueError):
     """An action that was refused: :class:`InvalidActionError` or :class:`IllegalActionError`."""
@@ -66,6 +69,24 @@ class InvalidBoardError(InvalidOptionError):
     """A board table (Empire Plateau's board as data) that is malformed or breaks a rule of the
     format; the message names the dot, field or Empire at fault. A board is the value of Empire
     Plateau's ``board`` option, so this is an :class:`InvalidOptionError`."""
+
+
+class InvalidPositionError(ValueError):
+    """A position given as data (a position dict, a set-up of a record, set-up arguments) that
+    is malformed or is no position of the game; the message names the field at fault."""
+
+
+@contextmanager
+def position_errors() -> Iterator[None]:
+    """Check a position inside this block: any ``ValueError`` raised in it becomes an
+    :class:`InvalidPositionError` with the same message (a game spec's errors stay what they
+    are: the options are not the position)."""
+    try:
+        yield
+    except (InvalidPositionError, GameSpecError):
+        raise
+    except ValueError as e:
+        raise InvalidPositionError(str(e)) from None
 
 
 class InvalidResultsError(ValueError):

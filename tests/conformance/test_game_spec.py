@@ -189,3 +189,28 @@ def test_arena_results_name_their_options(
         assert from_record(r.record).options == spec.options
         assert main(["show", "--record", str(out), "--game-index", str(r.index)]) == 0
         assert f"{game} {variant}" in capsys.readouterr().out
+
+
+def test_a_bad_set_up_position_is_an_invalid_position_error(
+    game_variant: tuple[str, str],
+) -> None:
+    """Every game with set-up positions: its own position dict sets up the same position, and
+    a malformed one (not a dict, an unknown field, any field of the wrong type) is an
+    InvalidPositionError, which a record turns into an InvalidRecordError."""
+    game, variant = game_variant
+    info = plateau.game_info(game)
+    start = plateau.new_game(game, variant)
+    position_dict = getattr(start, "position_dict", None)
+    if info.from_setup is None or position_dict is None:
+        pytest.skip(f"{game} has no set-up positions")
+    good = position_dict()
+    assert info.from_setup(variant, good).hash == start.hash
+    assert issubclass(plateau.InvalidPositionError, ValueError)
+    bad: list[object] = [[], "text", None, {**good, "no such field": 1}]
+    bad += [{**good, key: object()} for key in good if key != "options"]
+    for setup in bad:
+        with pytest.raises(plateau.InvalidPositionError):
+            info.from_setup(variant, setup)
+        record = {**json.loads(start.to_json()), "setup": setup}
+        with pytest.raises(plateau.InvalidRecordError, match="set-up"):
+            from_record(record)

@@ -19,7 +19,12 @@ from plateau_core import albea_batch as _ab
 
 from plateau import yardsticks
 from plateau.checks import check_int
-from plateau.errors import InvalidActionError, UnknownVariantError
+from plateau.errors import (
+    InvalidActionError,
+    InvalidPositionError,
+    UnknownVariantError,
+    position_errors,
+)
 from plateau.games import albea_notation as _notation
 from plateau.notation import square_index, square_name
 from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
@@ -329,34 +334,37 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
 
     @classmethod
     def from_position_dict(cls, data: Mapping[str, Any]) -> AlbeaPlateauState:
-        """A state (no history) from :meth:`position_dict` data; ValueError if it is not a
-        position this engine can represent (more pieces than exist, a run of six or six
+        """A state (no history) from :meth:`position_dict` data; InvalidPositionError if it is
+        not a position this engine can represent (more pieces than exist, a run of six or six
         prisoners in an unfinished game, ...)."""
-        if not isinstance(data, Mapping):
-            raise ValueError(f"a position is a dict, got {type(data).__name__}")
         state = cls()
-        try:
-            state.load_dict(dict(data))
-        except (KeyError, TypeError, IndexError, AttributeError) as e:
-            raise ValueError(f"bad position data: {e!r}") from None
+        with position_errors():
+            if not isinstance(data, Mapping):
+                raise ValueError(f"a position is a dict, got {type(data).__name__}")
+            try:
+                state.load_dict(dict(data))
+            except (KeyError, TypeError, IndexError, AttributeError) as e:
+                raise ValueError(f"bad position data: {e!r}") from None
         return state
 
     def load_dict(self, d: dict[str, Any]) -> None:
         """Replace the position (history cleared) by ``position_dict()``-style data (the
-        reference's ``to_dict()``), after checking every field: ValueError names the first
-        bad one, and the state is left as it was. Rejects what the id space cannot represent
-        (design 1.1): more pieces than exist, a stack above 24, a run of six or six prisoners
-        while the game is not over; and a position whose player to act has no legal action."""
-        raw = _checked_position(d)
-        probe = type(self)()
-        probe._load_raw(**raw)
-        if not probe.is_terminal() and probe.num_legal_actions() == 0:
-            # only the opening has no forced fallback (play has pass, respond has refuse)
-            raise ValueError(
-                f"{_PLAYER_NAMES[probe.current_player]} must act in the {probe.phase} phase "
-                "but has no legal action (an opening needs two pieces in reserve and an "
-                "empty perimeter square)"
-            )
+        reference's ``to_dict()``), after checking every field: InvalidPositionError names the
+        first bad one, and the state is left as it was. Rejects what the id space cannot
+        represent (design 1.1): more pieces than exist, a stack above 24, a run of six or six
+        prisoners while the game is not over; and a position whose player to act has no legal
+        action."""
+        with position_errors():
+            raw = _checked_position(d)
+            probe = type(self)()
+            probe._load_raw(**raw)
+            if not probe.is_terminal() and probe.num_legal_actions() == 0:
+                # only the opening has no forced fallback (play has pass, respond has refuse)
+                raise ValueError(
+                    f"{_PLAYER_NAMES[probe.current_player]} must act in the {probe.phase} "
+                    "phase but has no legal action (an opening needs two pieces in reserve "
+                    "and an empty perimeter square)"
+                )
         self._load_raw(**raw)
 
     @classmethod
@@ -375,10 +383,13 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         and the down face of each piece, bottom..top. ``prisoners[p]`` lists the types of the
         opponent's pieces that ``p`` holds; ``reserve`` defaults to the rest of each player's
         12 pieces. Shown flags: the up face of every top piece."""
-        try:
-            data = cls._setup_data(stacks, to_move, prisoners, reserve, floor, passes, max_plies)
-        except TypeError as e:
-            raise ValueError(f"bad set-up arguments: {e}") from None
+        with position_errors():
+            try:
+                data = cls._setup_data(
+                    stacks, to_move, prisoners, reserve, floor, passes, max_plies
+                )
+            except TypeError as e:
+                raise ValueError(f"bad set-up arguments: {e}") from None
         return cls.from_position_dict(data)
 
     @staticmethod
@@ -619,11 +630,39 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
 # ------------------------------------------------------------------------------------------
 
 
+#: the fields of a position dict (``position_dict()``), and the reference implementation's
+#: ``history`` (its ``to_dict()`` has one), which is ignored
+_POSITION_FIELDS = frozenset(
+    {
+        "history",
+        "options",
+        "board",
+        "reserve",
+        "prisoners",
+        "to_move",
+        "phase",
+        "offerer",
+        "tender",
+        "floor",
+        "passes",
+        "result",
+        "winner",
+        "ply",
+    }
+)
+
+
 def _checked_position(d: Any) -> dict[str, Any]:
     """The keyword arguments of ``AlbeaCore._load_raw`` for position data ``d`` (``position_dict()``
     form), after checking every field in turn; ValueError names the first bad one."""
     if not isinstance(d, dict):
         raise ValueError(f"a position is a dict, got {type(d).__name__}")
+    unknown = sorted(str(k) for k in d if k not in _POSITION_FIELDS)
+    if unknown:
+        raise ValueError(
+            f"unknown field {unknown[0]!r} in the position "
+            f"(fields: {', '.join(sorted(_POSITION_FIELDS))})"
+        )
     opts = d.get("options") or {}
     if not isinstance(opts, dict):
         raise ValueError("options must be a dict")
@@ -713,6 +752,8 @@ def _checked_position(d: Any) -> dict[str, Any]:
         outcome = _small(d.get("winner"), 2, "winner")
     else:
         raise ValueError(f"result must be None, 'win' or 'draw', got {result!r}")
+    if result != "win" and d.get("winner") is not None:
+        raise ValueError(f"winner: only a won game has a winner, got {d.get('winner')!r}")
     if (outcome >= 0) != (PHASES[phase] == "over"):
         raise ValueError("a result needs the over phase, and the over phase a result")
     passes = _small(d.get("passes"), 3 if outcome == 2 else 2, "passes")
@@ -916,7 +957,9 @@ def _check_option_values(variant: str, options: dict[str, Any]) -> dict[str, Any
 
 def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> GameState:
     if not isinstance(setup, Mapping):
-        raise ValueError(f"a set-up position is an object, got {type(setup).__name__}")
+        raise InvalidPositionError(
+            f"a set-up position is an object, got {type(setup).__name__}"
+        )
     data = dict(setup)
     data["options"] = {"max_plies": max_plies or None}
     return AlbeaPlateauState.from_position_dict(data)

@@ -23,7 +23,12 @@ from plateau_core import empire_batch as _eb
 
 from plateau import yardsticks
 from plateau.checks import check_int
-from plateau.errors import InvalidActionError, InvalidBoardError, UnknownVariantError
+from plateau.errors import (
+    InvalidActionError,
+    InvalidBoardError,
+    UnknownVariantError,
+    position_errors,
+)
 from plateau.games.empire_board import (
     ARMY_COUNTS,
     ARMY_TYPES,
@@ -645,9 +650,11 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         in play to act, no turn limit). ``board`` and ``turn_limit`` (the options' values)
         override ``data["board"]`` and ``data["turn_limit"]``; ``data["board"]``, being data,
         may only name a shipped board or hold the board itself, never a path. Every field is
-        checked against the rules; ValueError names the bad field."""
+        checked against the rules; InvalidPositionError names the bad field (a bad ``board``
+        or ``turn_limit`` argument is an InvalidOptionError)."""
         state = cls.__new__(cls)
-        state._load(*_setup_args(data, board, turn_limit))
+        with position_errors():
+            state._load(*_setup_args(data, board, turn_limit))
         return state
 
     def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
@@ -1023,6 +1030,13 @@ def _batch(
 
 def _from_setup(
     variant: str, setup: Mapping[str, Any], board: BoardSpec = "ep16", turn_limit: int = 0
+) -> EmpirePlateauState:
+    with position_errors():
+        return _from_checked_setup(variant, setup, board, turn_limit)
+
+
+def _from_checked_setup(
+    variant: str, setup: Mapping[str, Any], board: BoardSpec, turn_limit: int
 ) -> EmpirePlateauState:
     if not isinstance(setup, Mapping):
         raise ValueError(f"a set-up position is an object, got {type(setup).__name__}")
