@@ -957,9 +957,7 @@ def _check_option_values(variant: str, options: dict[str, Any]) -> dict[str, Any
 
 def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> GameState:
     if not isinstance(setup, Mapping):
-        raise InvalidPositionError(
-            f"a set-up position is an object, got {type(setup).__name__}"
-        )
+        raise InvalidPositionError(f"a set-up position is an object, got {type(setup).__name__}")
     data = dict(setup)
     data["options"] = {"max_plies": max_plies or None}
     return AlbeaPlateauState.from_position_dict(data)
