@@ -1,9 +1,19 @@
-"""The Python examples of the README and docs/ run as written, and their links resolve."""
+"""The Python examples of the README and docs/ run as written, their ``plateau`` commands are
+valid, and their links resolve."""
 
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
+
+import pytest
+
+from plateau import cli
+from plateau.arena import split_bot_list
+from plateau.bots import make_bot
+from plateau.cli import build_parser
+from plateau.engine import is_engine_spec, parse_engine_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -56,3 +66,44 @@ def test_docs_index_links_every_page() -> None:
     pages = {p.resolve() for p in (ROOT / "docs").rglob("*.md")} - {index.resolve()}
     missing = sorted(str(p.relative_to(ROOT)) for p in pages - linked)
     assert not missing, f"docs/index.md does not link: {missing}"
+
+
+def _shell_commands() -> list[tuple[str, str]]:
+    """Every ``plateau ...`` command of the ``sh`` blocks of the README and ``docs/`` (line
+    continuations joined, comments, pipes and ``&&`` chains split off), with its file."""
+    found: list[tuple[str, str]] = []
+    for path in [README, *sorted((ROOT / "docs").rglob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                line = re.sub(r"\s+#.*$", "", line) if "'" not in line else line
+                for part in re.split(r"&&|\|", line):
+                    words = shlex.split(part.split(">")[0]) if part.strip() else []
+                    if words[:1] == ["plateau"] and len(words) > 1:
+                        found.append((path.name, shlex.join(words)))
+    return found
+
+
+def test_the_docs_show_plateau_commands() -> None:
+    commands = {cmd.split()[1] for _, cmd in _shell_commands()}
+    assert {"arena", "perft", "play", "openings", "engine", "bench"} <= commands
+
+
+@pytest.mark.parametrize(
+    ("page", "command"), _shell_commands(), ids=lambda v: v if v.endswith(".md") else ""
+)
+def test_every_plateau_command_in_the_docs_is_valid(page: str, command: str) -> None:
+    """Each command parses with today's command line, names a registered game, variant and
+    options, and names bots that exist (engines are checked as specs, not started). Running
+    them all would take minutes of arena games; the tour's commands run in other tests."""
+    args = build_parser().parse_args(shlex.split(command)[1:])
+    if hasattr(args, "option"):
+        cli._spec(args)
+    bots = getattr(args, "bots", None)
+    for bot in split_bot_list(bots) if isinstance(bots, str) and bots else []:
+        if is_engine_spec(bot):
+            parse_engine_spec(bot)
+        else:
+            make_bot(bot, seed=0)
+    if isinstance(getattr(args, "bot", None), str):
+        make_bot(args.bot, seed=0)
