@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import shutil
 import signal
 import subprocess
@@ -444,3 +445,23 @@ def test_ctrl_c_leaves_no_engine_process(
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert _wait_gone(_pids(tmp_path)) == []
+
+
+def test_the_minimal_engine_of_the_docs_plays_an_arena(tmp_path: Path) -> None:
+    """docs/engine-protocol.md's minimal engine, as written, plays whole arena games without
+    a forfeit, in an open game and in one of turns of several actions."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "engine-protocol.md"
+    text = page.read_text(encoding="utf-8").split("## A minimal engine in Python", 1)[1]
+    code = re.search(r"```py\n(.*?)```", text, re.S)
+    assert code is not None
+    engine = tmp_path / "minimal_engine.py"
+    engine.write_text(code.group(1), encoding="utf-8")
+    assert len(code.group(1).splitlines()) <= 40
+    spec = engine_spec([sys.executable, str(engine)], name="minimal")
+    for game, variant in (("plateau-x", "mini"), ("empire-plateau", "duel")):
+        result = arena.run(game, variant, [spec, "random"], games=2, ply_cap=60, seed=3)
+        assert [r.forfeit for r in result.results] == [None, None]
+        assert {tuple(r.seats) for r in result.results} == {
+            ("engine:minimal", "random"),
+            ("random", "engine:minimal"),
+        }

@@ -17,7 +17,6 @@ caused a cutoff at the same distance from the root), then the rest in action-id 
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Any, ClassVar
 
@@ -46,7 +45,6 @@ class SearchBot(Bot):
         depth, seconds = self.params["depth"], self.params["seconds"]
         check_int(depth, "depth", 1)
         check_number(seconds, "seconds")
-        self._rng = random.Random(seed)
         #: positions visited (actions applied) by the last select_action
         self.nodes = 0
         #: the deepest depth the last select_action completed
@@ -69,7 +67,7 @@ class SearchBot(Bot):
         self._killers = []
         self._deadline = 0.0
         moves: list[int] = work.legal_actions().tolist()
-        self._rng.shuffle(moves)
+        self.rng.shuffle(moves)
         scores: dict[int, float] = {}
         for a in moves:
             work.apply(a)

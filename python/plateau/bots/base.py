@@ -11,6 +11,7 @@ game the library has.
 from __future__ import annotations
 
 import importlib
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -37,7 +38,11 @@ class Bot(ABC):
                 f"known: {', '.join(self.defaults) or 'none'}"
             )
         self.seed = check_int(seed, "seed", -(2**63), 2**64)
+        #: the parameters: ``defaults`` updated by those given
         self.params: dict[str, Any] = {**self.defaults, **params}
+        #: a generator seeded with ``seed``, ready for the bot's random choices; it runs on
+        #: across games (:meth:`reset` does not rewind it)
+        self.rng = random.Random(self.seed)
 
     @abstractmethod
     def select_action(self, state: GameState) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from plateau.bots.base import Bot, register_bot, static_value
@@ -24,10 +23,6 @@ class GreedyBot(Bot):
     name = "greedy"
     defaults: ClassVar[dict[str, Any]] = {}
 
-    def __init__(self, seed: int = 0, **params: Any) -> None:
-        super().__init__(seed, **params)
-        self._rng = random.Random(seed)
-
     def select_action(self, state: GameState) -> int:
         legal = state.legal_actions().tolist()
         if not legal:
@@ -43,4 +38,4 @@ class GreedyBot(Bot):
                 best_score, best = score, [a]
             elif score == best_score:
                 best.append(a)
-        return best[0] if len(best) == 1 else best[self._rng.randrange(len(best))]
+        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]

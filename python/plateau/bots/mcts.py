@@ -18,7 +18,6 @@ beats greedy clearly, where plain uniform playouts alone only break even with it
 from __future__ import annotations
 
 import math
-import random
 import time
 from typing import Any, ClassVar
 
@@ -141,7 +140,6 @@ class MCTSBot(Bot):
         check_int(d, "determinizations", 1, 1001)
         if p["eval"] not in ("auto", "playout", "heuristic", "mixed"):
             raise ValueError(f"eval must be auto, playout, heuristic or mixed, got {p['eval']!r}")
-        self._rng = random.Random(seed)
         self.root: Node | None = None
         self._root_history: list[int] = []
         self._scale = 0.0
@@ -212,7 +210,7 @@ class MCTSBot(Bot):
         seconds = float(self.params["seconds"]) / worlds
         done = 0
         for _ in range(worlds):
-            world = sampler.sample(self._rng.getrandbits(63))
+            world = sampler.sample(self.rng.getrandbits(63))
             root = Node(-1, -1, world)
             self._scale = 0.0
             done += self._search(world, root, iters, seconds)
@@ -227,7 +225,7 @@ class MCTSBot(Bot):
     ) -> int:
         """Run the iterations on ``sim`` (a clone, left as it was); returns how many ran.
         ``iters`` and ``seconds`` override the parameters of the same names."""
-        rng = self._rng
+        rng = self.rng
         c = float(self.params["c"])
         ply_cap = int(self.params["ply_cap"])
         seconds = float(self.params["seconds"]) if seconds is None else seconds

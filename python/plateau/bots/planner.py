@@ -80,7 +80,6 @@ class PlannerBot(Bot):
         super().__init__(seed, **params)
         for key in self.defaults:
             check_int(self.params[key], key, 1, 10_001)
-        self._rng = random.Random(seed)
         self._plan: list[int] = []
         #: (hash, ply) of the position before each planned action still to play
         self._expect: list[tuple[int, int]] = []
@@ -113,12 +112,12 @@ class PlannerBot(Bot):
         me = work.current_player
         p = self.params
         best: Turn | None = None
-        for _, tie, turn in best_turns(work, p["beam"], p["replies"], self._rng):
+        for _, tie, turn in best_turns(work, p["beam"], p["replies"], self.rng):
             for a in turn:
                 work.apply(a)
             reply: list[int] = []
             if not work.is_terminal():
-                answers = best_turns(work, p["reply_beam"], 1, self._rng)
+                answers = best_turns(work, p["reply_beam"], 1, self.rng)
                 reply = answers[0][2] if answers else []
             for a in reply:
                 work.apply(a)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from plateau.bots.base import Bot, register_bot
@@ -17,12 +16,8 @@ class RandomBot(Bot):
     name = "random"
     defaults: ClassVar[dict[str, Any]] = {}
 
-    def __init__(self, seed: int = 0, **params: Any) -> None:
-        super().__init__(seed, **params)
-        self._rng = random.Random(seed)
-
     def select_action(self, state: GameState) -> int:
         legal = state.legal_actions()
         if len(legal) == 0:
             raise ValueError("no legal action: the game is over")
-        return int(legal[self._rng.randrange(len(legal))])
+        return int(legal[self.rng.randrange(len(legal))])
