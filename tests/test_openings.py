@@ -227,7 +227,7 @@ def test_openings_with_clocks_and_an_engine_process() -> None:
         assert r.tc == "20+0.1" and len(r.move_seconds) == r.plies - 4
         assert plateau.from_json(json.dumps(r.record)).ranking() == r.ranking
     # the engine plays greedy's moves from the opening: it beats random every game
-    assert next(s for s in res.stats() if s.bot == engine).wins == 4
+    assert next(s for s in res.stats() if s.bot == "engine:greedy").wins == 4
 
 
 # -- the command line ----------------------------------------------------------------------------

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from plateau import cli
 from plateau.arena import split_bot_list
 from plateau.bots import make_bot
 from plateau.cli import build_parser
+from plateau.cli.common import spec_of
 from plateau.engine import is_engine_spec, parse_engine_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,7 +98,7 @@ def test_every_plateau_command_in_the_docs_is_valid(page: str, command: str) -> 
     them all would take minutes of arena games; the tour's commands run in other tests."""
     args = build_parser().parse_args(shlex.split(command)[1:])
     if hasattr(args, "option"):
-        cli._spec(args)
+        spec_of(args)
     bots = getattr(args, "bots", None)
     for bot in split_bot_list(bots) if isinstance(bots, str) and bots else []:
         if is_engine_spec(bot):

@@ -1,0 +1,98 @@
+"""The ``plateau`` command line: one module per command, each with ``add_parser`` (its
+arguments) and ``run`` (what it does); :mod:`plateau.cli.common` holds what they share. With no
+arguments it runs the demo: a seeded random game of the standard variant printed move by move,
+the final ranking, and perft of the start position.
+
+The library's errors (bad actions, records, options, files) end a command with one line
+``plateau: error: ...`` and exit status 2; Ctrl-C and SIGTERM/SIGHUP end it with 130 and
+128 + the signal's number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Sequence
+
+from plateau import __version__
+from plateau.cli import (
+    arena,
+    arena_report,
+    bench,
+    demo,
+    engine,
+    legal,
+    openings,
+    perft,
+    play,
+    playouts,
+    render,
+    show,
+    view,
+)
+from plateau.cli.common import parse_option
+
+__all__ = ["build_parser", "main", "parse_option"]
+
+#: the commands, in the order ``plateau --help`` lists them
+COMMANDS = (
+    demo,
+    perft,
+    legal,
+    show,
+    render,
+    view,
+    playouts,
+    arena,
+    openings,
+    arena_report,
+    play,
+    engine,
+    bench,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command (each command module adds its own)."""
+    parser = argparse.ArgumentParser(
+        prog="plateau",
+        description="Rules engines for the Plateau board games. With no command: the demo.",
+    )
+    parser.add_argument("--version", action="version", version=f"plateau {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    for command in COMMANDS:
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # bots of your own by import path (--bots mybots:MyBot) are found in the current directory,
+    # as `python -m` would find them
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "human", 0) is None:
+        args.human = [0]
+    if args.command is None:
+        args = parser.parse_args(["demo", *(argv or [])])
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:  # `plateau show | head`: the reader left; stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except (ValueError, OSError) as e:  # bad actions, records, options or files: a message
+        print(f"plateau: error: {e}", file=sys.stderr)
+        return 2
+    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or a signal ending an arena
+        signum = getattr(e, "signum", None)  # plateau.arena.Terminated: SIGTERM, SIGHUP
+        if isinstance(e, SystemExit) and not isinstance(signum, int):
+            raise
+        hint = " (the games so far are in --out; continue with --resume)"
+        resumable = args.command == "arena" and getattr(args, "out", None)
+        what = "interrupted" if signum is None else f"terminated by {signal.Signals(signum).name}"
+        print(f"\nplateau: {what}{hint if resumable else ''}", file=sys.stderr)
+        return 130 if signum is None else 128 + signum

@@ -1,0 +1,155 @@
+"""What the commands share: the game arguments (``--game``, ``--variant``, ``--option``), the
+game spec they make, argparse types, and loading a saved game."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+
+from plateau.checks import load_outside_json
+from plateau.errors import InvalidRecordError, InvalidResultsError
+from plateau.record import from_json, from_record
+from plateau.registry import GameSpec, games, resolve
+from plateau.state import GameState
+
+
+def add_game_args(p: argparse.ArgumentParser, what: str = "the game to play") -> None:
+    # not choices=: an unknown game is the registry's UnknownGameError, one line and exit 2
+    p.add_argument("--game", default="plateau-x", help=f"{what}: {', '.join(games())}")
+    p.add_argument("--variant", default=None, help="variant name (default: the game's default)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (repeatable), e.g. board=ep24, board=my_board.json, max_plies=200; "
+        "the value is read as JSON if it parses (numbers, true, false), else as text",
+    )
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """``KEY=VALUE`` of ``--option``: the value as JSON where it parses, else the text.
+
+    >>> parse_option("max_plies=200"), parse_option("board=ep24")
+    (('max_plies', 200), ('board', 'ep24'))
+    """
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"--option {text!r}: expected KEY=VALUE, e.g. board=ep24")
+    try:
+        value: object = load_outside_json(raw, ValueError, "--option")
+    except ValueError:  # not JSON: the text itself (a board's name or path)
+        value = raw
+    return key, value
+
+
+def spec_of(args: argparse.Namespace) -> GameSpec:
+    """The game spec of ``--game``, ``--variant`` and the ``--option`` flags, checked once."""
+    options: dict[str, object] = {}
+    for text in args.option:
+        key, value = parse_option(text)
+        if key in options:
+            raise ValueError(f"--option {key}: given twice")
+        options[key] = value
+    return resolve(args.game, args.variant, **options)
+
+
+def new_game_of(args: argparse.Namespace) -> GameState:
+    """A new game of the command line's spec, after ``args.actions`` if it has them."""
+    state = spec_of(args).new_game()
+    state.apply_all(getattr(args, "actions", []))
+    return state
+
+
+def int_at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: an int >= ``low`` (so ``--jobs 0`` is refused with a message)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    return parse
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+POSITIVE = int_at_least(1)
+NON_NEGATIVE = int_at_least(0)
+
+
+def record_alone(args: argparse.Namespace) -> None:
+    """With ``--record`` the record gives the game: refuse what would otherwise be ignored."""
+    given = [
+        flag
+        for flag, value in (
+            ("--game", args.game != "plateau-x"),
+            ("--variant", args.variant is not None),
+            ("--option", bool(args.option)),
+            ("ACTIONS", bool(args.actions)),
+        )
+        if value
+    ]
+    if given:
+        raise ValueError(
+            f"--record gives the game, its variant, options and actions: "
+            f"{', '.join(given)} cannot go with it"
+        )
+
+
+def no_game_index(args: argparse.Namespace) -> None:
+    if args.game_index is not None:
+        raise ValueError("--game-index picks a game of an arena file: it needs --record")
+
+
+def load_game(path: str, game_index: int | None = None) -> tuple[GameState, str]:
+    """The game in ``path``, a JSON game record or an arena's JSON-lines file (the game whose
+    ``index`` is ``game_index``, default the file's first), and a title for it."""
+    from plateau import arena
+    from plateau.checks import load_outside_json
+
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        head = load_outside_json(first, ValueError, path)
+    except ValueError:
+        head = None
+    if not (isinstance(head, dict) and head.get("format") == arena.FORMAT):
+        if game_index is not None:
+            raise ValueError(f"{path} is a game record, not an arena file: no --game-index")
+        state = from_json(text)
+        return state, f"{os.path.basename(path)}: {state.game} {state.variant}"
+    results = arena.read_results(path)
+    if not results:
+        raise ValueError(f"{path}: no arena game in the file")
+    chosen = results[0] if game_index is None else None
+    for r in results:
+        if r.index == game_index:
+            chosen = r
+    if chosen is None:
+        known = ", ".join(str(r.index) for r in results[:20])
+        raise ValueError(f"{path} has no game with index {game_index} (games: {known}, ...)")
+    try:
+        state = from_record(chosen.record)
+    except InvalidRecordError as e:
+        raise InvalidResultsError(f"{path}: arena game {chosen.index}: its record: {e}") from None
+    seats = ", ".join(f"{p}: {bot}" for p, bot in enumerate(chosen.seats))
+    title = (
+        f"arena game {chosen.index}, {chosen.game} {chosen.variant} ({seats}); "
+        f"ranking {chosen.ranking}"
+    )
+    return state, title
