@@ -89,6 +89,26 @@ cdef bint signals_raised() noexcept nogil
 cdef int raise_pending() except -1
 
 
+# -- random playouts: one loop for every game (run_playouts), the kernels supply the steps -----
+cdef enum:
+    PLAYOUT_MAX_PLAYERS = 4
+
+cdef struct Playout:
+    void* state                 # room for one game (the caller's)
+    const void* ctx             # what the hooks need besides: a spec, a board, options
+    int players
+    # the state to the start position (game i of a run is the lone game seeded seed + i)
+    void (*start)(Playout* p) noexcept nogil
+    # a uniformly random game from there, for at most ``cap`` plies; returns its plies
+    long long (*play)(Playout* p, Rng* r, int cap, Work* w) noexcept nogil
+    # whether the game reached its end (not cut at the cap)
+    bint (*ended)(const Playout* p) noexcept nogil
+    # each player's standing at the end, bigger better: first place is the largest
+    void (*standing)(const Playout* p, uint64_t* keys) noexcept nogil
+
+cdef dict run_playouts(Playout* p, long long n, uint64_t seed, int cap)
+
+
 cdef inline bint work_tick(Work* w, uint32_t mask) noexcept nogil:
     """Count one unit of work; True once the work must stop (a signal handler raised)."""
     w.ticks += 1

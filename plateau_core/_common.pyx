@@ -14,7 +14,8 @@ cimport numpy as cnp
 cnp.import_array()
 
 from plateau_core._common cimport (
-    History, Rng, Work, rng_seed, rng_next, rng_below, splitmix64, history_writable,
+    History, Playout, PLAYOUT_MAX_PLAYERS, Rng, Work, rng_seed, rng_next, rng_below, splitmix64,
+    history_writable,
 )
 
 cdef extern from "Python.h":
@@ -34,6 +35,50 @@ cdef bint signals_raised() noexcept nogil:
 cdef int raise_pending() except -1:
     """Propagate the exception that a signal handler left pending (see ``signals_raised``)."""
     return -1
+
+
+cdef dict run_playouts(Playout* p, long long n, uint64_t seed, int cap):
+    """Play ``n`` uniformly random games through the kernel's hooks ``p`` with the GIL
+    released, game ``i`` from its own generator seeded ``seed + i``, and count them the same
+    way for every game: ``games``, ``plies``, ``ended`` (reached their end; the others were cut
+    at ``cap`` plies and count in neither of the next two), ``wins`` (per player, the ended
+    games in which it finished first, alone or sharing first place) and ``draws`` (the ended
+    games with a shared first place). A signal handler that raises (Ctrl-C) stops the run."""
+    cdef long long i, plies = 0, ended = 0, draws = 0
+    cdef long long wins[PLAYOUT_MAX_PLAYERS]
+    cdef uint64_t keys[PLAYOUT_MAX_PLAYERS]
+    cdef uint64_t best
+    cdef int k, firsts, players = p.players
+    cdef Rng r
+    cdef Work w = Work(0, False)
+    for k in range(PLAYOUT_MAX_PLAYERS):
+        wins[k] = 0
+    with nogil:
+        for i in range(n):
+            rng_seed(&r, seed + <uint64_t>i)
+            p.start(p)
+            plies += p.play(p, &r, cap, &w)
+            if w.stop:
+                break
+            if not p.ended(p):
+                continue
+            ended += 1
+            p.standing(p, keys)
+            best = keys[0]
+            for k in range(1, players):
+                if keys[k] > best:
+                    best = keys[k]
+            firsts = 0
+            for k in range(players):
+                if keys[k] == best:
+                    wins[k] += 1
+                    firsts += 1
+            if firsts > 1:
+                draws += 1
+    if w.stop:
+        raise_pending()
+    return {"games": n, "plies": plies, "ended": ended,
+            "wins": [wins[k] for k in range(players)], "draws": draws}
 
 
 cdef object new_array(object shape, object dtype, bint zero, void** data):

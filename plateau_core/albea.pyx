@@ -13,7 +13,7 @@ from libc.stdlib cimport malloc, realloc, free
 import numpy as np
 
 from plateau_core._common cimport (
-    GameCore, ListCore, Rng, ids_contain, new_array,
+    GameCore, ListCore, Playout, Rng, ids_contain, new_array, run_playouts,
     rng_below, rng_seed, splitmix64, check_int, check_seed, check_depth, Work, work_tick,
     raise_pending, NODE_TICKS, PLY_TICKS,
 )
@@ -1207,40 +1207,44 @@ ctypedef struct AlbeaSnap:
     AlbeaState s                # the position before the action
 
 
+cdef void _po_start(Playout* p) noexcept nogil:
+    albea_init(<AlbeaState*>p.state, (<const int*>p.ctx)[0])
+
+
+cdef long long _po_play(Playout* p, Rng* r, int cap, Work* w) noexcept nogil:
+    return albea_random_game(<AlbeaState*>p.state, r, cap, w)
+
+
+cdef bint _po_ended(const Playout* p) noexcept nogil:
+    return (<const AlbeaState*>p.state).phase == ALBEA_PHASE_OVER
+
+
+cdef void _po_standing(const Playout* p, uint64_t* keys) noexcept nogil:
+    # the winner first; a draw (result 2) leaves both equal
+    cdef int result = (<const AlbeaState*>p.state).result
+    keys[0] = 1 if result == 0 else 0
+    keys[1] = 1 if result == 1 else 0
+
+
 def random_playouts(n, seed, ply_cap, max_plies=0):
     """Play ``n`` uniformly random games from the start in C (GIL released); game ``i`` uses
-    seed ``seed + i``, with the game option ``max_plies`` (0 = off). A game still running
-    after ``ply_cap`` plies counts as a draw. Returns ``games``, ``plies``, ``ended``, ``wins``
-    (per player) and ``draws``."""
-    cdef long long games = check_int(n, 0, 1 << 62, "n"), i, plies = 0, ended = 0, draws = 0
+    seed ``seed + i``, with the game option ``max_plies`` (0 = off), counted by the shared
+    loop (``_common.run_playouts``: ``games``, ``plies``, ``ended``, ``wins``, ``draws``; a
+    game cut at ``ply_cap`` is neither a win nor a draw)."""
+    cdef long long games = check_int(n, 0, 1 << 62, "n")
     cdef uint64_t sd = check_seed(seed, "seed")
     cdef int cap = check_int(ply_cap, 0, 1 << 31, "ply_cap")
     cdef int opt = check_int(max_plies, 0, ALBEA_MAX_PLY, "max_plies")
-    cdef long long wins[2]
     cdef AlbeaState st
-    cdef Rng r
-    cdef Work w = Work(0, False)
-    wins[0] = 0
-    wins[1] = 0
-    with nogil:
-        for i in range(games):
-            albea_init(&st, opt)
-            rng_seed(&r, sd + <uint64_t>i)
-            plies += albea_random_game(&st, &r, cap, &w)
-            if w.stop:
-                break
-            if st.phase == ALBEA_PHASE_OVER:
-                ended += 1
-                if st.result == 2:
-                    draws += 1
-                else:
-                    wins[st.result] += 1
-            else:
-                draws += 1
-    if w.stop:
-        raise_pending()
-    return {"games": games, "plies": plies, "ended": ended, "wins": [wins[0], wins[1]],
-            "draws": draws}
+    cdef Playout p
+    p.state = &st
+    p.ctx = &opt
+    p.players = 2
+    p.start = _po_start
+    p.play = _po_play
+    p.ended = _po_ended
+    p.standing = _po_standing
+    return run_playouts(&p, games, sd, cap)
 
 
 @cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)

@@ -19,7 +19,7 @@ from libc.string cimport memcpy, memset
 from plateau_core._common cimport (
     GameCore, ListCore, Rng, Work, rng_seed, rng_below, splitmix64, pl_ctz, pl_popcount, check_int,
     check_seed, work_tick, raise_pending, ids_contain32, new_array, NODE_TICKS, PLY_TICKS,
-    shared_points,
+    shared_points, Playout, run_playouts,
 )
 
 cdef extern from *:
@@ -2442,61 +2442,73 @@ cdef const int8_t* _variant_owner(int variant, int8_t* owner) noexcept:
     return owner
 
 
+ctypedef struct EmpirePlayoutCtx:
+    const EmpireBoard* bd
+    int8_t owner[4]
+    int players
+    int limit
+    int32_t* buf                # room for a legal list
+
+
+cdef void _po_start(Playout* p) noexcept nogil:
+    cdef const EmpirePlayoutCtx* c = <const EmpirePlayoutCtx*>p.ctx
+    cdef EmpireState* st = <EmpireState*>p.state
+    empire_init(st, c.bd, c.owner, c.players)
+    st.turn_limit = c.limit
+
+
+cdef long long _po_play(Playout* p, Rng* r, int cap, Work* w) noexcept nogil:
+    return empire_random_game(<EmpireState*>p.state, r, cap,
+                              (<const EmpirePlayoutCtx*>p.ctx).buf, w)
+
+
+cdef bint _po_ended(const Playout* p) noexcept nogil:
+    return (<const EmpireState*>p.state).result != EMPIRE_RUNNING
+
+
+cdef void _po_standing(const Playout* p, uint64_t* keys) noexcept nogil:
+    # points by place (shared places split them): equal points, equal keys
+    cdef float pts[4]
+    cdef int k
+    empire_returns(<const EmpireState*>p.state, pts)
+    for k in range(p.players):
+        keys[k] = <uint64_t>((pts[k] + 64.0) * 1048576.0 + 0.5)
+
+
 def random_playouts(EmpireTables tables not None, variant, n, seed=0, ply_cap=400, turn_limit=0):
     """Play ``n`` uniformly random games from the start in C (GIL released); game ``i`` uses
-    seed ``seed + i``. A game still running after ``ply_cap`` plies scores as its ranking at
-    that moment. Returns ``games``, ``plies``, ``ended``, ``wins`` (first places per player,
-    shared first places counted for each) and ``draws`` (games ended by empty turns or by the
-    ``turn_limit`` option: the game ends after that many Empire turns, 0 for none)."""
+    seed ``seed + i``, with the ``turn_limit`` option (the game ends after that many Empire
+    turns, 0 for none), counted by the shared loop (``_common.run_playouts``: ``games``,
+    ``plies``, ``ended``, ``wins``, ``draws``; a game cut at ``ply_cap`` is neither)."""
     cdef int v = check_int(variant, 0, len(VARIANTS), "variant index")
-    cdef int limit = check_int(turn_limit, 0, 1 << 30, "turn_limit")
-    cdef long long games = check_int(n, 0, 1 << 62, "n"), i, plies = 0, ended = 0, draws = 0
+    cdef long long games = check_int(n, 0, 1 << 62, "n")
     cdef uint64_t sd = check_seed(seed, "seed")
-    cdef int cap = check_int(ply_cap, 0, 1 << 31, "ply_cap"), p
-    cdef int8_t owner[4]
-    cdef int players = VARIANTS[v][1]
-    cdef long long wins[4]
-    cdef const EmpireBoard* bd = tables.bd
-    cdef EmpireState* st = <EmpireState*>malloc(bd.state_bytes)
-    cdef int32_t* buf = <int32_t*>malloc(bd.max_legal * sizeof(int32_t))
-    cdef Rng r
-    cdef Work w = Work(0, False)
-    cdef float pts[4]
-    cdef float best
-    if st == NULL or buf == NULL:
+    cdef int cap = check_int(ply_cap, 0, 1 << 31, "ply_cap")
+    cdef EmpirePlayoutCtx ctx
+    cdef Playout p
+    cdef EmpireState* st
+    ctx.limit = check_int(turn_limit, 0, 1 << 30, "turn_limit")
+    ctx.bd = tables.bd
+    ctx.players = VARIANTS[v][1]
+    _variant_owner(v, ctx.owner)
+    st = <EmpireState*>malloc(ctx.bd.state_bytes)
+    ctx.buf = <int32_t*>malloc(ctx.bd.max_legal * sizeof(int32_t))
+    if st == NULL or ctx.buf == NULL:
         free(st)
-        free(buf)
+        free(ctx.buf)
         raise MemoryError()
-    _variant_owner(v, owner)
-    wins[:] = [0, 0, 0, 0]
+    p.state = st
+    p.ctx = &ctx
+    p.players = ctx.players
+    p.start = _po_start
+    p.play = _po_play
+    p.ended = _po_ended
+    p.standing = _po_standing
     try:
-        with nogil:
-            for i in range(games):
-                empire_init(st, bd, owner, players)
-                st.turn_limit = limit
-                rng_seed(&r, sd + <uint64_t>i)
-                plies += empire_random_game(st, &r, cap, buf, &w)
-                if w.stop:
-                    break
-                if st.result != EMPIRE_RUNNING:
-                    ended += 1
-                    if st.result == EMPIRE_DRAW:
-                        draws += 1
-                    empire_returns(st, pts)
-                    best = pts[0]
-                    for p in range(players):
-                        if pts[p] > best:
-                            best = pts[p]
-                    for p in range(players):
-                        if pts[p] == best:
-                            wins[p] += 1
+        return run_playouts(&p, games, sd, cap)
     finally:
         free(st)
-        free(buf)
-    if w.stop:
-        raise_pending()
-    return {"games": games, "plies": plies, "ended": ended,
-            "wins": [wins[p] for p in range(players)], "draws": draws}
+        free(ctx.buf)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -124,4 +124,3 @@ cdef void x_returns(const XState* s, float* out) noexcept nogil
 cdef void x_observe(const XState* s, int viewer, float* out) noexcept nogil
 cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs, Work* w) noexcept nogil
 cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept nogil
-cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int ply_cap, long* plies, long* ended, long* wins, long* shared, Work* w) noexcept nogil

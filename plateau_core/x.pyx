@@ -14,7 +14,7 @@ from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, u
 from libc.string cimport memcpy, memset
 
 from plateau_core._common cimport (
-    GameCore, Rng, rng_seed, rng_below,
+    GameCore, Playout, Rng, rng_seed, rng_below, run_playouts,
     splitmix64, pl_popcount, pl_ctz, nth_set_bit, check_int, check_seed, Work, work_tick, raise_pending, NODE_TICKS, PLY_TICKS,
     shared_points,
 )
@@ -796,39 +796,30 @@ cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept no
     return sp.base_end
 
 
-cdef void x_playouts(const XSpec* sp, int first_player, long n, uint64_t seed, int ply_cap,
-                     long* plies, long* ended, long* wins, long* shared, Work* w) noexcept nogil:
-    """Play ``n`` uniformly random games, game ``g`` with its own generator seeded
-    ``seed + g`` (so any game of a run replays alone); count plies, finished games, first
-    places (each player of a shared first place counts) and finished games with a shared first
-    place. Stops early if ``w`` says so (Ctrl-C)."""
-    cdef Rng rng
-    cdef XState st
-    cdef uint64_t keys[4]
-    cdef uint64_t best
-    cdef long g
-    cdef int p, firsts
-    for g in range(n):
-        rng_seed(&rng, seed + <uint64_t>g)
-        x_init(&st, sp, first_player)
-        x_random_game(&st, &rng, ply_cap, False, w)
-        if w.stop:
-            return
-        plies[0] += st.ply
-        if st.ended:
-            ended[0] += 1
-            x_player_keys(&st, keys)
-            best = 0
-            for p in range(sp.players):
-                if keys[p] > best:
-                    best = keys[p]
-            firsts = 0
-            for p in range(sp.players):
-                if keys[p] == best:
-                    wins[p] += 1
-                    firsts += 1
-            if firsts > 1:
-                shared[0] += 1
+# -- random playouts: the hooks of the shared loop (_common.run_playouts) ------------------
+
+ctypedef struct XPlayoutCtx:
+    const XSpec* sp
+    int first
+
+
+cdef void _po_start(Playout* p) noexcept nogil:
+    cdef const XPlayoutCtx* c = <const XPlayoutCtx*>p.ctx
+    x_init(<XState*>p.state, c.sp, c.first)
+
+
+cdef long long _po_play(Playout* p, Rng* r, int cap, Work* w) noexcept nogil:
+    cdef XState* st = <XState*>p.state
+    x_random_game(st, r, cap, False, w)
+    return st.ply
+
+
+cdef bint _po_ended(const Playout* p) noexcept nogil:
+    return (<const XState*>p.state).ended
+
+
+cdef void _po_standing(const Playout* p, uint64_t* keys) noexcept nogil:
+    x_player_keys(<const XState*>p.state, keys)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -915,24 +906,25 @@ def encode(variant, str kind, tuple squares):
 
 def random_playouts(variant, n, seed=0, ply_cap=400, first_player=0):
     """Play ``n`` uniformly random games inside the core (GIL released), game ``i`` seeded
-    ``seed + i``. Returns ``games``,
-    ``plies``, ``ended``, ``wins`` (first places per player, shared ones counted for each) and
-    ``draws`` (finished games with a shared first place)."""
+    ``seed + i``, counted by the shared loop (``_common.run_playouts``: ``games``, ``plies``,
+    ``ended``, ``wins``, ``draws``)."""
     cdef const XSpec* sp = _checked_spec(variant)
     cdef long games = check_int(n, 0, 2**62, "number of games")
     cdef uint64_t seed64 = check_seed(seed, "seed")
     cdef int plies_cap = check_int(ply_cap, 0, 2**31, "ply_cap")
-    cdef int first = check_int(first_player, 0, sp.players, "first_player")
-    cdef long plies = 0, ended = 0, shared = 0
-    cdef long wins[4]
-    cdef Work w = Work(0, False)
-    wins[:] = [0, 0, 0, 0]
-    with nogil:
-        x_playouts(sp, first, games, seed64, plies_cap, &plies, &ended, wins, &shared, &w)
-    if w.stop:
-        raise_pending()
-    return {"games": games, "plies": plies, "ended": ended,
-            "wins": [wins[i] for i in range(sp.players)], "draws": shared}
+    cdef XPlayoutCtx ctx
+    cdef XState st
+    cdef Playout p
+    ctx.sp = sp
+    ctx.first = check_int(first_player, 0, sp.players, "first_player")
+    p.state = &st
+    p.ctx = &ctx
+    p.players = sp.players
+    p.start = _po_start
+    p.play = _po_play
+    p.ended = _po_ended
+    p.standing = _po_standing
+    return run_playouts(&p, games, seed64, plies_cap)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -77,3 +77,27 @@ def test_game_i_of_random_playouts_is_the_lone_game_seeded_s_plus_i(
             "wins": [sum(r["wins"][p] for r in lone) for p in range(len(whole["wins"]))],
         }
         assert whole == summed, ply_cap
+
+
+def test_playout_counts_mean_the_same_in_every_game(game_variant: tuple[str, str]) -> None:
+    """One game at a time: a game cut at the cap plays ``ply_cap`` plies and counts in neither
+    ``wins`` nor ``draws``; a game that ended counts one first place per player sharing it,
+    and is a draw exactly when two or more share it."""
+    game, variant = game_variant
+    seed = seed_of("playout counts", game, variant)
+    players = plateau.new_game(game, variant).num_players
+    seen = set()
+    for ply_cap in (0, 5, 30, 400):
+        for i in range(6):
+            r = plateau.random_playouts(game, variant, n=1, seed=seed + i, ply_cap=ply_cap)
+            assert r["games"] == 1 and len(r["wins"]) == players
+            assert r["ended"] in (0, 1) and 0 <= r["plies"] <= ply_cap
+            if r["ended"] == 0:
+                assert r["plies"] == ply_cap
+                assert r["wins"] == [0] * players and r["draws"] == 0
+            else:
+                firsts = sum(r["wins"])
+                assert set(r["wins"]) <= {0, 1} and firsts >= 1
+                assert r["draws"] == (1 if firsts > 1 else 0)
+            seen.add(r["ended"])
+    assert 0 in seen  # (the cap of 0 cuts every game)

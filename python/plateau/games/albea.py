@@ -939,11 +939,7 @@ class Determinizer(_Determinizer):
 
 def _playouts(variant: str, n: int, seed: int, ply_cap: int, max_plies: int = 0) -> dict[str, Any]:
     # the game option max_plies (a draw after that many plies) applies to every game
-    out = dict(_a.random_playouts(n, seed, ply_cap, max_plies))
-    # the core also counts the games cut short by the cap as draws; the registry's draws are
-    # finished games only, as for every game (the cut ones are games - ended)
-    out["draws"] -= out["games"] - out["ended"]
-    return out
+    return dict(_a.random_playouts(n, seed, ply_cap, max_plies))
 
 
 def _batch(variant: str, n: int, seed: int, ply_cap: int, max_plies: int = 0) -> Any:
