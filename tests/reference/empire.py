@@ -298,6 +298,10 @@ def points_by_place(num_players: int) -> list[float]:
 # --------------------------------------------------------------------------------------------
 # The state
 # --------------------------------------------------------------------------------------------
+#: the most six-step answers remembered at once (each key holds the whole position: about 2 KB)
+KNOWN_MAX = 100_000
+
+
 class State:
     """An Empire Plateau position with its per-turn bookkeeping; mutable (``apply``)."""
 
@@ -538,6 +542,8 @@ class State:
             return False
         if known is None:
             known = {}
+        elif len(known) > KNOWN_MAX:
+            known.clear()  # memory stays bounded (answers are only remembered to save time)
         key = self._key()
         if key in known:
             return known[key]
