@@ -60,21 +60,24 @@ def observe(s: Any) -> tuple[Any, ...]:
     )
 
 
-def default_sigint() -> None:
-    """``preexec_fn`` of a child that must get a real SIGINT: a test run started as a background
-    job ignores SIGINT, its children would inherit that, and Python installs its
-    KeyboardInterrupt handler only over the default disposition."""
+def default_signals() -> None:
+    """``preexec_fn`` of a child that must get a real SIGINT and SIGHUP: a test run started as a
+    background job ignores SIGINT, one started under ``nohup`` ignores SIGHUP, its children
+    would inherit that, and Python (SIGINT) and the arena (SIGHUP) install their handlers only
+    over the default disposition."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def start_in_session(argv: list[str]) -> subprocess.Popen[str]:
     """``argv`` started as a terminal or a harness starts a command: in a session (and process
-    group) of its own, SIGINT at its default, its output on pipes the test reads to the end."""
+    group) of its own, SIGINT and SIGHUP at their defaults, its output on pipes the test reads
+    to the end."""
     return subprocess.Popen(
         argv,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=default_sigint,
+        preexec_fn=default_signals,
     )

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import plateau
-from helpers import default_sigint
+from helpers import default_signals
 
 GAMES = plateau.games()
 BOUND = 1.0  # seconds from SIGINT to KeyboardInterrupt; measured: well under 0.2 s
@@ -62,7 +62,7 @@ def _child(code: str, **kwargs: Any) -> Iterator[subprocess.Popen[str]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=default_sigint,
+        preexec_fn=default_signals,
         **kwargs,
     )
     try:
