@@ -153,3 +153,22 @@ def load_game(path: str, game_index: int | None = None) -> tuple[GameState, str]
         f"ranking {chosen.ranking}"
     )
     return state, title
+
+
+def add_position_args(p: argparse.ArgumentParser) -> None:
+    """The arguments of a command that takes a position: the game's, ACTIONS from the start,
+    or a saved record (``--record``, ``--game-index``) instead."""
+    add_game_args(p)
+    p.add_argument("actions", nargs="*", help="actions from the start, in notation")
+    p.add_argument("--record", help="a JSON game record or arena JSON-lines file instead")
+    p.add_argument("--game-index", type=NON_NEGATIVE, help="the arena game (its index)")
+
+
+def position_of(args: argparse.Namespace) -> tuple[GameState, str | None]:
+    """The position of :func:`add_position_args`' arguments, and the record's title (None for
+    a new game)."""
+    if args.record:
+        record_alone(args)
+        return load_game(args.record, args.game_index)
+    no_game_index(args)
+    return new_game_of(args), None

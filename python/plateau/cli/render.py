@@ -5,24 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from plateau.cli.common import (
-    NON_NEGATIVE,
-    add_game_args,
-    load_game,
-    new_game_of,
-    no_game_index,
-    positive_float,
-    record_alone,
-)
+from plateau.cli.common import NON_NEGATIVE, add_position_args, position_of, positive_float
 from plateau.files import replace_file
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("render", help="a picture of a position: SVG, or PNG for --out *.png")
-    add_game_args(p)
-    p.add_argument("actions", nargs="*", help="actions from the start, in notation")
-    p.add_argument("--record", help="a JSON game record or arena JSON-lines file instead")
-    p.add_argument("--game-index", type=NON_NEGATIVE, help="the arena game (its index)")
+    add_position_args(p)
     p.add_argument("--ply", type=NON_NEGATIVE, help="after this many actions (default: all)")
     p.add_argument("--viewer", type=NON_NEGATIVE, help="draw what this player sees")
     p.add_argument("--no-last", action="store_true", help="do not mark the last action")
@@ -34,12 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from plateau import render
 
-    if args.record:
-        record_alone(args)
-        state, _ = load_game(args.record, args.game_index)
-    else:
-        no_game_index(args)
-        state = new_game_of(args)
+    state, _ = position_of(args)
     plies = len(state.history)
     if args.ply is not None:
         if args.ply > plies:
