@@ -142,7 +142,7 @@ Gaps and tensions found in the page (none changes a count; each is resolved as a
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -302,6 +302,10 @@ def points_by_place(num_players: int) -> list[float]:
 KNOWN_MAX = 100_000
 
 
+class _Stop(Exception):
+    """Ends a search of :meth:`State._search` early."""
+
+
 class State:
     """An Empire Plateau position with its per-turn bookkeeping; mutable (``apply``)."""
 
@@ -447,16 +451,33 @@ class State:
     def destinations(self, start: int, cap: int = TURN_LIMIT) -> set[tuple[int, int]]:
         """Every ``(to, n)`` reachable by the army on ``start`` along a path meeting rules 1-6
         and the jump rules (§One army's move; §The 4s' jump).  Not filtered by the
-        six-step rule (see :meth:`moves`) nor by ``moved``.
+        six-step rule (see :meth:`moves`) nor by ``moved``."""
+        found: set[tuple[int, int]] = set()
+
+        def keep(dot: int, cost: int) -> bool:
+            found.add((dot, cost))
+            return False  # never stop: all of them
+
+        self._search(start, cap, keep)
+        return found
+
+    def reaches(self, start: int, need: int) -> bool:
+        """Whether the army on ``start`` has some destination of ``need`` steps or more.
+
+        The same search as :meth:`destinations`, stopped at the first such destination."""
+        return self._search(start, max(need, 2), lambda dot, cost: cost >= need)
+
+    def _search(self, start: int, cap: int, found: Callable[[int, int], bool]) -> bool:
+        """Calls ``found(to, n)`` for every end of a legal path (repeats allowed) and returns
+        True as soon as one call does (False when none did).
 
         Brute force: a depth-first search over simple paths, pruned when the budget is spent."""
         army = self.armies[start]
         assert army is not None
         empire, atype = army
         budget = min(self.budget(atype), cap)  # ``cap``: only the moves of at most cap steps
-        found: set[tuple[int, int]] = set()
         if budget < 1:
-            return found
+            return False
         board = self.board
         bases = self.active_bases()
         visited = {start}  # rule 1: the dots of the path so far
@@ -465,12 +486,11 @@ class State:
             """The path reaches ``dot`` at ``cost``; ``steps`` are its links' directions
             (``"jump"`` for a jump)."""
             kind = self.end_kind(dot, empire, atype, bases)
-            if kind == "plain":
-                found.add((dot, cost))
-            elif kind == "take" and (atype != "2" or is_l_shape(steps)):
+            if kind == "plain" or (kind == "take" and (atype != "2" or is_l_shape(steps))):
                 # rule 5: a 2 captures/conquers only along an L; other armies take on any path
                 # (rule 4: the taken dot is the last one, see `passable`).
-                found.add((dot, cost))
+                if found(dot, cost):
+                    raise _Stop
             if cost < budget and self.passable(dot, empire, atype, bases):
                 visited.add(dot)
                 walk(dot, cost, steps)
@@ -483,21 +503,24 @@ class State:
                     continue
                 arrive(nxt, cost + 1, (*steps, direction))
 
-        walk(start, 0, ())
-        if atype == "4" and budget >= 2:
-            # §The 4s' jump: first link only; over an army on the neighbour in direction x,
-            # landing on that army's neighbour in the same direction x; costs 2; never over the
-            # 4's own Empire's base; the jumped dot is not visited.
-            own_base = board.bases[empire]
-            for direction in DIRECTIONS:
-                over = board.neighbours[start].get(direction)
-                if over is None or self.armies[over] is None or over == own_base:
-                    continue
-                land = board.neighbours[over].get(direction)
-                if land is None or land in visited:
-                    continue
-                arrive(land, 2, ("jump",))
-        return found
+        try:
+            walk(start, 0, ())
+            if atype == "4" and budget >= 2:
+                # §The 4s' jump: first link only; over an army on the neighbour in direction
+                # x, landing on that army's neighbour in the same direction x; costs 2; never
+                # over the 4's own Empire's base; the jumped dot is not visited.
+                own_base = board.bases[empire]
+                for direction in DIRECTIONS:
+                    over = board.neighbours[start].get(direction)
+                    if over is None or self.armies[over] is None or over == own_base:
+                        continue
+                    land = board.neighbours[over].get(direction)
+                    if land is None or land in visited:
+                        continue
+                    arrive(land, 2, ("jump",))
+        except _Stop:
+            return True
+        return False
 
     def army_moves(self, start: int) -> set[tuple[int, int]]:
         """The ``(to, n)`` of the current Empire's army on ``start`` that the path and budget
@@ -540,6 +563,10 @@ class State:
             return True
         if self.is_over():
             return False
+        if self.emblem_moved and (self.locked or self.total + SMALL_LIMIT - self.small < END_MIN):
+            # §Step budget: the Emblem has had its move, and the small armies together have
+            # fewer steps left than 6 needs (none at all once locked); frees add no steps.
+            return False
         if known is None:
             known = {}
         elif len(known) > KNOWN_MAX:
@@ -559,11 +586,10 @@ class State:
                 ranked.append((-self.budget(army[1]), start))
         short: list[tuple[int, int, int]] = []
         for _, start in sorted(ranked):
-            for to, n in self.destinations(start, max(need, 2)):
-                if n >= need:
-                    known[key] = True
-                    return True
-                short.append((start, to, n))
+            if self.reaches(start, need):
+                known[key] = True
+                return True
+            short.extend((start, to, n) for to, n in self.destinations(start, need))
         answer = False
         for f, t, n in sorted(short, key=lambda move: (-move[2], move)):  # longest first
             child = self.copy()
