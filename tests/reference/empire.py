@@ -486,11 +486,11 @@ class State:
             """The path reaches ``dot`` at ``cost``; ``steps`` are its links' directions
             (``"jump"`` for a jump)."""
             kind = self.end_kind(dot, empire, atype, bases)
-            if kind == "plain" or (kind == "take" and (atype != "2" or is_l_shape(steps))):
-                # rule 5: a 2 captures/conquers only along an L; other armies take on any path
-                # (rule 4: the taken dot is the last one, see `passable`).
-                if found(dot, cost):
-                    raise _Stop
+            # rule 5: a 2 captures/conquers only along an L; other armies take on any path
+            # (rule 4: the taken dot is the last one, see `passable`).
+            ends = kind == "plain" or (kind == "take" and (atype != "2" or is_l_shape(steps)))
+            if ends and found(dot, cost):
+                raise _Stop
             if cost < budget and self.passable(dot, empire, atype, bases):
                 visited.add(dot)
                 walk(dot, cost, steps)
