@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import plateau
-from plateau.registry import BenchPosition, BenchSpec
+from plateau.bench_spec import BenchPosition, BenchSpec
 
 
 def _spec(game: str) -> BenchSpec:

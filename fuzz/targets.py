@@ -1987,7 +1987,7 @@ BOARD_PLACES_PER_DOT = 4
 
 
 def _board_module() -> Any:
-    from plateau.games import empire_board
+    from plateau.games.empire import board as empire_board
 
     return empire_board
 

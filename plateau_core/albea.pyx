@@ -983,7 +983,7 @@ cdef void albea_observe(const AlbeaState* s, int viewer, float* out) noexcept no
 
 # ------------------------------------------------------------------------------------------
 # Id arithmetic for the Python layer: the id layout lives here, once; the notation (text)
-# lives in python/plateau/games/albea_notation.py
+# lives in python/plateau/games/albea/notation.py
 # ------------------------------------------------------------------------------------------
 #: the action kinds, in id order (``decode``'s first item, ``encode``'s kind)
 KINDS = ("opening", "onboard", "move", "stomp", "offer", "give", "refuse", "pass")

@@ -15,7 +15,7 @@ import pytest
 from plateau_core import albea as A
 
 import plateau
-from plateau.games.albea import _checked_position
+from plateau.games.albea.state import _checked_position
 
 XX, BB, RR, BX, RX, OX, RB = range(7)  # type indices, TYPES order
 

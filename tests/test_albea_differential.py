@@ -10,7 +10,7 @@ from plateau_core import albea as A
 
 import reference.albea as ref
 from plateau import AlbeaPlateauState
-from plateau.games.albea_notation import format_action, parse_action
+from plateau.games.albea.notation import format_action, parse_action
 
 WORKED_IDS = [
     ("xx,xx@a1", 0),

@@ -19,7 +19,7 @@ from plateau import AlbeaPlateauState, arena
 from plateau.arena import play_game
 from plateau.bots import Bot, make_bot
 from plateau.bots.base import BOTS
-from plateau.games.albea import COUNT, ORIENTED, TYPES
+from plateau.games.albea.state import COUNT, ORIENTED, TYPES
 from plateau.play import play
 
 

@@ -6,6 +6,7 @@ never asserted here."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import stat
 import sys
@@ -16,9 +17,9 @@ import pytest
 
 import plateau
 import plateau.bench as bench
-from plateau import registry
+from plateau.bench_spec import BenchPosition, BenchSpec, Yardstick
 from plateau.cli import main
-from plateau.registry import BenchPosition, BenchSpec, GameInfo, Yardstick
+from plateau.registry import GameInfo
 
 GAMES = plateau.games()
 DATA = Path(__file__).parent / "data"
@@ -31,11 +32,12 @@ def spec_of(game: str) -> BenchSpec:
 
 
 def with_spec(monkeypatch: pytest.MonkeyPatch, game: str, **changes: Any) -> GameInfo:
-    """Register ``game`` with its bench spec changed, for this test only."""
+    """``game`` with its bench spec (``BENCH`` of its package's ``bench`` module) changed, for
+    this test only."""
     info = plateau.game_info(game)
-    changed = dataclasses.replace(info, bench=dataclasses.replace(spec_of(game), **changes))
-    monkeypatch.setitem(registry._GAMES, game, changed)
-    return changed
+    module = importlib.import_module(f"{info.package}.bench")
+    monkeypatch.setattr(module, "BENCH", dataclasses.replace(spec_of(game), **changes))
+    return info
 
 
 def small_position(game: str) -> BenchPosition:
@@ -193,7 +195,9 @@ else:
 @pytest.mark.parametrize(
     "game", [g for g in GAMES if any(y.uses_path for y in spec_of(g).yardsticks)]
 )
-def test_a_yardstick_program_speaks_the_protocol(game: str, tmp_path: Path) -> None:
+def test_a_yardstick_program_speaks_the_protocol(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     program = tmp_path / "yardstick"
     program.write_text(PROGRAM.format(python=sys.executable, game=game))
     program.chmod(program.stat().st_mode | stat.S_IXUSR)
@@ -206,5 +210,5 @@ def test_a_yardstick_program_speaks_the_protocol(game: str, tmp_path: Path) -> N
     small = dataclasses.replace(small, quick_nodes=small.build().perft(1))
     (row,) = bench.bench_perft(dataclasses.replace(spec, positions=(small,)), False, sticks)
     assert row.yardstick == native.name and row.theirs == small.nodes / 0.25
-    info = dataclasses.replace(plateau.game_info(game), bench=spec)
+    info = with_spec(monkeypatch, game, yardsticks=(native,))
     assert bench.bench_playouts(info, quick=True, sticks=sticks).theirs == 5000.0

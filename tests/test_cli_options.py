@@ -47,7 +47,7 @@ def test_perft_on_ep24(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_board_file_of_the_user(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from plateau.games.empire_board import load_board, save_board
+    from plateau.games.empire.board import load_board, save_board
 
     path = tmp_path / "my_board.json"
     save_board(load_board("ep24"), path)  # ep24's dots under a file name

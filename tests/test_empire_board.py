@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plateau.errors import InvalidBoardError
-from plateau.games import empire_board as eb
-from plateau.games.empire_board import (
+from plateau.games.empire import board as eb
+from plateau.games.empire.board import (
     CCW,
     CW,
     DIRECTIONS,

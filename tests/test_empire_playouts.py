@@ -17,8 +17,7 @@ import pytest
 
 import plateau
 from plateau import EmpirePlateauState
-from plateau.games.empire import board_tables
-from plateau.games.empire_board import (
+from plateau.games.empire.board import (
     Board,
     board_from_dict,
     board_to_dict,
@@ -26,6 +25,7 @@ from plateau.games.empire_board import (
     polar_board,
     spoke_letters,
 )
+from plateau.games.empire.state import board_tables
 
 
 def p_value(draws: list[int], legal: list[int]) -> float:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import plateau
 from plateau import EmpirePlateauState, InvalidRecordError
 from plateau.errors import InvalidBoardError
-from plateau.games.empire_board import (
+from plateau.games.empire.board import (
     board_from_dict,
     board_to_dict,
     board_to_json,

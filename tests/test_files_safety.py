@@ -34,7 +34,7 @@ from plateau.arena import GameResult
 from plateau.checks import MAX_JSON_DEPTH, load_outside_json
 from plateau.engine import BotEngine
 from plateau.errors import InvalidBoardError
-from plateau.games.empire_board import (
+from plateau.games.empire.board import (
     Board,
     board_from_dict,
     board_from_json,
@@ -353,7 +353,7 @@ class SlowDict(OrderedDict[str, Any]):
 def test_new_game_on_many_user_boards_from_many_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """More boards (20) than the cache holds (16), from six threads: a lookup must never meet
     an entry that another thread evicted between its two steps (it raised KeyError)."""
-    monkeypatch.setattr(sys.modules["plateau.games.empire"], "_USER_TABLES", SlowDict())
+    monkeypatch.setattr(sys.modules["plateau.games.empire.state"], "_USER_TABLES", SlowDict())
     texts = [board_to_json(polar_board(f"t{k}", 16, 7)) for k in range(20)]
     errors: list[BaseException] = []
 
@@ -541,7 +541,7 @@ def test_a_board_path_of_the_caller_that_is_no_regular_file_is_refused(
 
 
 def test_a_board_file_bigger_than_the_bound_is_refused(tmp_path: Path) -> None:
-    from plateau.games.empire_board import MAX_BOARD_FILE_BYTES
+    from plateau.games.empire.board import MAX_BOARD_FILE_BYTES
 
     path = tmp_path / "big.json"
     text = board_to_json(RING12)

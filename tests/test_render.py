@@ -163,7 +163,7 @@ def test_empire_marks_the_last_move() -> None:
 
 
 def test_empire_boards_without_polar_coordinates_are_drawn_too() -> None:
-    from plateau.games.empire_board import board_to_json, polar_board
+    from plateau.games.empire.board import board_to_json, polar_board
 
     data = json.loads(board_to_json(polar_board("flat", 16, 11)))
     for key in ("spokes", "rings"):
@@ -178,7 +178,7 @@ def test_empire_boards_without_polar_coordinates_are_drawn_too() -> None:
 
 def test_a_game_without_a_drawing_is_drawn_as_its_diagram(monkeypatch: pytest.MonkeyPatch) -> None:
     info = registry.game_info("plateau-x")
-    monkeypatch.setitem(registry._GAMES, "plateau-x", dataclasses.replace(info, render=None))
+    monkeypatch.setitem(registry._GAMES, "plateau-x", dataclasses.replace(info, package=""))
     s = plateau.new_game("plateau-x", "mini")
     s.apply("T@c3d3c4")
     root = picture(s)

@@ -293,7 +293,7 @@ _REINIT_UNDER_KERNEL = """
 import sys, threading, time
 import plateau
 from plateau.games.empire import EmpirePlateauState
-from plateau.games.empire_board import board_from_json, board_to_json, polar_board
+from plateau.games.empire.board import board_from_json, board_to_json, polar_board
 
 kind = sys.argv[1]
 big = board_to_json(polar_board("big", 64, 16))  # 1,024 dots: tables of megabytes

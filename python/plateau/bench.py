@@ -32,11 +32,10 @@ from typing import Any
 import numpy as np
 
 from plateau.batch import StateBatch
+from plateau.bench_spec import BenchSpec, Yardstick
 from plateau.registry import (
-    BenchSpec,
     GameInfo,
     GameSpec,
-    Yardstick,
     new_game,
     random_playouts,
     resolve,

@@ -5,8 +5,7 @@ an illegal, unparseable or corrupt action is refused with an error naming the pl
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from plateau.checks import check_json_depth, load_outside_json
 from plateau.errors import (
@@ -16,49 +15,21 @@ from plateau.errors import (
     UnknownVariantError,
 )
 from plateau.registry import GameSpec, check_data_options
+from plateau.state import RECORD_FORMAT, RECORD_VERSION, GameState
 
-if TYPE_CHECKING:  # for types only: state.py imports this module (lazily) for its records
-    from plateau.state import GameState
-
-FORMAT = "plateau-game-record"
-VERSION = 1
+FORMAT = RECORD_FORMAT
+VERSION = RECORD_VERSION
 
 
 def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
-    """The record of ``state`` as a plain dict (what :func:`to_json` writes).
-
-    A game that started from a set-up position carries it as ``"setup"``. With ``viewer``,
-    the actions are written as that player saw them and a ``"viewer"`` field marks the record
-    as a per-player export, which cannot be replayed."""
-    if viewer is not None:
-        viewer = state._check_player(viewer, "viewer")  # a plain int from here (JSON)
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "game": state.game,
-        "variant": state.variant,
-        "options": state.options,
-    }
-    if state.is_determinization:
-        raise ValueError(
-            "a determinization is a guess at the hidden faces, not a game: it has no record"
-        )
-    setup = state.setup_position(viewer)
-    if setup is not None:
-        record["setup"] = setup
-    if viewer is None:
-        record["actions"] = state.history_strings()
-    else:
-        record["viewer"] = viewer
-        record["actions"] = state.history_strings(viewer=viewer)
-    if state.is_terminal():
-        record["result"] = {"ranking": state.ranking(), "returns": state.returns()}
-    return record
+    """The record of ``state`` as a plain dict (:meth:`GameState.to_record
+    <plateau.state.GameState.to_record>`)."""
+    return state.to_record(viewer)
 
 
 def to_json(state: GameState, indent: int | None = None, viewer: int | None = None) -> str:
     """The record of ``state`` as JSON text (``viewer``: see :func:`to_record`)."""
-    return json.dumps(to_record(state, viewer), indent=indent)
+    return state.to_json(viewer, indent=indent)
 
 
 def from_record(record: object) -> GameState:

@@ -1,10 +1,13 @@
 """The table of games: each game registers its name, variants and factories here, once.
 
-Adding a game is adding one module under ``plateau.games`` and one :func:`register` call.
+Adding a game is adding one package under ``plateau.games`` (its state class, and by name
+the optional parts :class:`GameInfo` finds there: ``picture``, ``bench``, ``samples``) whose
+``__init__`` makes one :func:`register` call; its compiled kernel goes under ``plateau_core``.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
@@ -16,88 +19,10 @@ from plateau.errors import (
     UnknownOptionError,
     UnknownVariantError,
 )
+from plateau.state import GameState
 
 if TYPE_CHECKING:
-    from plateau.state import GameState
-
-
-@dataclass(frozen=True)
-class BenchPosition:
-    """A position ``plateau bench`` times perft at, with its known leaf counts (checked before
-    and after timing: a wrong count stops the benchmark)."""
-
-    #: shown in the report, e.g. ``"standard ply 10"``
-    label: str
-    #: builds the position (a new state each call)
-    build: Callable[[], GameState]
-    #: the perft depth timed here
-    depth: int
-    #: perft(depth) of the position
-    nodes: int
-    #: perft(depth - 1): checked before timing, and the depth ``--quick`` times
-    quick_nodes: int
-
-
-@dataclass(frozen=True)
-class Yardstick:
-    """Another implementation ``plateau bench`` times in the same run, so that the report can
-    give ratios on shared, noisy machines. It may measure any of the workloads below (None:
-    not that one); its figures fill the yardstick column of the rows of the same workload."""
-
-    #: shown in the yardstick column, e.g. ``"native yardstick"``
-    name: str
-    #: ``available(path)``: whether it can run here (``path``: ``--yardstick PATH`` or None)
-    available: Callable[[str | None], bool]
-    #: a note for its rows when it cannot run ("" for none)
-    missing_note: str = ""
-    #: True if it runs the program named by ``--yardstick PATH``
-    uses_path: bool = False
-    #: ``perft(path, state, depth) -> (leaves, seconds)`` at the position of ``state``
-    perft: Callable[[str | None, GameState, int], tuple[int, float]] | None = None
-    #: ``playouts(path, variant, n, seed) -> plies per second`` of uniformly random games
-    playouts: Callable[[str | None, str, int, int], float] | None = None
-    #: ``python_loop(seconds) -> steps per second`` of the bench's Python loop (legal actions,
-    #: random pick, apply) on its own game
-    python_loop: Callable[[float], float] | None = None
-
-
-@dataclass(frozen=True)
-class BenchSpec:
-    """What ``plateau bench`` needs of a game besides the state API: positions with known
-    perft counts, checks of the random games, and optional yardsticks and targets."""
-
-    #: perft positions: the start and at least one midgame position
-    positions: tuple[BenchPosition, ...]
-    #: the label of the position where generation, apply/undo and clones are timed
-    midgame: str
-    #: bounds of the mean length of a random game of the default variant (plies), a check of
-    #: the playouts before timing them (None: no check)
-    playout_plies: tuple[float, float] | None = None
-    #: whether the StateBatch rows fill the legal masks every step, as a learner with a masked
-    #: policy does (False where the masks are too wide for that: such a learner uses
-    #: ``legal_lists``)
-    batch_masks: bool = True
-    #: ``(bytes of a state without history, bytes per ply of history)``, noted in the report
-    state_size: tuple[int, int] | None = None
-    #: other implementations timed for ratios
-    yardsticks: tuple[Yardstick, ...] = ()
-    #: the targets shown in the report, by workload: ``perft`` (every position) or
-    #: ``perft <label>``, ``legal``, ``apply-undo``, ``clone``, ``playouts``, ``batch-1``,
-    #: ``batch-2``, ``python-loop``, ``memory``, ``determinizer`` (``plateau.bench`` sets
-    #: those every game shares)
-    targets: Mapping[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        labels = [p.label for p in self.positions]
-        if len(set(labels)) != len(labels) or self.midgame not in labels:
-            raise ValueError(
-                f"bench positions need distinct labels and must include the midgame "
-                f"{self.midgame!r}, got {labels}"
-            )
-
-    def position(self, label: str) -> BenchPosition:
-        """The position labelled ``label``."""
-        return next(p for p in self.positions if p.label == label)
+    from plateau.bench_spec import BenchSpec
 
 
 @dataclass(frozen=True)
@@ -125,11 +50,6 @@ class GameInfo:
     from_setup: Callable[..., GameState] | None = None
     #: the leaf evaluation ``mcts`` uses by default here (``mixed``, ``heuristic``, ``playout``)
     mcts_eval: str = "mixed"
-    #: what ``plateau bench`` needs to measure the game (None: it cannot be benchmarked)
-    bench: BenchSpec | None = None
-    #: a few accepted values of an option besides its default, for the conformance suite and
-    #: the fuzzers (which otherwise try int options moved up by a few)
-    option_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     #: ``check_data_options(options)`` raises ValueError for option values a saved game (a
     #: record, a pickle) may not hold because they would reach outside it, such as a file path
     check_data_options: Callable[[dict[str, Any]], None] | None = None
@@ -137,10 +57,46 @@ class GameInfo:
     #: options checked (ValueError) and put in the form the state's ``options`` shows, as
     #: :class:`GameSpec` keeps them (None: the factory checks them)
     check_option_values: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
-    #: ``render(state, viewer, last)`` draws the position as SVG text, as ``viewer`` may see
-    #: it (None: the full truth), marking the last action if ``last``: what
-    #: ``plateau.render.svg`` calls (None: the text diagram is drawn instead)
-    render: Callable[[GameState, int | None, bool], str] | None = None
+    #: the game's package (``plateau.games.x``): the parts that are not the rules are found
+    #: there by name, each optional: ``picture.draw`` (:attr:`render`), ``bench.BENCH``
+    #: (:attr:`bench`) and ``samples.OPTION_VALUES`` (:attr:`option_values`)
+    package: str = ""
+
+    def _part(self, module: str, name: str) -> Any:
+        """Attribute ``name`` of the module ``module`` of the game's package (None without)."""
+        if not self.package:
+            return None
+        try:
+            found = importlib.import_module(f"{self.package}.{module}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{self.package}.{module}":
+                raise  # the part exists but imports something missing: a real fault
+            return None
+        return getattr(found, name)
+
+    @property
+    def bench(self) -> BenchSpec | None:
+        """What ``plateau bench`` needs to measure the game (``bench.BENCH`` of its package;
+        None: it cannot be benchmarked)."""
+        spec: BenchSpec | None = self._part("bench", "BENCH")
+        return spec
+
+    @property
+    def option_values(self) -> dict[str, tuple[Any, ...]]:
+        """A few accepted values of each option besides its default, for the conformance suite
+        and the fuzzers (``samples.OPTION_VALUES`` of its package; without: int options moved
+        up by a few are tried)."""
+        values: dict[str, tuple[Any, ...]] | None = self._part("samples", "OPTION_VALUES")
+        return dict(values or {})
+
+    @property
+    def render(self) -> Callable[[GameState, int | None, bool], str] | None:
+        """``draw(state, viewer, last)`` of its package's ``picture`` module: the position as
+        SVG text, as ``viewer`` may see it (None: the full truth), marking the last action if
+        ``last``; what ``plateau.render.svg`` calls (None: the text diagram is drawn instead).
+        Imported when first used: playing needs no drawing code."""
+        draw: Callable[[GameState, int | None, bool], str] | None = self._part("picture", "draw")
+        return draw
 
 
 _GAMES: dict[str, GameInfo] = {}
@@ -149,9 +105,14 @@ _RENAMED = {"plateau": "albea-plateau"}
 
 
 def register(info: GameInfo) -> None:
-    """Add a game to the registry (a name may be registered only once)."""
+    """Add a game to the registry (a name may be registered only once). Its ``factory`` is
+    its state class, a :class:`~plateau.state.GameState`: it gets the entry (as ``_entry``),
+    through which a state makes new games, pickles and draws itself."""
     if info.name in _GAMES:
         raise ValueError(f"game {info.name!r} is already registered")
+    if not (isinstance(info.factory, type) and issubclass(info.factory, GameState)):
+        raise TypeError(f"the factory of {info.name!r} must be its GameState class")
+    info.factory._entry = info
     _GAMES[info.name] = info
 
 

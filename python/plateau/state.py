@@ -8,11 +8,12 @@ serialization and the error paths.
 
 from __future__ import annotations
 
+import json
 import numbers
 import operator
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Union
 
 import numpy as np
 
@@ -24,6 +25,26 @@ if TYPE_CHECKING:
     from plateau_core._common import GameCore as _CoreApi
 else:  # at run time each game's class puts its compiled core first: GameState is a mixin
     _CoreApi = object
+
+
+#: the ``"format"`` and ``"version"`` of a game record (``plateau.record`` reads them back)
+RECORD_FORMAT = "plateau-game-record"
+RECORD_VERSION = 1
+
+
+class GameEntry(Protocol):
+    """What a state takes from its game's registry entry (``plateau.registry.GameInfo``),
+    which ``plateau.registry.register`` sets on the state class: the state makes new games
+    and draws itself through it, without importing the layers above it."""
+
+    @property
+    def factory(self) -> Callable[..., GameState]: ...
+
+    @property
+    def from_setup(self) -> Callable[..., GameState] | None: ...
+
+    @property
+    def render(self) -> Callable[[GameState, int | None, bool], str] | None: ...
 
 
 #: a seed, ``random.Random`` or numpy ``Generator`` (for samplers of hidden information)
@@ -122,6 +143,8 @@ class GameState(_CoreApi):
     #: characters the notation reader takes for others (Empire Plateau: ``x`` for ``-``), so
     #: that checks of "accepted notation spells the canonical one" can allow them
     notation_aliases: ClassVar[Mapping[str, str]] = {}
+    #: the game's registry entry, set on the class by ``plateau.registry.register``
+    _entry: ClassVar[GameEntry | None] = None
 
     if TYPE_CHECKING:  # supplied by each game's compiled core (the rest: GameCore's stub)
 
@@ -375,13 +398,41 @@ class GameState(_CoreApi):
         """The players in first place (the game need not be over: "if it ended now")."""
         return list(self.ranking()[0])
 
-    def to_json(self, viewer: int | None = None) -> str:
-        """The game record as JSON: format version, game, variant, options and the actions
-        (the full truth, replayable). With ``viewer``, that player's export instead: the
-        history as they saw it, marked with a ``"viewer"`` field; it cannot be replayed."""
-        from plateau.record import to_json
+    def to_record(self, viewer: int | None = None) -> dict[str, Any]:
+        """The game record as a plain dict (what :meth:`to_json` writes): format version,
+        game, variant, options, the set-up position if the game started from one, the actions
+        in notation and, once the game is over, its result. With ``viewer``, the actions as
+        that player saw them and a ``"viewer"`` field that marks the record as a per-player
+        export, which cannot be replayed."""
+        if viewer is not None:
+            viewer = self._check_player(viewer, "viewer")  # a plain int from here (JSON)
+        if self.is_determinization:
+            raise ValueError(
+                "a determinization is a guess at the hidden faces, not a game: it has no record"
+            )
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.game,
+            "variant": self.variant,
+            "options": self.options,
+        }
+        setup = self.setup_position(viewer)
+        if setup is not None:
+            record["setup"] = setup
+        if viewer is None:
+            record["actions"] = self.history_strings()
+        else:
+            record["viewer"] = viewer
+            record["actions"] = self.history_strings(viewer=viewer)
+        if self.is_terminal():
+            record["result"] = {"ranking": self.ranking(), "returns": self.returns()}
+        return record
 
-        return to_json(self, viewer=viewer)
+    def to_json(self, viewer: int | None = None, indent: int | None = None) -> str:
+        """The game record as JSON (:meth:`to_record`): the full truth, replayable by
+        ``plateau.from_json``; with ``viewer``, that player's export instead."""
+        return json.dumps(self.to_record(viewer), indent=indent)
 
     def history_strings(self, viewer: int | None = None) -> list[str]:
         """The applied actions in canonical notation (as ``viewer`` saw them, in a game that
@@ -396,17 +447,22 @@ class GameState(_CoreApi):
             probe.apply(a)
         return out
 
+    @classmethod
+    def _registered(cls) -> GameEntry:
+        """The registry's entry of this state's game (set by ``plateau.registry.register``)."""
+        if cls._entry is None:
+            raise RuntimeError(f"{cls.__name__} is not the state class of a registered game")
+        return cls._entry
+
     def _replay_probe(self) -> GameState:
-        from plateau.registry import new_game
+        return self._registered().factory(self.variant, **self.options)
 
-        return new_game(self.game, self.variant, **self.options)
-
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         """The position as an SVG picture (the full truth, last action marked): Jupyter shows
-        a state as this. ``plateau.render.svg(state, viewer)`` draws a player's view."""
-        from plateau.render import svg
-
-        return svg(self)
+        a state as this (a game without a picture shows as text). ``plateau.render.svg(state,
+        viewer)`` draws a player's view."""
+        draw = self._registered().render
+        return None if draw is None else draw(self, None, True)
 
     def __repr__(self) -> str:
         return (
@@ -415,9 +471,22 @@ class GameState(_CoreApi):
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
-        from plateau.record import from_json
+        return (type(self)._from_pickle, (self.to_record(),))
 
-        return (from_json, (self.to_json(),))
+    @classmethod
+    def _from_pickle(cls, record: dict[str, Any]) -> GameState:
+        """A pickled state: the record of :meth:`__reduce__` replayed (``plateau.from_json``
+        checks a record from elsewhere; a pickle is trusted as pickles are)."""
+        entry = cls._registered()
+        options = record["options"]
+        if "setup" in record:
+            if entry.from_setup is None:
+                raise ValueError(f"{record['game']!r} has no set-up positions")
+            state = entry.from_setup(record["variant"], record["setup"], **options)
+        else:
+            state = entry.factory(record["variant"], **options)
+        state.apply_all(record["actions"])
+        return state
 
     # -- equality: by position, as python-chess boards compare -----------------------------
 

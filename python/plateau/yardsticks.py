@@ -17,7 +17,7 @@ import subprocess
 import time
 from typing import TYPE_CHECKING
 
-from plateau.registry import Yardstick
+from plateau.bench_spec import Yardstick
 
 if TYPE_CHECKING:
     from plateau.state import GameState

@@ -1,8 +1,9 @@
 """Pictures of positions: SVG for every registered game, PNG and RGB arrays through cairosvg.
 
-Each game draws itself through the ``render`` hook of its registry entry
-(:attr:`plateau.registry.GameInfo.render`); this module only dispatches, checks arguments and
-converts. A game without a hook is drawn as its text diagram.
+Each game draws itself by the ``draw`` function of the ``picture`` module of its package
+(:attr:`plateau.registry.GameInfo.render`, ``plateau/games/<game>/picture.py``); this module
+only dispatches, checks arguments and converts. A game without one is drawn as its text
+diagram.
 
 >>> import plateau
 >>> from plateau.render import svg
@@ -14,10 +15,9 @@ True
 
 from __future__ import annotations
 
-import importlib
 import io
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from plateau.registry import game_info
 from plateau.render.drawing import Drawing
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from plateau.state import GameState
 
-__all__ = ["drawn_by", "frames", "last_action", "png", "rgb_array", "svg"]
+__all__ = ["frames", "last_action", "png", "rgb_array", "svg"]
 
 #: the picture :func:`frames` is drawing: ``(state, viewer, caption)``, which
 #: :func:`last_action` gives back instead of writing out the history again for each picture
@@ -49,22 +49,6 @@ def svg(state: GameState, viewer: int | None = None, last: bool = True) -> str:
     if hook is None:
         return _text_picture(state, viewer)
     return hook(state, viewer, bool(last))
-
-
-def drawn_by(module: str) -> Callable[[GameState, int | None, bool], str]:
-    """A game's ``render`` hook that calls ``draw(state, viewer, last)`` of ``module``,
-    imported when first used (playing needs no drawing code).
-
-    >>> drawn_by("plateau.render.x").__name__
-    'draw_plateau_render_x'
-    """
-
-    def draw(state: GameState, viewer: int | None, last: bool) -> str:
-        text: str = importlib.import_module(module).draw(state, viewer, last)
-        return text
-
-    draw.__name__ = draw.__qualname__ = "draw_" + module.replace(".", "_")
-    return draw
 
 
 def last_action(state: GameState, viewer: int | None) -> str | None:

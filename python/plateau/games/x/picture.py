@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from plateau.games.x.state import COLOURS, PlateauXState
 from plateau.notation import square_index, square_name
 from plateau.render import last_action
 from plateau.render.drawing import Drawing
 
 if TYPE_CHECKING:
-    from plateau.games.x import PlateauXState
     from plateau.state import GameState
 
 CELL = 56
@@ -29,8 +29,6 @@ _SQUARE = re.compile(r"[a-z][1-9][0-9]?")
 def draw(state: GameState, viewer: int | None, last: bool) -> str:
     """The SVG of a Plateau X position (perfect information: ``viewer`` changes nothing)."""
     s: PlateauXState = state  # type: ignore[assignment]
-    from plateau.games.x import COLOURS
-
     n = s.board_size
     players = s.num_players
     board_px = n * CELL

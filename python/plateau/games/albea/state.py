@@ -1,6 +1,6 @@
 """Plateau (Jim Albea, 1986): set-up positions and their checks, views of the hidden faces,
 determinization, the text diagram and the public state class, on top of the compiled kernel
-``plateau_core.albea`` (the notation is ``plateau.games.albea_notation``'s).
+``plateau_core.albea`` (the notation is ``plateau.games.albea.notation``'s).
 
 Rules: ``docs/rules/albea-plateau.md`` (decisions the rules left open: ``docs/albea-plateau.md``).
 """
@@ -17,7 +17,6 @@ import numpy as np
 from plateau_core import albea as _a
 from plateau_core import albea_batch as _ab
 
-from plateau import yardsticks
 from plateau.checks import check_int
 from plateau.errors import (
     InvalidActionError,
@@ -25,10 +24,8 @@ from plateau.errors import (
     UnknownVariantError,
     position_errors,
 )
-from plateau.games import albea_notation as _notation
+from plateau.games.albea import notation as _notation
 from plateau.notation import square_index, square_name
-from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
-from plateau.render import drawn_by
 from plateau.state import Determinizer as _Determinizer
 from plateau.state import GameState, RandomSource
 
@@ -957,54 +954,3 @@ def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> G
     data = dict(setup)
     data["options"] = {"max_plies": max_plies or None}
     return AlbeaPlateauState.from_position_dict(data)
-
-
-def _random_position(seed: int, plies: int) -> AlbeaPlateauState:
-    """The position after ``plies`` plies of uniformly random play seeded with ``seed`` (as the
-    positions of tests/data/albea_perft.json were made)."""
-    rng = random.Random(seed)
-    state = AlbeaPlateauState()
-    while state.ply < plies:
-        state.apply(rng.choice(state.legal_action_strings()))
-    return state
-
-
-#: what ``plateau bench`` times: positions and counts of tests/data/albea_perft.json (a test
-#: keeps them equal); the targets are those of docs/albea-plateau-design.md
-BENCH = BenchSpec(
-    positions=(
-        BenchPosition("start", AlbeaPlateauState, 3, 232_225_980, 1_455_300),
-        BenchPosition("ply 30", lambda: _random_position(11, 30), 3, 3_829_112, 22_736),
-    ),
-    midgame="ply 30",
-    playout_plies=(60, 95),  # the design's 3,000 reference games: a mean of 76 plies
-    batch_masks=False,  # 41,188 ids a game: a learner here steps with legal_lists
-    yardsticks=(yardsticks.OPENSPIEL_BREAKTHROUGH,),
-    targets={
-        "perft start": ">= 46 M/s (perft(3) of the start in <= 5 s)",
-        "playouts": ">= 300,000 plies/s",
-        "python-loop": ">= 300,000 steps/s",
-    },
-)
-
-
-register(
-    GameInfo(
-        name="albea-plateau",
-        title="Plateau (Jim Albea, 1986)",
-        variants=("standard",),
-        default_variant="standard",
-        factory=AlbeaPlateauState,
-        playouts=_playouts,
-        options={"max_plies": 0},
-        check_option_values=_check_option_values,
-        perfect_information=False,
-        batch=_batch,
-        from_setup=_from_setup,
-        # uniformly random playouts say little here: against greedy, mcts:iters=1000 scored
-        # 31.5% with mixed leaf values and 47.5% with the heuristic alone (200 games each)
-        mcts_eval="heuristic",
-        bench=BENCH,
-        render=drawn_by("plateau.render.albea"),
-    )
-)

@@ -21,7 +21,6 @@ import numpy as np
 from plateau_core import empire as _e
 from plateau_core import empire_batch as _eb
 
-from plateau import yardsticks
 from plateau.checks import check_int
 from plateau.errors import (
     InvalidActionError,
@@ -29,7 +28,7 @@ from plateau.errors import (
     UnknownVariantError,
     position_errors,
 )
-from plateau.games.empire_board import (
+from plateau.games.empire.board import (
     ARMY_COUNTS,
     ARMY_TYPES,
     DOT_NAME_PATTERN,
@@ -41,10 +40,7 @@ from plateau.games.empire_board import (
     board_from_json,
     board_to_json,
     load_board,
-    polar_board,
 )
-from plateau.registry import BenchPosition, BenchSpec, GameInfo, register
-from plateau.render import drawn_by
 from plateau.state import GameState
 
 #: army types in id order (a type's index is its place here): Emblem, 6, 4, 2
@@ -282,7 +278,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
 
     @property
     def board(self) -> Board:
-        """The board (``plateau.games.empire_board.Board``)."""
+        """The board (``plateau.games.empire.board.Board``)."""
         return _info(self._board_tables).board
 
     @property
@@ -1055,61 +1051,3 @@ def _from_checked_setup(
     return EmpirePlateauState.from_position_dict(
         {**setup, "variant": variant}, board=board, turn_limit=turn_limit
     )
-
-
-#: the actions from the start of ``two`` to the "turn start (seed 1, ply 9)" position of
-#: tests/data/empire_perft.json (a test keeps the counts below equal to that file's)
-_PLY_9 = (
-    "m6-p7:4", "m7-o7:2", "end", "a7-c9:4", "a6-p7:2", "end", "e8-h9:4", "d10-c9:2", "end",
-)  # fmt: skip
-
-
-def _ply_9() -> EmpirePlateauState:
-    state = EmpirePlateauState("two")
-    state.apply_all(_PLY_9)
-    return state
-
-
-#: what ``plateau bench`` times; the targets are the issue's (docs/empire-plateau.md, Speed)
-BENCH = BenchSpec(
-    positions=(
-        BenchPosition("two start", lambda: EmpirePlateauState("two"), 3, 306_197, 11_323),
-        BenchPosition("two ply 9", _ply_9, 3, 288_190, 10_928),
-    ),
-    midgame="two ply 9",
-    batch_masks=False,  # hundreds of thousands of ids a game: a learner uses legal_lists
-    yardsticks=(yardsticks.OPENSPIEL_BREAKTHROUGH,),
-    targets={
-        "perft two start": "perft(3) in < 0.1 s",
-        "playouts": ">= 200,000 actions/s",
-        "python-loop": ">= 0.5x",
-        "clone": "<= 3x",
-    },
-)
-
-
-register(
-    GameInfo(
-        name="empire-plateau",
-        title="Empire Plateau (Frances Games, 2021)",
-        variants=tuple(VARIANTS),
-        default_variant="two",
-        factory=EmpirePlateauState,
-        playouts=_playouts,
-        options={"board": "ep16", "turn_limit": 0},
-        batch=_batch,
-        from_setup=_from_setup,
-        check_data_options=_check_data_options,
-        check_option_values=_check_option_values,
-        # a random game runs to some 1,200 actions, far past mcts's playout cap (400): a cut
-        # playout mostly says "nobody is out yet", so leaves are valued by the heuristic
-        mcts_eval="heuristic",
-        # the first edition's board, and a user board (ep16 with a twelfth ring) as JSON text
-        option_values={
-            "board": ("ep24", board_to_json(polar_board("ring12", 16, 12))),
-            "turn_limit": (9,),
-        },
-        bench=BENCH,
-        render=drawn_by("plateau.render.empire"),
-    )
-)

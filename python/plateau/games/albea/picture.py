@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from plateau.games.albea.state import AlbeaPlateauState, multiset_text
 from plateau.notation import square_index, square_name
 from plateau.render import last_action
 from plateau.render.drawing import Drawing
 
 if TYPE_CHECKING:
-    from plateau.games.albea import AlbeaPlateauState
     from plateau.state import GameState
 
 CELL_W, CELL_H, MARGIN = 110, 150, 26
@@ -53,8 +53,6 @@ def _stacks(s: AlbeaPlateauState, viewer: int | None) -> list[list[dict[str, Any
 def draw(state: GameState, viewer: int | None, last: bool) -> str:
     """The SVG of an Albea's Plateau position, as ``viewer`` sees it (None: the full truth)."""
     s: AlbeaPlateauState = state  # type: ignore[assignment]
-    from plateau.games.albea import multiset_text
-
     width = 4 * CELL_W + 2 * MARGIN
     panel = 128
     seen_by = "the full truth" if viewer is None else f"seen by {OWNER_NAME[viewer]}"

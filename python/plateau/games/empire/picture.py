@@ -9,11 +9,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Callable
 
+from plateau.games.empire.board import CW, EMPIRE_NAMES, EMPIRES, OUT, spoke_letters
+from plateau.games.empire.state import EmpirePlateauState
 from plateau.render import last_action
 from plateau.render.drawing import Drawing
 
 if TYPE_CHECKING:
-    from plateau.games.empire import EmpirePlateauState
     from plateau.state import GameState
 
 SIZE, RIM = 640, 275
@@ -28,8 +29,6 @@ def draw(state: GameState, viewer: int | None, last: bool) -> str:
     """The SVG of an Empire Plateau position (perfect information: ``viewer`` changes
     nothing)."""
     s: EmpirePlateauState = state  # type: ignore[assignment]
-    from plateau.games.empire_board import CW, EMPIRE_NAMES, EMPIRES, OUT, spoke_letters
-
     board = s.board
     n = len(board)
     panel = 40 + 18 * 4
