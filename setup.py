@@ -1,4 +1,4 @@
-"""Build the compiled core (plateau_core/*.pyx) with Cython.
+"""Build the compiled core (plateau_core/*.pyx and plateau_core/<game>/*.pyx) with Cython.
 
 Set PLATEAU_DEBUG=1 to build with bounds checks, wraparound and initialisation checks on
 (slower, but every out-of-range index in a kernel raises instead of corrupting memory).
@@ -48,12 +48,14 @@ elif DEBUG:
 else:
     compile_args = ["-O3"] + (["-mpopcnt"] if X86_64 and not PORTABLE else [])
 
-MODULES = ["_common", "_batch", "x", "x_batch", "albea", "albea_batch", "empire", "empire_batch"]
+#: the compiled modules: what every game shares, then one folder per game (its kernel and wrapper
+#: class in ``core``, its StateBatch hooks in ``batch``)
+MODULES = ["_common", "_batch"] + [f"{game}.{part}" for game in ("x", "albea", "empire") for part in ("core", "batch")]
 
 extensions = [
     Extension(
         f"plateau_core.{name}",
-        [f"plateau_core/{name}.pyx"],
+        [f"plateau_core/{name.replace('.', '/')}.pyx"],
         include_dirs=["plateau_core", numpy.get_include()],
         # numpy's C API (plateau_core._common.new_array), built against numpy >= 2 for runtimes
         # back to the oldest numpy the package supports

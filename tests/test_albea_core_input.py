@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from plateau_core import albea as A
+from plateau_core.albea import core as A
 
 import plateau
 from plateau.games.albea.state import _checked_position

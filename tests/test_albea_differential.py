@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from plateau_core import albea as A
+from plateau_core.albea import core as A
 
 import reference.albea as ref
 from plateau import AlbeaPlateauState

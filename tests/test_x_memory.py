@@ -5,7 +5,7 @@ from __future__ import annotations
 import resource
 import sys
 
-from plateau_core import x as _x
+from plateau_core.x import core as _x
 
 import plateau
 

@@ -1,7 +1,7 @@
 """Plateau (Jim Albea, 1986): stacks on a 4x4 board, hidden faces, prisoner exchange.
 
 The rules are in :mod:`plateau.games.albea.state` (over the compiled kernel
-``plateau_core.albea``), the action notation in ``notation``, the picture in ``picture``, what
+``plateau_core.albea.core``), the action notation in ``notation``, the picture in ``picture``, what
 ``plateau bench`` times in ``bench``. Importing the package registers the game.
 """
 

@@ -1,7 +1,7 @@
 """Plateau (Jim Albea, 1986) notation: action ids to text and back.
 
 The grammar is the rules page's (``docs/rules/albea-plateau.md``, Notation; design section
-1.2). The kernel ``plateau_core.albea`` owns the id layout: its ``decode(a)`` gives an id's
+1.2). The kernel ``plateau_core.albea.core`` owns the id layout: its ``decode(a)`` gives an id's
 fields (squares, pieces, counts) and ``encode(kind, fields)`` the id of fields; this module
 turns fields into text and text into fields, and words the errors.
 
@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from plateau_core import albea as _a
+from plateau_core.albea import core as _a
 
 TYPES: tuple[str, ...] = tuple(_a.TYPES)
 #: oriented piece codes (up face first), the kernel's oriented-piece indices

@@ -1,6 +1,6 @@
 """Plateau (Jim Albea, 1986): set-up positions and their checks, views of the hidden faces,
 determinization, the text diagram and the public state class, on top of the compiled kernel
-``plateau_core.albea`` (the notation is ``plateau.games.albea.notation``'s).
+``plateau_core.albea.core`` (the notation is ``plateau.games.albea.notation``'s).
 
 Rules: ``docs/rules/albea-plateau.md`` (decisions the rules left open: ``docs/albea-plateau.md``).
 """
@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from plateau_core import albea as _a
-from plateau_core import albea_batch as _ab
+from plateau_core.albea import batch as _ab
+from plateau_core.albea import core as _a
 
 from plateau.checks import check_int
 from plateau.errors import (

@@ -2,7 +2,7 @@
 of several actions, 2 to 4 players.
 
 The rules are in :mod:`plateau.games.empire.state` (over the compiled kernel
-``plateau_core.empire``), boards and their JSON format in ``board`` (the shipped boards in
+``plateau_core.empire.core``), boards and their JSON format in ``board`` (the shipped boards in
 ``boards/``), the picture in ``picture``, what ``plateau bench`` times in ``bench``, sample option
 values in ``samples``. Importing the package registers the game.
 """

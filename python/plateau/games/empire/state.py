@@ -1,5 +1,5 @@
 """Empire Plateau (Frances Games, 2021): variants, the board option, notation, set-up positions,
-the diagram and the public state class, on top of the compiled kernel ``plateau_core.empire``.
+the diagram and the public state class, on top of the compiled kernel ``plateau_core.empire.core``.
 
 Rules: ``docs/rules/empire-plateau.md``. How the library exposes the game (action ids,
 observation planes, the position dict, the heuristic, its own decisions):
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
 import numpy as np
-from plateau_core import empire as _e
-from plateau_core import empire_batch as _eb
+from plateau_core.empire import batch as _eb
+from plateau_core.empire import core as _e
 
 from plateau.checks import check_int
 from plateau.errors import (
@@ -51,7 +51,9 @@ VALUE: dict[str, int] = dict(zip(TYPES, _e.VALUE))
 TURN_STEPS, SMALL_STEPS, END_MIN = 12, 6, 6
 
 if tuple(ARMY_TYPES) != TYPES:  # pragma: no cover - the two modules must agree
-    raise ImportError("plateau_core.empire.TYPES differs from empire_board.ARMY_TYPES")
+    raise ImportError(
+        "plateau_core.empire.core.TYPES differs from plateau.games.empire.board.ARMY_TYPES"
+    )
 
 
 @dataclass(frozen=True)

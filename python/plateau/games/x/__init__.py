@@ -1,6 +1,6 @@
 """Plateau X (Hendrik Simon, 2010): tile building for 2 to 4 players, four variants.
 
-The rules are in :mod:`plateau.games.x.state` (over the compiled kernel ``plateau_core.x``);
+The rules are in :mod:`plateau.games.x.state` (over the compiled kernel ``plateau_core.x.core``);
 the picture in ``picture``, what ``plateau bench`` times in ``bench``. Importing the package
 registers the game.
 """

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from plateau_core import x as _x
+from plateau_core.x import core as _x
 
 from plateau import yardsticks
 from plateau.bench_spec import BenchPosition, BenchSpec

@@ -1,5 +1,5 @@
 """Plateau X (Hendrik Simon): variants, notation, ranking, the text diagram and the public
-state class, on top of the compiled kernel ``plateau_core.x``.
+state class, on top of the compiled kernel ``plateau_core.x.core``.
 
 Rules: ``docs/rules/plateau-x.md``.
 """
@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from plateau_core import x as _x
-from plateau_core import x_batch as _x_batch
+from plateau_core.x import batch as _x_batch
+from plateau_core.x import core as _x
 
 from plateau.checks import check_int
 from plateau.errors import InvalidActionError, UnknownVariantError

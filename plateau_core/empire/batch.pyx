@@ -16,13 +16,13 @@ from libc.string cimport memcpy, memset
 
 from plateau_core._batch cimport BatchCore
 from plateau_core._common cimport ids_contain32, rng_below
-from plateau_core.empire cimport (
+from plateau_core.empire.core cimport (
     EmpireBoard, EmpireState, EmpireTables, EMPIRE_OBS_PLANES, EMPIRE_RUNNING, empire_init,
     empire_list, empire_make, empire_hash, empire_returns, empire_observe,
     empire_current_player, empire_random_action, empire_is_legal,
 )
 
-from plateau_core.empire import VARIANTS as _VARIANTS
+from plateau_core.empire.core import VARIANTS as _VARIANTS
 
 cdef enum:
     CACHE_IDS = 256         # a game's legal list is kept if it is at most this long

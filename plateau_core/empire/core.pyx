@@ -4,7 +4,7 @@ a flat C struct, plus ``EmpireCore``, the thin validated wrapper the Python pack
 public state class on.
 
 Rules: ``docs/rules/empire-plateau.md``. Action ids, planes and the library's decisions:
-``docs/empire-plateau.md``. The board is data (``plateau.games.empire_board``): the kernel reads
+``docs/empire-plateau.md``. The board is data (``plateau.games.empire.board``): the kernel reads
 only its tables (neighbours by direction, bases, starting dots), loaded once per board into an
 ``EmpireTables`` that every state on that board points to.
 

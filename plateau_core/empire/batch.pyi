@@ -1,18 +1,20 @@
-"""Type stubs of the compiled Plateau X batch module (plateau_core/x_batch.pyx)."""
+"""Type stubs of the compiled Empire Plateau batch module (plateau_core/empire/batch.pyx)."""
 
 from typing_extensions import Self, disjoint_base
 
 from plateau_core._batch import BatchCore
+from plateau_core.empire.core import EmpireTables
 
 @disjoint_base
-class XBatch(BatchCore):
+class EmpireBatch(BatchCore):
+    tables: EmpireTables
     variant_index: int
-    first_player: int
     def __new__(
         cls,
+        tables: EmpireTables,
         variant_index: int,
         n: int,
         seed: int = 0,
         ply_cap: int = 400,
-        first_player: int = 0,
+        turn_limit: int = 0,
     ) -> Self: ...

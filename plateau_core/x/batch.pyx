@@ -9,7 +9,7 @@ from libc.stdint cimport uint8_t, uint16_t, int32_t, uint64_t
 from libc.stdlib cimport malloc, free
 
 from plateau_core._batch cimport BatchCore
-from plateau_core.x cimport (
+from plateau_core.x.core cimport (
     XSpec, XState, XMasks, X_MAX_ACTIONS, x_spec, x_init, x_masks, x_count, x_list,
     x_masks_has, x_fill_mask, x_make, x_random_action, x_returns, x_observe, x_hash,
 )

@@ -10,7 +10,7 @@ from libc.string cimport memset
 
 from plateau_core._batch cimport BatchCore
 from plateau_core._common cimport ids_contain, rng_below
-from plateau_core.albea cimport (
+from plateau_core.albea.core cimport (
     AlbeaState, ALBEA_MAX_LEGAL, ALBEA_MAX_PLY, ALBEA_NUM_ACTIONS, ALBEA_PHASE_OVER, albea_init, albea_list, albea_make, albea_hash,
     albea_observe, albea_is_legal,
 )

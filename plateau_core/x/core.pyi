@@ -1,4 +1,4 @@
-"""Type stubs of the compiled Plateau X kernel module (plateau_core/x.pyx)."""
+"""Type stubs of the compiled Plateau X kernel module (plateau_core/x/core.pyx)."""
 
 from typing import Any
 

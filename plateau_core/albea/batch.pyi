@@ -1,4 +1,4 @@
-"""Type stubs of the compiled Plateau (Albea) batch module (plateau_core/albea_batch.pyx)."""
+"""Type stubs of the compiled Plateau (Albea) batch module (plateau_core/albea/batch.pyx)."""
 
 from typing_extensions import Self, disjoint_base
 

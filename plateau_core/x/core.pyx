@@ -44,7 +44,7 @@ cdef XState _layout_probe
 # X_HOT_BYTES (x.pxd) is the size of the hot prefix of XState, everything before the tile
 # table, as a compile-time constant so that copies of it compile to inline moves; check it.
 if <size_t>(<char*>&_layout_probe.top[0] - <char*>&_layout_probe) != X_HOT_BYTES:
-    raise ImportError("X_HOT_BYTES in plateau_core/x.pxd does not match the XState layout")
+    raise ImportError("X_HOT_BYTES in plateau_core/x/core.pxd does not match the XState layout")
 
 
 cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,

@@ -1,4 +1,4 @@
-"""Type stubs of the compiled Plateau (Albea) kernel (plateau_core/albea.pyx)."""
+"""Type stubs of the compiled Plateau (Albea) kernel (plateau_core/albea/core.pyx)."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""Type stubs of the compiled Empire Plateau kernel (plateau_core/empire.pyx)."""
+"""Type stubs of the compiled Empire Plateau kernel (plateau_core/empire/core.pyx)."""
 
 from typing import Any
 
