@@ -1,0 +1,641 @@
+# Plateau X: the nogil kernels, over flat C structs and raw arrays (no Python objects here).
+# Included by core.pyx, which adds the Python-facing parts (tables, module functions and the
+# wrapper class): one compiled module, so that the kernels' calls to one another stay direct.
+
+cdef inline uint64_t _rotl(uint64_t x, int r) noexcept nogil:
+    return (x << r) | (x >> (64 - r))
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------------------------
+
+cdef inline uint64_t bit(int sq) noexcept nogil:
+    return (<uint64_t>1) << sq
+
+
+cdef void x_init(XState* s, const XSpec* sp, int first_player) noexcept nogil:
+    cdef int i
+    memset(s, 0, sizeof(XState))
+    s.spec = sp
+    s.ground = sp.board
+    s.eq_e = sp.not_last_col
+    s.eq_n = sp.not_last_row
+    memset(s.top, X_NO_TILE, sizeof(s.top))
+    s.zob = 0
+    for i in range(4):
+        s.pos[i] = -1
+        s.stamp[i] = 0
+        s.singles[i] = 0
+        s.doubles[i] = 0
+    for i in range(sp.players):
+        s.singles[i] = sp.singles
+        s.doubles[i] = sp.doubles
+        s.zob ^= Z_STOCK[i][0][sp.singles]
+        s.zob ^= Z_STOCK[i][1][sp.doubles]
+    s.supply = sp.triples
+    s.zob ^= Z_SUPPLY[sp.triples]
+    s.player = first_player
+    s.zob ^= Z_TOMOVE[first_player]
+    s.ply = 0
+    s.ended = 0
+
+
+cdef uint64_t x_plateau(const XState* s, int sq) noexcept nogil:
+    """The spaces of the plateau holding ``sq`` (0 if ``sq`` is at level 0)."""
+    if s.level[sq] == 0:
+        return 0
+    cdef int n = s.spec.n
+    cdef uint64_t eqe = s.eq_e, eqn = s.eq_n
+    cdef uint64_t comp = bit(sq), grow
+    while True:
+        grow = comp | ((comp & eqe) << 1) | ((comp >> 1) & eqe) \
+            | ((comp & eqn) << n) | ((comp >> n) & eqn)
+        if grow == comp:
+            return comp
+        comp = grow
+
+
+cdef inline uint64_t _reach(const XState* s, int start, uint64_t allowed) noexcept nogil:
+    """Spaces a piece on ``start`` can end a move on: steps of exactly one level, into allowed."""
+    cdef int n = s.spec.n
+    cdef uint64_t se = s.step_e, sn = s.step_n
+    cdef uint64_t seen = bit(start), front = seen, nxt
+    while front:
+        nxt = ((front & se) << 1) | ((front >> 1) & se) | ((front & sn) << n) | ((front >> n) & sn)
+        front = nxt & allowed & ~seen
+        seen |= front
+    return seen & ~bit(start)
+
+
+cdef inline uint64_t _blocked(const XState* s, int player) noexcept nogil:
+    """Spaces closed to ``player``: the plateaus (level >= 1) holding another player's piece."""
+    cdef const XSpec* sp = s.spec
+    cdef uint64_t blocked = 0
+    cdef int q, sq, own_lo = player * sp.ppp
+    for q in range(sp.npieces):
+        sq = s.pos[q]
+        if sq >= 0 and (q < own_lo or q >= own_lo + sp.ppp) and s.level[sq] != 0 \
+                and not (blocked & bit(sq)):
+            blocked |= x_plateau(s, sq)
+    return blocked
+
+
+cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
+    cdef const XSpec* sp = s.spec
+    cdef int p = s.player, n = sp.n, i, q, sq, k, tmp, own_lo
+    cdef uint64_t free, eqe, eqn, blk, allowed, dest
+    cdef int8_t own[4]
+    m.s = 0
+    m.dh = 0
+    m.dv = 0
+    m.t[0] = 0
+    m.t[1] = 0
+    m.t[2] = 0
+    m.t[3] = 0
+    m.enter = 0
+    m.nmove = 0
+    m.end = 0
+    if s.ended:
+        return
+    free = sp.board & ~s.occ
+    eqe = s.eq_e
+    eqn = s.eq_n
+    # Build. A tile needs equal levels, no piece, and must not lie flush on a tile of its kind.
+    if s.singles[p]:
+        m.s = free & ~s.whole[0]
+    if s.doubles[p]:
+        m.dh = eqe & free & (free >> 1) & ~s.whole[1]
+        m.dv = eqn & free & (free >> n) & ~s.whole[2]
+    if s.supply > 0:
+        blk = sp.block
+        # orientation o leaves out corner o of the 2x2 block [a, a+1, a+n, a+n+1]
+        m.t[0] = blk & (eqn >> 1) & (eqe >> n) & (free >> 1) & (free >> n) & (free >> (n + 1)) \
+            & ~s.whole[3]
+        m.t[1] = blk & eqn & (eqe >> n) & free & (free >> n) & (free >> (n + 1)) & ~s.whole[4]
+        m.t[2] = blk & eqe & (eqn >> 1) & free & (free >> 1) & (free >> (n + 1)) & ~s.whole[5]
+        m.t[3] = blk & eqe & eqn & free & (free >> 1) & (free >> n) & ~s.whole[6]
+    # End is legal exactly when no build is.
+    m.end = (m.s | m.dh | m.dv | m.t[0] | m.t[1] | m.t[2] | m.t[3]) == 0
+    # Enter: a piece not yet in play goes to an unoccupied level-0 space.
+    k = 0
+    own_lo = p * sp.ppp
+    for i in range(sp.ppp):
+        q = own_lo + i
+        if s.pos[q] < 0:
+            m.enter = s.ground & free
+        else:
+            own[k] = s.pos[q]
+            k += 1
+    if k == 0:
+        return
+    # Move: opponents' plateaus (level >= 1) are closed; own pieces never block a plateau.
+    allowed = free & ~_blocked(s, p)
+    if k == 2 and own[1] < own[0]:
+        tmp = own[0]
+        own[0] = own[1]
+        own[1] = tmp
+    for i in range(k):
+        dest = _reach(s, own[i], allowed)
+        if dest:
+            m.move_from[m.nmove] = own[i]
+            m.move_to[m.nmove] = dest
+            m.nmove += 1
+
+
+cdef int x_count(const XMasks* m) noexcept nogil:
+    cdef int total = pl_popcount(m.s) + pl_popcount(m.dh) + pl_popcount(m.dv) \
+        + pl_popcount(m.t[0]) + pl_popcount(m.t[1]) + pl_popcount(m.t[2]) + pl_popcount(m.t[3]) \
+        + pl_popcount(m.enter) + m.end
+    cdef int i
+    for i in range(m.nmove):
+        total += pl_popcount(m.move_to[i])
+    return total
+
+
+cdef inline int move_id(const XSpec* sp, int f, int t) noexcept nogil:
+    return sp.base_move + f * (sp.nn - 1) + (t if t < f else t - 1)
+
+
+cdef int x_list(const XState* s, const XMasks* m, uint16_t* out) noexcept nogil:
+    """Write the legal action ids in ascending order; return how many."""
+    cdef const XSpec* sp = s.spec
+    cdef int k = 0, o, i, sq, f
+    cdef uint64_t b
+    b = m.s
+    while b:
+        out[k] = sp.base_s + pl_ctz(b)
+        k += 1
+        b &= b - 1
+    b = m.dh
+    while b:
+        out[k] = sp.base_dh + sp.dh_index[pl_ctz(b)]
+        k += 1
+        b &= b - 1
+    b = m.dv
+    while b:
+        out[k] = sp.base_dv + pl_ctz(b)
+        k += 1
+        b &= b - 1
+    for o in range(4):
+        b = m.t[o]
+        while b:
+            out[k] = sp.base_t + o * sp.nb + sp.blk_index[pl_ctz(b)]
+            k += 1
+            b &= b - 1
+    b = m.enter
+    while b:
+        out[k] = sp.base_enter + pl_ctz(b)
+        k += 1
+        b &= b - 1
+    for i in range(m.nmove):
+        f = m.move_from[i]
+        b = m.move_to[i]
+        while b:
+            out[k] = move_id(sp, f, pl_ctz(b))
+            k += 1
+            b &= b - 1
+    if m.end:
+        out[k] = sp.base_end
+        k += 1
+    return k
+
+
+cdef void x_fill_mask(const XState* s, const XMasks* m, uint8_t* out) noexcept nogil:
+    """Write the 0/1 legality of every action id into ``out[0:num_actions]``."""
+    cdef const XSpec* sp = s.spec
+    cdef int o, i, f
+    cdef uint64_t b
+    memset(out, 0, sp.num_actions)
+    b = m.s
+    while b:
+        out[sp.base_s + pl_ctz(b)] = 1
+        b &= b - 1
+    b = m.dh
+    while b:
+        out[sp.base_dh + sp.dh_index[pl_ctz(b)]] = 1
+        b &= b - 1
+    b = m.dv
+    while b:
+        out[sp.base_dv + pl_ctz(b)] = 1
+        b &= b - 1
+    for o in range(4):
+        b = m.t[o]
+        while b:
+            out[sp.base_t + o * sp.nb + sp.blk_index[pl_ctz(b)]] = 1
+            b &= b - 1
+    b = m.enter
+    while b:
+        out[sp.base_enter + pl_ctz(b)] = 1
+        b &= b - 1
+    for i in range(m.nmove):
+        f = m.move_from[i]
+        b = m.move_to[i]
+        while b:
+            out[move_id(sp, f, pl_ctz(b))] = 1
+            b &= b - 1
+    out[sp.base_end] = m.end != 0
+
+
+cdef bint x_masks_has(const XState* s, const XMasks* m, int a) noexcept nogil:
+    """Whether action id ``a`` (0 <= a < num_actions) is among the legal ones in ``m``."""
+    cdef const XSpec* sp = s.spec
+    cdef int r, f, t, i
+    if a < sp.base_dh:
+        return (m.s >> (a - sp.base_s)) & 1
+    if a < sp.base_dv:
+        return (m.dh >> sp.dh_anchor[a - sp.base_dh]) & 1
+    if a < sp.base_t:
+        return (m.dv >> (a - sp.base_dv)) & 1
+    if a < sp.base_enter:
+        r = a - sp.base_t
+        return (m.t[r // sp.nb] >> sp.blk_anchor[r % sp.nb]) & 1
+    if a < sp.base_move:
+        return (m.enter >> (a - sp.base_enter)) & 1
+    if a < sp.base_end:
+        r = a - sp.base_move
+        f = r // (sp.nn - 1)
+        t = r % (sp.nn - 1)
+        if t >= f:
+            t += 1
+        for i in range(m.nmove):
+            if m.move_from[i] == f:
+                return (m.move_to[i] >> t) & 1
+        return False
+    return m.end != 0
+
+
+cdef int x_cells(const XSpec* sp, int a, int* cells) noexcept nogil:
+    """The spaces covered by build action ``a``, ascending; returns how many (1-3)."""
+    cdef int n = sp.n, c, o, r
+    if a < sp.base_dh:
+        cells[0] = a - sp.base_s
+        return 1
+    if a < sp.base_dv:
+        c = sp.dh_anchor[a - sp.base_dh]
+        cells[0] = c
+        cells[1] = c + 1
+        return 2
+    if a < sp.base_t:
+        c = a - sp.base_dv
+        cells[0] = c
+        cells[1] = c + n
+        return 2
+    r = a - sp.base_t
+    o = r // sp.nb
+    c = sp.blk_anchor[r % sp.nb]
+    if o == 0:
+        cells[0] = c + 1
+        cells[1] = c + n
+        cells[2] = c + n + 1
+    elif o == 1:
+        cells[0] = c
+        cells[1] = c + n
+        cells[2] = c + n + 1
+    elif o == 2:
+        cells[0] = c
+        cells[1] = c + 1
+        cells[2] = c + n + 1
+    else:
+        cells[0] = c
+        cells[1] = c + 1
+        cells[2] = c + n
+    return 3
+
+
+cdef inline void _pair(uint64_t* eq, uint64_t* step, int a, int la, int lb) noexcept nogil:
+    """Set bit ``a`` of the same-level and one-apart relations from the two levels (branchless)."""
+    cdef int d = la - lb
+    cdef uint64_t m = bit(a)
+    eq[0] = (eq[0] & ~m) | ((<uint64_t>(d == 0)) << a)
+    step[0] = (step[0] & ~m) | ((<uint64_t>(d * d == 1)) << a)
+
+
+cdef void x_make(XState* s, int a) noexcept nogil:
+    """Apply legal action ``a`` in place."""
+    _make(s, a, True)
+
+
+cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
+    """Apply legal action ``a``; without ``tile_table`` the tile table and top tiles are left
+    alone (perft's children, which never read them)."""
+    cdef const XSpec* sp = s.spec
+    cdef int p = s.player, n = sp.n, i, c, h, q, f, t, r, shape
+    cdef uint64_t cover, b
+    if a < sp.base_enter:
+        cover = sp.build_cover[a]
+        h = s.level[pl_ctz(cover)]
+        # tiles with a covered space no longer lie fully on top (flush rule)
+        s.whole[0] &= ~cover
+        s.whole[1] &= ~(cover | (cover >> 1))
+        s.whole[2] &= ~(cover | (cover >> n))
+        s.whole[3] &= ~((cover >> 1) | (cover >> n) | (cover >> (n + 1)))
+        s.whole[4] &= ~(cover | (cover >> n) | (cover >> (n + 1)))
+        s.whole[5] &= ~(cover | (cover >> 1) | (cover >> (n + 1)))
+        s.whole[6] &= ~(cover | (cover >> 1) | (cover >> n))
+        shape = sp.build_shape[a]
+        s.whole[shape] |= bit(sp.build_anchor[a])
+        # the tile table and the top tile of each covered space
+        if tile_table:
+            s.tiles[s.ntiles] = a
+            s.tile_level[s.ntiles] = h + 1
+        if h == 0:
+            s.ground &= ~cover
+        # Levels rise by one under the tile. Pairs inside the tile keep their relations; the
+        # pairs across its border (precomputed per action) are recomputed.
+        b = cover
+        while b:
+            c = pl_ctz(b)
+            b &= b - 1
+            s.level[c] = h + 1
+            if tile_table:
+                s.top[c] = s.ntiles
+        for i in range(sp.border_n[a]):
+            c = sp.border[a][i][2]
+            if sp.border[a][i][1]:
+                _pair(&s.eq_n, &s.step_n, sp.border[a][i][0], s.level[c], h + 1)
+            else:
+                _pair(&s.eq_e, &s.step_e, sp.border[a][i][0], s.level[c], h + 1)
+        s.ntiles += 1
+        s.zob ^= _rotl(Z_TILE[a], h + 1)
+        if shape == 0:
+            s.zob ^= Z_STOCK[p][0][s.singles[p]]
+            s.singles[p] -= 1
+            s.zob ^= Z_STOCK[p][0][s.singles[p]]
+        elif shape <= 2:
+            s.zob ^= Z_STOCK[p][1][s.doubles[p]]
+            s.doubles[p] -= 1
+            s.zob ^= Z_STOCK[p][1][s.doubles[p]]
+        else:
+            s.zob ^= Z_SUPPLY[s.supply]
+            s.supply -= 1
+            s.zob ^= Z_SUPPLY[s.supply]
+    elif a < sp.base_move:
+        c = a - sp.base_enter
+        for i in range(sp.ppp):
+            q = p * sp.ppp + i
+            if s.pos[q] < 0:
+                break
+        s.pos[q] = c
+        s.stamp[q] = s.ply
+        s.occ |= bit(c)
+        s.zob ^= Z_PIECE[q][c]
+    elif a < sp.base_end:
+        r = a - sp.base_move
+        f = r // (sp.nn - 1)
+        t = r % (sp.nn - 1)
+        if t >= f:
+            t += 1
+        for i in range(sp.ppp):
+            q = p * sp.ppp + i
+            if s.pos[q] == f:
+                break
+        s.pos[q] = t
+        s.stamp[q] = s.ply
+        s.occ = (s.occ & ~bit(f)) | bit(t)
+        s.zob ^= Z_PIECE[q][f] ^ Z_PIECE[q][t]
+    else:
+        s.ended = 1
+        s.zob ^= Z_ENDED
+        s.ply += 1
+        return
+    s.zob ^= Z_TOMOVE[p]
+    p += 1
+    if p == sp.players:
+        p = 0
+    s.player = p
+    s.zob ^= Z_TOMOVE[p]
+    s.ply += 1
+
+
+cdef uint64_t x_hash(const XState* s) noexcept nogil:
+    """Zobrist key of the position: the incremental key plus the order of the pieces' stamps
+    (only their order matters for the ranking, so positions that differ in absolute plies only
+    hash alike)."""
+    cdef uint64_t h = s.zob
+    cdef int q, r, q2
+    for q in range(s.spec.npieces):
+        if s.pos[q] >= 0:
+            r = 0
+            for q2 in range(s.spec.npieces):
+                if s.pos[q2] >= 0 and s.stamp[q2] < s.stamp[q]:
+                    r += 1
+            h ^= Z_ORDER[q][r]
+    return h
+
+
+cdef inline uint64_t _piece_key(const XState* s, int q) noexcept nogil:
+    cdef int sq = s.pos[q]
+    cdef uint64_t size
+    if sq < 0:
+        return 0
+    size = pl_popcount(x_plateau(s, sq))
+    return ((<uint64_t>1) << 60) | ((<uint64_t>s.level[sq]) << 52) | (size << 44) \
+        | (((<uint64_t>1) << 40) - 1 - <uint64_t>s.stamp[q])
+
+
+cdef void x_player_keys(const XState* s, uint64_t* keys) noexcept nogil:
+    """Each player's standing as one integer (bigger is better): in play, level, plateau size,
+    earlier stamp, of their best piece."""
+    cdef int p, i
+    cdef uint64_t k
+    for p in range(s.spec.players):
+        keys[p] = 0
+        for i in range(s.spec.ppp):
+            k = _piece_key(s, p * s.spec.ppp + i)
+            if k > keys[p]:
+                keys[p] = k
+
+
+cdef int x_mobility(const XState* s, int player) noexcept nogil:
+    """Spaces ``player``'s pieces could move to if it were their turn (summed over pieces)."""
+    cdef XState t
+    cdef XMasks m
+    cdef int i, total = 0
+    memcpy(&t, s, X_HOT_BYTES)
+    t.player = player
+    t.ended = 0
+    x_masks(&t, &m)
+    for i in range(m.nmove):
+        total += pl_popcount(m.move_to[i])
+    return total
+
+
+cdef bint _leads(const XState* s, int player) noexcept nogil:
+    """Whether ``player`` is alone in first place right now."""
+    cdef uint64_t keys[4]
+    cdef int q
+    x_player_keys(s, keys)
+    for q in range(s.spec.players):
+        if q != player and keys[q] >= keys[player]:
+            return False
+    return True
+
+
+cdef int x_random_game(XState* s, Rng* rng, int ply_cap, bint sensible_end,
+                       Work* w) noexcept nogil:
+    """Play random actions in place until the game ends or ``ply_cap`` actions were played;
+    return whether it ended. Uniformly random, or with ``sensible_end``: a player who may End
+    does so exactly when alone in first place, and otherwise plays a uniformly random other
+    action. (The tile table of ``s`` is not kept up to date.) Stops early if ``w`` says so
+    (Ctrl-C)."""
+    cdef XMasks m
+    cdef int plies = 0
+    while not s.ended and plies < ply_cap:
+        if work_tick(w, PLY_TICKS):
+            break
+        plies += 1
+        x_masks(s, &m)
+        if sensible_end and m.end and x_count(&m) > 1:
+            if _leads(s, s.player):
+                x_make(s, s.spec.base_end)
+                continue
+            m.end = 0
+        x_make(s, x_random_action(s, &m, rng))
+    return s.ended
+
+
+cdef void x_returns(const XState* s, float* out) noexcept nogil:
+    """Points by place per player (players who share places split their points)."""
+    cdef uint64_t keys[4]
+    cdef int p, q, place, tied
+    x_player_keys(s, keys)
+    for p in range(s.spec.players):
+        place = 0
+        tied = 0
+        for q in range(s.spec.players):
+            if keys[q] > keys[p]:
+                place += 1
+            elif keys[q] == keys[p]:
+                tied += 1
+        out[p] = shared_points(s.spec.points, place, tied)
+
+
+cdef inline void _plane(float* out, uint64_t b, float v) noexcept nogil:
+    while b:
+        out[pl_ctz(b)] = v
+        b &= b - 1
+
+
+cdef void x_observe(const XState* s, int viewer, float* out) noexcept nogil:
+    """Observation planes, ``(P + 8) x n x n`` floats, from the view of player ``viewer``.
+
+    0: level; 1..P: pieces of the viewer, then of the next players in turn order;
+    P+1, P+2, P+3: spaces under a single, double, triple lying fully on top (the flush rule);
+    P+4: spaces closed to the viewer (opponents' plateaus); P+5, P+6: the viewer's
+    singles and doubles left / 4 (broadcast); P+7: triples left in the supply / 37.
+    """
+    cdef const XSpec* sp = s.spec
+    cdef int nn = sp.nn, n = sp.n, P = sp.players, i, q, rel, shape
+    cdef int me = viewer
+    cdef uint64_t b, cells
+    for i in range((P + 8) * nn):
+        out[i] = 0
+    for i in range(nn):
+        out[i] = s.level[i]
+    for q in range(sp.npieces):
+        if s.pos[q] >= 0:
+            rel = (q // sp.ppp - me + P) % P
+            out[(1 + rel) * nn + s.pos[q]] = 1
+    # cells of the tiles lying fully on top, from their anchors
+    b = s.whole[0]
+    _plane(out + (P + 1) * nn, b, 1)
+    _plane(out + (P + 2) * nn, s.whole[1] | (s.whole[1] << 1), 1)
+    _plane(out + (P + 2) * nn, s.whole[2] | (s.whole[2] << n), 1)
+    cells = (s.whole[3] << 1) | (s.whole[3] << n) | (s.whole[3] << (n + 1)) \
+        | s.whole[4] | (s.whole[4] << n) | (s.whole[4] << (n + 1)) \
+        | s.whole[5] | (s.whole[5] << 1) | (s.whole[5] << (n + 1)) \
+        | s.whole[6] | (s.whole[6] << 1) | (s.whole[6] << n)
+    _plane(out + (P + 3) * nn, cells, 1)
+    if not s.ended:
+        _plane(out + (P + 4) * nn, _blocked(s, me), 1)
+    for i in range(nn):
+        out[(P + 5) * nn + i] = s.singles[me] / 4.0
+        out[(P + 6) * nn + i] = s.doubles[me] / 4.0
+        out[(P + 7) * nn + i] = s.supply / 37.0
+
+
+cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs,
+                     Work* w) noexcept nogil:
+    """Leaves ``depth`` plies below s (bulk counting at the last ply). ``bufs`` holds
+    ``depth * X_MAX_ACTIONS`` ids of scratch space (on the heap, so deep counts need little
+    C stack). Unwinds with a meaningless count once ``w`` says stop (Ctrl-C)."""
+    cdef XMasks m
+    cdef XState child
+    cdef int k, i
+    cdef uint64_t total = 0
+    if depth == 0:
+        return 1
+    if s.ended:
+        return 0
+    x_masks(s, &m)
+    if depth == 1 and bulk:
+        return x_count(&m)
+    if depth >= 2 and work_tick(w, NODE_TICKS):
+        return 0
+    k = x_list(s, &m, bufs)
+    for i in range(k):
+        # children copy the hot prefix only: nothing below reads the tile table
+        memcpy(&child, s, X_HOT_BYTES)
+        _make(&child, bufs[i], False)
+        total += x_perft(&child, depth - 1, bulk, bufs + X_MAX_ACTIONS, w)
+    return total
+
+
+cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept nogil:
+    """A uniformly random legal action (the position must not be over)."""
+    cdef const XSpec* sp = s.spec
+    cdef int k = <int>rng_below(rng, <uint32_t>x_count(m)), c, o, i
+    c = pl_popcount(m.s)
+    if k < c:
+        return sp.base_s + nth_set_bit(m.s, k)
+    k -= c
+    c = pl_popcount(m.dh)
+    if k < c:
+        return sp.base_dh + sp.dh_index[nth_set_bit(m.dh, k)]
+    k -= c
+    c = pl_popcount(m.dv)
+    if k < c:
+        return sp.base_dv + nth_set_bit(m.dv, k)
+    k -= c
+    for o in range(4):
+        c = pl_popcount(m.t[o])
+        if k < c:
+            return sp.base_t + o * sp.nb + sp.blk_index[nth_set_bit(m.t[o], k)]
+        k -= c
+    c = pl_popcount(m.enter)
+    if k < c:
+        return sp.base_enter + nth_set_bit(m.enter, k)
+    k -= c
+    for i in range(m.nmove):
+        c = pl_popcount(m.move_to[i])
+        if k < c:
+            return move_id(sp, m.move_from[i], nth_set_bit(m.move_to[i], k))
+        k -= c
+    return sp.base_end
+
+
+# -- random playouts: the hooks of the shared loop (_common.run_playouts) ------------------
+
+ctypedef struct XPlayoutCtx:
+    const XSpec* sp
+    int first
+
+
+cdef void _po_start(Playout* p) noexcept nogil:
+    cdef const XPlayoutCtx* c = <const XPlayoutCtx*>p.ctx
+    x_init(<XState*>p.state, c.sp, c.first)
+
+
+cdef long long _po_play(Playout* p, Rng* r, int cap, Work* w) noexcept nogil:
+    cdef XState* st = <XState*>p.state
+    x_random_game(st, r, cap, False, w)
+    return st.ply
+
+
+cdef bint _po_ended(const Playout* p) noexcept nogil:
+    return (<const XState*>p.state).ended
+
+
+cdef void _po_standing(const Playout* p, uint64_t* keys) noexcept nogil:
+    x_player_keys(<const XState*>p.state, keys)
