@@ -22,7 +22,7 @@ from plateau.bots.mcts import MCTSBot
 from plateau.bots.planner import PlannerBot
 
 DATA = json.loads(
-    (Path(__file__).resolve().parent.parent / "tests" / "data" / "x_perft.json").read_text()
+    (Path(__file__).resolve().parent.parent / "tests" / "x" / "perft.json").read_text()
 )
 
 

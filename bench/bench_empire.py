@@ -2,7 +2,7 @@
 
 Perft in the ``duel`` and ``four`` variants (the registered bench positions, timed for every game
 by bench_games.py, are of ``two``) and legal actions at an open midgame position. Each benchmark
-first checks that what it times is right (node counts from tests/data/empire_perft.json, counted
+first checks that what it times is right (node counts from tests/empire/perft.json, counted
 by the independent reference). Figures and targets: docs/empire-plateau.md, "Speed".
 """
 
@@ -17,7 +17,7 @@ import pytest
 import plateau
 
 DATA = json.loads(
-    (Path(__file__).resolve().parent.parent / "tests" / "data" / "empire_perft.json").read_text()
+    (Path(__file__).resolve().parent.parent / "tests" / "empire" / "perft.json").read_text()
 )
 
 

@@ -16,8 +16,8 @@ import pytest
 
 import plateau
 import plateau.cli
-import reference.x as ref
-from helpers import random_game
+import x.reference as ref
+from support import random_game
 
 VARIANTS = ["standard", "triple", "mini", "double"]
 # from the rules page's variant table: players, board side, pieces each, singles, doubles, points
@@ -306,7 +306,7 @@ def test_tournament_with_finished_games() -> None:
     total = [0.0, 0.0]
     wins = [0, 0]
     for seed in range(4):
-        s = random_game("mini", seed)
+        s = random_game("plateau-x", "mini", seed)
         gained = t.add(s)
         assert gained == s.returns()
         total = [a + b for a, b in zip(total, gained)]
@@ -348,11 +348,11 @@ def test_tournament_rankings_of_non_int_players(ranking: Any) -> None:
 def test_tournament_refuses_unfinished_or_foreign_games() -> None:
     t = plateau.Tournament("plateau-x", "mini")
     with pytest.raises(ValueError, match="only a finished game"):
-        t.add(random_game("mini", seed=1, plies=5))
+        t.add(random_game("plateau-x", "mini", seed=1, plies=5))
     with pytest.raises(ValueError, match="only a finished game"):
         t.add(plateau.new_game("plateau-x", "mini"))
     with pytest.raises(ValueError, match="plateau-x/double game cannot score"):
-        t.add(random_game("double", seed=1))
+        t.add(random_game("plateau-x", "double", seed=1))
     assert t.points == [0.0, 0.0] and t.wins == [0, 0] and t.rounds == []
     with pytest.raises(ValueError, match="unknown variant"):
         plateau.Tournament("plateau-x", "huge")
@@ -463,7 +463,7 @@ def parse_diagram(text: str, n: int) -> tuple[list[list[int]], dict[int, str], l
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_str_shows_levels_pieces_stocks_and_player_to_move(variant: str) -> None:
     for plies in (0, 6, 30, None):
-        s = random_game(variant, seed=21, plies=plies, first_player=1)
+        s = random_game("plateau-x", variant, seed=21, plies=plies, first_player=1)
         n = s.board_size
         levels, marks, rest = parse_diagram(str(s), n)
         assert levels == s.levels()
@@ -581,7 +581,7 @@ def test_cli_show(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert code == 0
     assert out == f"{s}\nranking: {s.ranking()}  hash: {s.hash:016x}\n"
     # from a record
-    g = random_game("triple", seed=9, plies=14, first_player=2)
+    g = random_game("plateau-x", "triple", seed=9, plies=14, first_player=2)
     path = tmp_path / "game.json"
     path.write_text(g.to_json(), encoding="utf-8")
     code, out, _ = run_cli(capsys, "show", "--record", str(path))

@@ -12,11 +12,11 @@ from typing import Any, ClassVar
 import pytest
 
 import plateau
-from helpers import require_extra
 from plateau import arena
 from plateau.bots import BOTS, Bot, register_bot
 from plateau.cli import main
 from plateau.openings import OpeningSource
+from support import require_extra
 
 
 class _Crash(Bot):

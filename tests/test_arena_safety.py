@@ -270,8 +270,8 @@ def _state(pid: int) -> str:
 def test_a_signal_ending_the_arena_leaves_no_worker_or_engine(
     signame: str, jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from helpers import start_in_session
     from plateau.engine import engine_spec
+    from support import start_in_session
 
     monkeypatch.setenv("UNRELIABLE_DIR", str(tmp_path))
     monkeypatch.setenv("UNRELIABLE_PLAN", "good,hang,hang,hang,hang")

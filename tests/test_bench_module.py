@@ -22,7 +22,7 @@ from plateau.cli import main
 from plateau.registry import GameInfo
 
 GAMES = plateau.games()
-DATA = Path(__file__).parent / "data"
+TESTS = Path(__file__).parent
 
 
 def spec_of(game: str) -> BenchSpec:
@@ -59,7 +59,7 @@ def test_every_game_registers_a_benchmark(game: str) -> None:
 
 def perft_data() -> list[dict[str, Any]]:
     out = []
-    for path in sorted(DATA.glob("*_perft.json")):
+    for path in sorted(TESTS.glob("*/perft.json")):  # each game's folder
         out += json.loads(path.read_text())["positions"]
     return out
 

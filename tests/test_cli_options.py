@@ -15,7 +15,7 @@ from plateau import arena
 from plateau.cli import main, parse_option
 from plateau.record import from_record
 
-#: perft of the start of variant two on ep24 (tests/data/empire_perft.json)
+#: perft of the start of variant two on ep24 (tests/empire/perft.json)
 EP24_PERFT = {1: 151, 2: 15607}
 
 

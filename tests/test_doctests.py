@@ -9,7 +9,7 @@ import pkgutil
 import pytest
 
 import plateau
-from helpers import require_extra
+from support import require_extra
 
 MODULES = sorted(
     m.name

@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 import plateau
-from helpers import start_in_session
 from plateau import arena
 from plateau.cli import main
 from plateau.engine import (
@@ -34,6 +33,7 @@ from plateau.engine import (
     position_command,
 )
 from plateau.registry import game_info
+from support import start_in_session
 
 GAMES = plateau.games()
 UNRELIABLE = Path(__file__).resolve().parent / "engines" / "unreliable.sh"

@@ -19,7 +19,6 @@ from typing import ClassVar
 import pytest
 
 import plateau
-from helpers import start_in_session
 from plateau import arena
 from plateau.bots import BOTS, Bot, register_bot
 from plateau.engine import (
@@ -34,6 +33,7 @@ from plateau.engine import (
     pump,
     serve,
 )
+from support import start_in_session
 
 needs_posix = pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX process groups")
 HERE = Path(__file__).resolve().parent

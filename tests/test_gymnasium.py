@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import plateau
-from helpers import require_extra
+from support import require_extra
 
 pytestmark = pytest.mark.pettingzoo  # the gymnasium environments ship with that extra
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import plateau
-from helpers import default_signals
+from support import default_signals
 
 GAMES = plateau.games()
 BOUND = 1.0  # seconds from SIGINT to KeyboardInterrupt; measured: well under 0.2 s

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import plateau
-from helpers import require_extra
+from support import require_extra
 
 pytestmark = pytest.mark.openspiel
 

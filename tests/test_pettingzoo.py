@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import plateau
-from helpers import require_extra
+from support import require_extra
 
 pytestmark = pytest.mark.pettingzoo
 

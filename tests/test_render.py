@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 import plateau
-from helpers import require_extra
 from plateau import registry
 from plateau.arena import GameResult
 from plateau.cli import main
@@ -28,6 +27,7 @@ from plateau.render import frames, svg
 from plateau.render.drawing import Drawing
 from plateau.render.viewer import viewer_html
 from plateau.state import GameState
+from support import random_game, require_extra
 
 
 def classes(root: ET.Element, name: str) -> list[ET.Element]:
@@ -36,14 +36,6 @@ def classes(root: ET.Element, name: str) -> list[ET.Element]:
 
 def picture(state: Any, viewer: int | None = None, last: bool = True) -> ET.Element:
     return ET.fromstring(svg(state, viewer, last))
-
-
-def random_game(game: str, variant: str | None, seed: int, plies: int) -> Any:
-    rng = random.Random(seed)
-    s = plateau.new_game(game, variant)
-    while not s.is_terminal() and s.ply < plies:
-        s.apply(int(rng.choice(s.legal_actions())))
-    return s
 
 
 def pieces(root: ET.Element) -> list[tuple[int, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.support import CASES, GAME_VARIANTS, Case, gv_id, has_batch, perfect
+from support import CASES, GAME_VARIANTS, Case, gv_id, has_batch, perfect
 
 
 @pytest.fixture(params=GAME_VARIANTS, ids=[gv_id(*gv) for gv in GAME_VARIANTS])

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import plateau
-from conformance.support import GAME_VARIANTS, Case, random_history, seed_of, snapshot
 from plateau import GameState, IllegalActionError
+from support import GAME_VARIANTS, Case, random_history, seed_of, snapshot
 
 
 def assert_ranking_is_a_partition(s: GameState, ranking: list[list[int]]) -> None:

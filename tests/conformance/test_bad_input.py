@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import plateau
-from conformance.support import Case, first_illegal_id, snapshot
 from plateau import GameState
+from support import Case, first_illegal_id, snapshot
 
 
 def quick(s: GameState) -> tuple[Any, ...]:

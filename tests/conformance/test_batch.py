@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import plateau
-from conformance.support import has_batch, seed_of
+from support import has_batch, seed_of
 
 N = 6
 CAP = 40  # ply_cap of the batch: games are truncated (done == 2) within the run

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 import plateau
-from conformance.support import GAME_VARIANTS, seed_of, snapshot
 from plateau import GameState, arena
 from plateau.bots import BOTS, bot_names, make_bot
 from plateau.openings import OpeningSource, write_openings
 from plateau.record import from_record, to_record
+from support import GAME_VARIANTS, seed_of, snapshot
 
 MAX_PLIES = 10_000  # a random game of Empire Plateau (six steps a turn) may pass 3,000 plies
 

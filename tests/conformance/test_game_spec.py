@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 import plateau
-from conformance.support import has_batch
 from plateau import arena
 from plateau.cli import main
 from plateau.openings import OpeningSource, make_openings
 from plateau.record import from_record
+from support import has_batch
 
 #: a value no option of any game takes (not an int, a name, a path or a board)
 BAD_VALUE: list[Any] = []

@@ -8,8 +8,8 @@ import copy
 import random
 
 import plateau
-from conformance.support import Case, replay, snapshot, undo_all, undo_one
 from plateau import GameState
+from support import Case, replay, snapshot, undo_all, undo_one
 
 
 def test_undo_back_to_the_start_restores_every_ply(case: Case) -> None:

@@ -6,7 +6,7 @@ seeded s + i."""
 from __future__ import annotations
 
 import plateau
-from conformance.support import Case, seed_of, snapshot
+from support import Case, seed_of, snapshot
 
 
 def test_perft_counts(case: Case) -> None:

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import plateau
-from conformance.support import GAME_VARIANTS, gv_id, has_batch, random_history, replay
 from plateau._adapt import outcomes, rankings
+from support import GAME_VARIANTS, gv_id, has_batch, random_history, replay
 
 _BATCH = [gv for gv in GAME_VARIANTS if has_batch(gv[0])]
 

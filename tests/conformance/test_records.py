@@ -15,8 +15,8 @@ from typing import Any, Callable
 import pytest
 
 import plateau
-from conformance.support import GAME_VARIANTS, Case, first_illegal_id, snapshot, undo_trail
 from plateau import GameState
+from support import GAME_VARIANTS, Case, first_illegal_id, snapshot, undo_trail
 
 
 def assert_same_game(loaded: GameState, s: GameState) -> None:

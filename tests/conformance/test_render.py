@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import plateau
-from conformance.support import Case, snapshot
 from plateau.render import svg
+from support import Case, snapshot
 
 SVG = "{http://www.w3.org/2000/svg}"
 

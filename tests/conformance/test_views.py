@@ -9,8 +9,8 @@ import copy
 import numpy as np
 import pytest
 
-from conformance.support import Case, snapshot
 from plateau import GameState
+from support import Case, snapshot
 
 
 def assert_is_a_determinization(view: GameState, s: GameState, player: int) -> None:

@@ -13,7 +13,7 @@ from plateau.games.albea.state import AlbeaPlateauState
 
 def _random_position(seed: int, plies: int) -> AlbeaPlateauState:
     """The position after ``plies`` plies of uniformly random play seeded with ``seed`` (as the
-    positions of tests/data/albea_perft.json were made)."""
+    positions of tests/albea/perft.json were made)."""
     rng = random.Random(seed)
     state = AlbeaPlateauState()
     while state.ply < plies:
@@ -21,7 +21,7 @@ def _random_position(seed: int, plies: int) -> AlbeaPlateauState:
     return state
 
 
-#: what ``plateau bench`` times: positions and counts of tests/data/albea_perft.json (a test
+#: what ``plateau bench`` times: positions and counts of tests/albea/perft.json (a test
 #: keeps them equal); the targets are those of docs/albea-plateau-design.md
 BENCH = BenchSpec(
     positions=(

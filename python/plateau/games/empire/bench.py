@@ -8,7 +8,7 @@ from plateau.bench_spec import BenchPosition, BenchSpec
 from plateau.games.empire.state import EmpirePlateauState
 
 #: the actions from the start of ``two`` to the "turn start (seed 1, ply 9)" position of
-#: tests/data/empire_perft.json (a test keeps the counts below equal to that file's)
+#: tests/empire/perft.json (a test keeps the counts below equal to that file's)
 _PLY_9 = (
     "m6-p7:4", "m7-o7:2", "end", "a7-c9:4", "a6-p7:2", "end", "e8-h9:4", "d10-c9:2", "end",
 )  # fmt: skip

@@ -1,5 +1,5 @@
 """What ``plateau bench`` times for Plateau X: perft positions with their counts (those of
-tests/data/x_perft.json: a test keeps them equal), the checks of its random games, and its
+tests/x/perft.json: a test keeps them equal), the checks of its random games, and its
 yardsticks (found here by the registry's convention: ``GameInfo.bench``)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _position(variant: str, actions: str = "") -> Callable[[], GameState]:
     return build
 
 
-#: what ``plateau bench`` times: the positions and counts of tests/data/x_perft.json (a test
+#: what ``plateau bench`` times: the positions and counts of tests/x/perft.json (a test
 #: keeps them equal; every count agrees with the native yardstick, which it is timed against)
 BENCH = BenchSpec(
     positions=(

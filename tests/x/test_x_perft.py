@@ -11,7 +11,7 @@ import pytest
 
 import plateau
 
-DATA = json.loads((Path(__file__).parent / "data" / "x_perft.json").read_text())
+DATA = json.loads((Path(__file__).parent / "perft.json").read_text())
 POSITIONS: list[dict[str, Any]] = DATA["positions"]
 CASES = [
     pytest.param(pos, int(depth), count, id=f"{pos['variant']}-ply{len(pos['actions'])}-d{depth}")

@@ -1,4 +1,4 @@
-"""Tests of the pure-Python Plateau (Albea 1986) reference, ``tests/reference/albea.py``.
+"""Tests of the pure-Python Plateau (Albea 1986) reference, ``tests/albea/reference.py``.
 
 Every worked check of the rules page ``docs/rules/albea-plateau.md`` ("the page", section 15,
 "Worked checks") is its own test, followed by one test per rule and ruling and perft counts.
@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-import reference.albea as ref
+import albea.reference as ref
 
 B, W = ref.BLACK, ref.WHITE
 

@@ -1,4 +1,4 @@
-"""Tests of the pure-Python Plateau X reference (tests/reference/x.py) itself."""
+"""Tests of the pure-Python Plateau X reference (tests/x/reference.py) itself."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import reference.x as ref
+import x.reference as ref
 
 PERFT = {
     "standard": (326, 98_308),

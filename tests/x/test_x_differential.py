@@ -1,5 +1,5 @@
 """Differential test: the compiled engine against the slow pure-Python reference
-(tests/reference/x.py, written independently from the rules page).
+(tests/x/reference.py, written independently from the rules page).
 
 For each variant, 200 seeded random games are played to the end (or 400 plies); at every ply
 both must agree on the set of legal actions (in notation), the player to move, whether the game
@@ -13,7 +13,7 @@ import random
 import pytest
 
 import plateau
-import reference.x as ref
+import x.reference as ref
 
 GAMES_PER_VARIANT = 200
 MAX_PLIES = 400

@@ -22,7 +22,7 @@ from hypothesis.stateful import (
 )
 
 import plateau
-from helpers import observe
+from support import observe
 
 VARIANTS = ["standard", "triple", "mini", "double"]
 MACHINE_SETTINGS = settings(

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import plateau
+from support import assert_refused as support_refused
 
 VARIANTS = ["standard", "triple", "mini", "double"]
 
@@ -60,27 +61,9 @@ def exhausted_supply() -> Any:
 INVALID = plateau.InvalidActionError
 
 
-def assert_refused(
-    s: Any,
-    action: Any,
-    *patterns: str,
-    via: str = "apply",
-    error: type[plateau.ActionError] = plateau.IllegalActionError,
-) -> None:
-    """``action`` raises ``error`` (IllegalActionError by default; InvalidActionError for input
-    that names no action) whose message matches every pattern, and the state is unchanged
-    (also after a second attempt)."""
-    before = snapshot(s)
-    with pytest.raises(error) as info:
-        getattr(s, via)(action)
-    message = str(info.value)
-    for pattern in patterns:
-        assert re.search(pattern, message), (pattern, message)
-    assert snapshot(s) == before
-    # the error is also a ValueError
-    with pytest.raises(ValueError):
-        getattr(s, via)(action)
-    assert snapshot(s) == before
+def assert_refused(s: Any, action: Any, *patterns: str, **kw: Any) -> str:
+    """:func:`support.assert_refused` with this file's snapshot."""
+    return support_refused(s, action, *patterns, snap=snapshot, **kw)
 
 
 # -- illegal but well-formed actions -----------------------------------------------------------

@@ -1,19 +1,126 @@
-"""Helpers of the conformance suite: the games and variants from the registry, seeded positions
-of each (start, a few plies, midgame, finished), and a snapshot of everything observable about
-a state for "unchanged" and "equal" checks."""
+"""What the tests share (on the path through pytest's ``pythonpath``): optional extras, seeded
+random games, refusals that change nothing, child processes with default signals; and for the
+conformance suite the games and variants from the registry, seeded positions of each (start, a
+few plies, midgame, finished), and a snapshot of everything observable about a state."""
 
 from __future__ import annotations
 
 import functools
+import importlib
+import os
 import random
+import re
+import signal
+import subprocess
 import zlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
+import pytest
 
 import plateau
 from plateau import GameState
+
+
+def require_extra(module: str, extra: str) -> Any:
+    """Import ``module`` of the optional ``extra``; skip the test without it, or fail when
+    ``PLATEAU_REQUIRE_EXTRAS=1`` (CI sets it where it installed the extras, so that a missing
+    install cannot pass as skipped tests)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        if os.environ.get("PLATEAU_REQUIRE_EXTRAS") == "1":
+            pytest.fail(f"PLATEAU_REQUIRE_EXTRAS=1 but {module} is missing ({e})")
+        pytest.skip(f"the optional {extra!r} extra is not installed (pip install '.[{extra}]')")
+
+
+def random_game(
+    game: str, variant: str | None, seed: int, plies: int | None = None, **options: Any
+) -> Any:
+    """Uniformly random legal play with a fixed seed, for ``plies`` plies or to the end."""
+    rng = random.Random(seed)
+    s = plateau.new_game(game, variant, **options)
+    while not s.is_terminal() and (plies is None or s.ply < plies):
+        legal = s.legal_actions()
+        s.apply(int(legal[rng.randrange(len(legal))]))
+        assert s.ply < 100_000
+    return s
+
+
+def assert_refused(
+    s: Any,
+    action: Any,
+    *patterns: str,
+    via: str = "apply",
+    error: type[plateau.ActionError] = plateau.IllegalActionError,
+    snap: Callable[[Any], object] | None = None,
+) -> str:
+    """``action`` raises ``error`` (IllegalActionError by default; InvalidActionError for input
+    that names no action) whose message matches every pattern, and the state is unchanged
+    (``snap``: what must not change, :func:`snapshot` by default), also after a second try
+    (where the error is caught as the ValueError it also is). Returns the message."""
+    snap = snap or snapshot
+    before = snap(s)
+    with pytest.raises(error) as info:
+        getattr(s, via)(action)
+    message = str(info.value)
+    for pattern in patterns:
+        assert re.search(pattern, message), (pattern, message)
+    assert snap(s) == before
+    with pytest.raises(ValueError):
+        getattr(s, via)(action)
+    assert snap(s) == before
+    return message
+
+
+def observe(s: Any) -> tuple[Any, ...]:
+    return (
+        s.variant,
+        s.options,
+        s.num_players,
+        s.history,
+        s.history_strings(),
+        s.ply,
+        s.hash,
+        s.current_player,
+        s.is_terminal(),
+        s.legal_actions().tolist(),
+        s.ranking(),
+        s.returns(),
+        s.piece_squares(),
+        s.stamps(),
+        s.supply,
+        [s.stock(p) for p in range(s.num_players)],
+        s.levels(),
+        str(s),
+    )
+
+
+def default_signals() -> None:
+    """``preexec_fn`` of a child that must get a real SIGINT and SIGHUP: a test run started as a
+    background job ignores SIGINT, one started under ``nohup`` ignores SIGHUP, its children
+    would inherit that, and Python (SIGINT) and the arena (SIGHUP) install their handlers only
+    over the default disposition."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+def start_in_session(argv: list[str]) -> subprocess.Popen[str]:
+    """``argv`` started as a terminal or a harness starts a command: in a session (and process
+    group) of its own, SIGINT and SIGHUP at their defaults, its output on pipes the test reads
+    to the end."""
+    return subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_signals,
+    )
+
+
+# -- the conformance suite ------------------------------------------------------------------
 
 #: every registered game and variant, as ``(game, variant)``
 GAME_VARIANTS: list[tuple[str, str]] = [

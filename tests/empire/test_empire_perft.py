@@ -1,5 +1,5 @@
 """Empire Plateau perft: the start counts of the rules page, and every position of
-``tests/data/empire_perft.json`` (counted by the independent pure-Python reference), reached by
+``tests/empire/perft.json`` (counted by the independent pure-Python reference), reached by
 replaying its actions and again loaded from its position dict."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 import plateau
 from plateau import EmpirePlateauState
 
-DATA = json.loads((Path(__file__).parent / "data" / "empire_perft.json").read_text())
+DATA = json.loads((Path(__file__).parent / "perft.json").read_text())
 POSITIONS: list[dict[str, Any]] = DATA["positions"]
 
 

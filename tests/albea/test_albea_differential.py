@@ -8,7 +8,7 @@ import random
 import pytest
 from plateau_core.albea import core as A
 
-import reference.albea as ref
+import albea.reference as ref
 from plateau import AlbeaPlateauState
 from plateau.games.albea.notation import format_action, parse_action
 
@@ -246,11 +246,11 @@ def _differential_tree(d, depth):
 
 
 def _reference_test_positions():
-    """Every set-up position built by tests/test_reference_albea.py (the page's worked checks
+    """Every set-up position built by tests/albea/test_reference_albea.py (the page's worked checks
     and rule tests), captured as reference dicts when it is created."""
     import inspect
 
-    import test_reference_albea as tra
+    import albea.test_reference_albea as tra
 
     captured = []
     original = ref.RefAlbea.from_position.__func__
@@ -302,7 +302,7 @@ def test_load_dict_at_every_ply():
 
 
 def test_two_passes_draw():
-    import test_reference_albea as tra
+    import albea.test_reference_albea as tra
 
     s = ref.RefAlbea.from_position(tra.FORFEIT_POSITION, ref.WHITE, passes=0)
     core = AlbeaPlateauState()

@@ -1,5 +1,5 @@
 """The compiled Empire Plateau engine against the independent pure-Python reference
-(``tests/reference/empire.py``) over seeded random games: at every action the legal actions,
+(``tests/empire/reference.py``) over seeded random games: at every action the legal actions,
 the position (both engines' position dicts have one format) and the result must agree.
 
 Half the games are uniformly random; the other half prefer captures, conquests and frees when
@@ -14,8 +14,8 @@ import random
 import pytest
 
 import plateau
+from empire.reference import State
 from plateau import EmpirePlateauState
-from reference.empire import State
 
 
 def without_ply(data: dict[str, object]) -> dict[str, object]:

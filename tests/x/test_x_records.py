@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import plateau
-from helpers import random_game
+from support import random_game
 
 
 def test_hand_written_record_in_any_spelling() -> None:
@@ -36,7 +36,7 @@ def test_hand_written_record_in_any_spelling() -> None:
 
 
 def base_record() -> dict[str, Any]:
-    s = random_game("mini", seed=4, plies=10)
+    s = random_game("plateau-x", "mini", seed=4, plies=10)
     record = json.loads(s.to_json())
     assert isinstance(record, dict)
     return record

@@ -1,4 +1,4 @@
-"""Tests of the pure-Python Empire Plateau reference, ``tests/reference/empire.py``.
+"""Tests of the pure-Python Empire Plateau reference, ``tests/empire/reference.py``.
 
 Every worked check of the rules page ``docs/rules/empire-plateau.md`` ("the page", section 11,
 "Worked examples", on ep16) is pinned first, then one or more tests per rule and ruling, perft
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference.empire as ref
-from reference.empire import State, perft
+import empire.reference as ref
+from empire.reference import State, perft
 
 
 def pos(armies: dict[str, str], variant: str = "two", **fields: object) -> State:
@@ -1076,7 +1076,7 @@ def test_perft_edge_cases() -> None:
     assert perft(s, 0) == 1 and perft(s, 1) == 0
 
 
-DATA = Path(__file__).parent / "data" / "empire_perft.json"
+DATA = Path(__file__).parent / "perft.json"
 
 
 def stored_positions() -> list[dict]:  # type: ignore[type-arg]

@@ -1,4 +1,4 @@
-"""Perft node counts of Plateau (Albea) positions, kept in tests/data/albea_perft.json
+"""Perft node counts of Plateau (Albea) positions, kept in tests/albea/perft.json
 (depths 1-3 confirmed by the pure-Python reference when the file was made)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 import plateau
 
-DATA = json.loads((Path(__file__).parent / "data" / "albea_perft.json").read_text())
+DATA = json.loads((Path(__file__).parent / "perft.json").read_text())
 POSITIONS: list[dict[str, Any]] = DATA["positions"]
 CASES = [
     pytest.param(pos, int(depth), count, id=f"ply{len(pos['actions'])}-d{depth}")

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import plateau
+from support import assert_refused as support_refused
 
 N = 41188  # num_distinct_actions
 OPENED = ("xx,rb@a1", "rr,bx@d4")  # both openings played: Black to make a normal turn
@@ -87,27 +88,9 @@ def snapshot(s: Any) -> tuple[Any, ...]:
 INVALID = plateau.InvalidActionError
 
 
-def assert_refused(
-    s: Any,
-    action: Any,
-    *patterns: str,
-    via: str = "apply",
-    error: type[plateau.ActionError] = plateau.IllegalActionError,
-) -> str:
-    """``action`` raises ``error`` (IllegalActionError by default; InvalidActionError for input
-    that names no action) whose message matches every pattern, and the state is unchanged
-    (also after a second attempt)."""
-    before = snapshot(s)
-    with pytest.raises(error) as info:
-        getattr(s, via)(action)
-    message = str(info.value)
-    for pattern in patterns:
-        assert re.search(pattern, message), (pattern, message)
-    assert snapshot(s) == before
-    with pytest.raises(ValueError):  # the error is also a ValueError
-        getattr(s, via)(action)
-    assert snapshot(s) == before
-    return message
+def assert_refused(s: Any, action: Any, *patterns: str, **kw: Any) -> str:
+    """:func:`support.assert_refused` with this file's snapshot."""
+    return support_refused(s, action, *patterns, snap=snapshot, **kw)
 
 
 # -- illegal but well-formed actions -----------------------------------------------------------

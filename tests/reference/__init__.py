@@ -1,1 +1,0 @@
-"""Independent pure-Python reference implementations used by the tests."""
