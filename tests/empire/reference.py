@@ -48,7 +48,8 @@ Position dict (``position()``; ``from_position`` inverts it)
 Nothing else is stored: the owners and the Empires in play follow from the variant, the
 active bases from the board and ``conquered``, and the result from ``out`` and
 ``empty_turns`` (over when at most one player is not out, or when ``empty_turns`` has reached
-the number of Empires still in play; the latter is a draw).  ``from_position`` accepts a dict
+the number of Empires still in play before the turn to act has taken a step; the latter is a
+draw).  ``from_position`` accepts a dict
 with only ``variant`` and ``armies``; every other key defaults to the start-of-turn value
 (``board`` ep16, ``to_move`` the first Empire in play in the order B, G, M, R).
 
@@ -362,8 +363,11 @@ class State:
         return {self.board.bases[e]: e for e in self.alive_empires()}
 
     def is_draw(self) -> bool:
-        """§Further rulings: the empty-turn counter reached the number of Empires in play."""
-        return self.empty_turns >= len(self.alive_empires())
+        """§Further rulings: the empty-turn counter reached the number of Empires in play when
+        a turn ended. The count only grows at an End with total 0, so it is reached only in a
+        position where the next turn has not taken a step yet: a conquest in the middle of a
+        turn may leave fewer Empires than the count, but its turn has steps and resets it."""
+        return self.total == 0 and self.empty_turns >= len(self.alive_empires())
 
     def limit_reached(self) -> bool:
         """The turn limit (if any) is reached: the players still in play tie."""

@@ -613,6 +613,22 @@ def test_a_turn_with_steps_resets_the_empty_turn_counter() -> None:
     assert t.empty_turns == 0 and not t.is_terminal()
 
 
+def test_a_conquest_that_leaves_fewer_empires_than_the_count_is_no_draw() -> None:
+    # B and G ended empty turns; R conquers G mid-turn, leaving 2 Empires in play with a count
+    # of 2: the count is reached only when a turn ends, and this turn has steps
+    s = pos(
+        {"a10": "RE", "m5": "B2"},
+        variant="three",
+        to_move="R",
+        conquered=["M"],
+        empty_turns=2,
+        captures=[["G", "R", "6", 1]],
+    )
+    s.apply("a10-a11:1")
+    assert not s.is_terminal() and s.empty_turns == 2
+    assert {"+6@i10", "+6@i9"} <= set(s.legal_action_strings())
+
+
 def test_a_draw_with_two_players_scores_half_each() -> None:
     s = pos({"a11": "GE", "m11": "BE"}, variant="two")
     assert s.points_for([[0, 1]]) == [0.5, 0.5]

@@ -904,6 +904,20 @@ def test_a_turn_with_steps_resets_the_empty_turn_counter() -> None:
     assert s.empty_turns == 0 and not s.is_over()
 
 
+def test_a_conquest_that_leaves_fewer_empires_than_the_count_is_no_draw() -> None:
+    s = pos(
+        {"a10": "RE", "m5": "B2"},
+        variant="three",
+        to_move="R",
+        conquered=["M"],
+        empty_turns=2,
+        captures=[["G", "R", "6", 1]],
+    )
+    s.apply("a10-a11:1")
+    assert not s.is_over() and s.empty_turns == 2
+    assert {"+6@i10", "+6@i9"} <= set(s.legal_actions())
+
+
 # =============================================================================================
 # Notation, serialization
 # =============================================================================================
