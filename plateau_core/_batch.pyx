@@ -11,6 +11,7 @@ from libc.stdint cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
 
 from plateau_core._common cimport Rng, rng_seed
+from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
 cdef enum:
     SKIP = -2       # in the private copy of the actions: a game ``step`` leaves as it is
@@ -71,7 +72,7 @@ cdef class BatchCore:
 
     cdef int _check_len(self, Py_ssize_t length, str what) except -1:
         if length != self.num_envs:
-            raise ValueError(f"{what} must have length {self.num_envs}, got {length}")
+            raise _c.ArgumentError(f"{what} must have length {self.num_envs}, got {length}")
         return 0
 
     def reset(self) -> None:
@@ -87,7 +88,7 @@ cdef class BatchCore:
     def legal_masks(self, uint8_t[:, ::1] out) -> None:
         """Fill ``out`` (uint8, shape ``(n, num_distinct_actions)``) with 1 at legal actions."""
         if out.shape[0] != self.num_envs or out.shape[1] != self.n_actions:
-            raise ValueError(f"mask array must have shape ({self.num_envs}, {self.n_actions}), "
+            raise _c.ArgumentError(f"mask array must have shape ({self.num_envs}, {self.n_actions}), "
                              f"got ({out.shape[0]}, {out.shape[1]})")
         cdef int i
         self._enter()
@@ -223,7 +224,7 @@ cdef class BatchCore:
         self._check_len(actions.shape[0], "action array")
         self._check_len(done.shape[0], "done array")
         if returns.shape[0] != self.num_envs or returns.shape[1] != self.n_players:
-            raise ValueError(f"returns array must have shape ({self.num_envs}, "
+            raise _c.ArgumentError(f"returns array must have shape ({self.num_envs}, "
                              f"{self.n_players}), got ({returns.shape[0]}, {returns.shape[1]})")
         cdef int i, p, bad, finished = 0
         cdef int32_t* acts = self._acts
@@ -232,7 +233,7 @@ cdef class BatchCore:
             got = (final_obs.shape[0], final_obs.shape[1], final_obs.shape[2],
                    final_obs.shape[3])
             if got != (self.num_envs,) + self.obs_shape:
-                raise ValueError(f"final observation array must have shape "
+                raise _c.ArgumentError(f"final observation array must have shape "
                                  f"{(self.num_envs,) + self.obs_shape}, got {got}")
         self._enter()
         try:
@@ -273,7 +274,7 @@ cdef class BatchCore:
         ``observation_tensor``)."""
         got = (out.shape[0], out.shape[1], out.shape[2], out.shape[3])
         if got != (self.num_envs,) + self.obs_shape:
-            raise ValueError(f"observation array must have shape "
+            raise _c.ArgumentError(f"observation array must have shape "
                              f"{(self.num_envs,) + self.obs_shape}, got {got}")
         cdef int i
         self._enter()

@@ -6,6 +6,9 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
+ArgumentError: type[ValueError]
+
+def _use_argument_error(cls: type[ValueError]) -> None: ...
 def mix64(x: int) -> int: ...
 def random_below(seed: int, n: int, count: int) -> list[int]: ...
 

@@ -101,12 +101,25 @@ cdef object new_array(object shape, object dtype, bint zero, void** data):
     else:
         nd = len(shape)
         if nd > 8:
-            raise ValueError(f"new_array: {nd} dimensions")
+            raise ArgumentError(f"new_array: {nd} dimensions")
         for i in range(nd):
             dims[i] = shape[i]
     out = cnp.PyArray_ZEROS(nd, dims, num, 0) if zero else cnp.PyArray_EMPTY(nd, dims, num, 0)
     data[0] = cnp.PyArray_DATA(<cnp.ndarray>out)
     return out
+
+
+#: the class of the argument errors the compiled core raises: ValueError until the plateau
+#: package hands down its ``InvalidArgumentError`` (a ValueError) when it is imported
+ArgumentError = ValueError
+
+
+def _use_argument_error(cls):
+    """Raise ``cls`` (a ValueError subclass) for bad arguments from now on."""
+    global ArgumentError
+    if not (isinstance(cls, type) and issubclass(cls, ValueError)):
+        raise TypeError(f"an argument error is a ValueError subclass, got {cls!r}")
+    ArgumentError = cls
 
 
 cdef object _integer_in(object v, object lo, object hi, str what, str shown_hi):
@@ -120,7 +133,7 @@ cdef object _integer_in(object v, object lo, object hi, str what, str shown_hi):
         else:
             if lo <= i < hi:
                 return i
-    raise ValueError(f"{what} must be an int in [{lo}, {shown_hi}), got {v!r}")
+    raise ArgumentError(f"{what} must be an int in [{lo}, {shown_hi}), got {v!r}")
 
 
 cdef long long check_int(object v, object lo, object hi, str what) except? -1:
@@ -198,7 +211,7 @@ def mix64(x: int) -> int:
 def random_below(seed: int, n: int, count: int) -> list:
     """``count`` draws in [0, n) from the core PRNG seeded with ``seed``."""
     if n < 1 or n > 0xFFFFFFFF:
-        raise ValueError(f"n must be in [1, 2**32), got {n!r}")
+        raise ArgumentError(f"n must be in [1, 2**32), got {n!r}")
     cdef Rng r
     rng_seed(&r, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
     return [rng_below(&r, <uint32_t>n) for _ in range(count)]

@@ -171,3 +171,23 @@ def test_a_record_gives_the_game_and_nothing_is_silently_ignored(
         assert "cannot go with it" in err and err.count("\n") == 1
     code, out, err = run(capsys, command, "--game-index", "0")
     assert code == 2 and "needs --record" in err and not out
+
+
+def test_a_library_error_is_one_line_and_a_bug_shows_its_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import plateau.cli.perft as perft_command
+
+    def refused(args: object) -> int:
+        raise plateau.InvalidArgumentError("depth is refused")
+
+    monkeypatch.setattr(perft_command, "run", refused)
+    assert main(["perft", "1"]) == 2
+    assert capsys.readouterr().err == "plateau: error: depth is refused\n"
+
+    def bug(args: object) -> int:
+        raise ValueError("a bug, not bad input")  # a plain ValueError is no library error
+
+    monkeypatch.setattr(perft_command, "run", bug)
+    with pytest.raises(ValueError, match="a bug"):
+        main(["perft", "1"])

@@ -14,6 +14,7 @@ from plateau_core.albea.core cimport (
     AlbeaState, ALBEA_MAX_LEGAL, ALBEA_MAX_PLY, ALBEA_NUM_ACTIONS, ALBEA_PHASE_OVER, albea_init, albea_list, albea_make, albea_hash,
     albea_observe, albea_is_legal,
 )
+from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
 OBSERVATION_SHAPE = (276, 4, 4)
 
@@ -28,12 +29,12 @@ cdef class AlbeaBatch(BatchCore):
     def __cinit__(self, int n, unsigned long long seed=0, int ply_cap=400, int max_plies=0):
         self.states = NULL
         if not 0 <= max_plies < ALBEA_MAX_PLY:
-            raise ValueError(f"max_plies must be an int in [0, {ALBEA_MAX_PLY}), got {max_plies!r}")
+            raise _c.ArgumentError(f"max_plies must be an int in [0, {ALBEA_MAX_PLY}), got {max_plies!r}")
         self.max_plies = max_plies
         if n < 1:
-            raise ValueError(f"a batch holds at least one game, got n={n!r}")
+            raise _c.ArgumentError(f"a batch holds at least one game, got n={n!r}")
         if ply_cap < 1:
-            raise ValueError(f"ply_cap must be >= 1, got {ply_cap!r}")
+            raise _c.ArgumentError(f"ply_cap must be >= 1, got {ply_cap!r}")
         self.states = <AlbeaState*>malloc(n * sizeof(AlbeaState))
         if self.states == NULL:
             gib = n * sizeof(AlbeaState) / 2.0**30

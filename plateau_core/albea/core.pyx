@@ -17,6 +17,7 @@ from plateau_core._common cimport (
     rng_below, rng_seed, splitmix64, check_int, check_seed, check_depth, Work, work_tick,
     raise_pending, NODE_TICKS, PLY_TICKS,
 )
+from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
 # ------------------------------------------------------------------------------------------
 # Material tables
@@ -132,7 +133,7 @@ def _ray_encode(L, dists, qs):
         code += 1 + qs[n] * _T(r - (d - pos), l + 1)
         pos = d
         l += 1
-    raise ValueError("empty stop list")
+    raise _c.ArgumentError("empty stop list")
 
 
 def _ray_sequences(L):
@@ -705,14 +706,14 @@ cdef class AlbeaCore(ListCore):
         other.s = self.s
         for item in pieces:
             if len(item) != 4:
-                raise ValueError("a retyped piece is (square, level, type, up)")
+                raise _c.ArgumentError("a retyped piece is (square, level, type, up)")
             sq = _small_int(item[0], 16, "square")
             lv = _small_int(item[1], other.s.ht[sq], "level")
             t = _small_int(item[2], 7, "type")
             up = _small_int(item[3], 2 if TWOFACED[make_piece(0, t, 0)] else 1, "up")
             b = other.s.pc[sq][lv]
             if piece_owner(b) != opp:
-                raise ValueError("a determinization may retype only the opponent's pieces")
+                raise _c.ArgumentError("a determinization may retype only the opponent's pieces")
             # what was seen stays seen: the shown flags follow the faces, not the face indices
             old_up = piece_up(b)
             seen_up = piece_shown(b, old_up)
@@ -726,7 +727,7 @@ cdef class AlbeaCore(ListCore):
             rebuild(&other.s, sq)
         _set_counts(reserve, &other.s.res[opp][0], "reserve")
         if not _material_ok(&other.s):
-            raise ValueError("a determinization must not hold more pieces than exist")
+            raise _c.ArgumentError("a determinization must not hold more pieces than exist")
         other._det = True
         return other
 
@@ -745,16 +746,16 @@ cdef class AlbeaCore(ListCore):
         cdef uint8_t b
         albea_init(&t, check_int(max_plies, 0, ALBEA_MAX_PLY, "max_plies"))
         if len(board) != 16:
-            raise ValueError("board must hold 16 stacks")
+            raise _c.ArgumentError("board must hold 16 stacks")
         for sq in range(16):
             st = board[sq]
             n = len(st)
             if n > ALBEA_CAP:
-                raise ValueError(f"stack {sq} holds {n} pieces; at most {ALBEA_CAP} fit")
+                raise _c.ArgumentError(f"stack {sq} holds {n} pieces; at most {ALBEA_CAP} fit")
             for i in range(n):
                 pce = st[i]
                 if len(pce) != 5:
-                    raise ValueError("a piece is (owner, type, up, shown0, shown1)")
+                    raise _c.ArgumentError("a piece is (owner, type, up, shown0, shown1)")
                 ty = _small_int(pce[1], 7, "type")
                 up = _small_int(pce[2], 2 if TWOFACED[make_piece(0, ty, 0)] else 1, "up")
                 b = make_piece(_small_int(pce[0], 2, "owner"), ty, up)
@@ -766,38 +767,38 @@ cdef class AlbeaCore(ListCore):
             t.ht[sq] = n
             rebuild(&t, sq)
         if len(reserve) != 2 or len(prisoners) != 2:
-            raise ValueError("reserve and prisoners hold two lists of counts")
+            raise _c.ArgumentError("reserve and prisoners hold two lists of counts")
         for i in range(2):
             _set_counts(reserve[i], &t.res[i][0], "reserve")
             _set_counts(prisoners[i], &t.pri[i][0], "prisoners")
         if not _material_ok(&t):
-            raise ValueError("more pieces than exist")
+            raise _c.ArgumentError("more pieces than exist")
         t.phase = check_int(phase, 0, 4, "phase")
         t.player = check_int(player, 0, 2, "player")
         t.offerer = check_int(offerer, -1, 2, "offerer")
         if (t.offerer >= 0) != (t.phase == ALBEA_PHASE_RESPOND) or (
                 t.offerer >= 0 and t.offerer != 1 - t.player):
-            raise ValueError("an offerer (the player not to act) in the respond phase only")
+            raise _c.ArgumentError("an offerer (the player not to act) in the respond phase only")
         _set_counts(tender, &t.tender[0], "tender")
         for ty in range(7):
             if t.tender[ty] > (t.pri[t.offerer][ty] if t.offerer >= 0 else 0):
-                raise ValueError("a tender of the offerer's prisoners in the respond phase only")
+                raise _c.ArgumentError("a tender of the offerer's prisoners in the respond phase only")
             v += t.tender[ty] * C_VALUE[ty]
         if (v > 0) != (t.phase == ALBEA_PHASE_RESPOND):
-            raise ValueError("the respond phase needs a non-empty tender")
+            raise _c.ArgumentError("the respond phase needs a non-empty tender")
         t.tender[7] = v
         if len(floor) != 2:
-            raise ValueError("floor holds two values")
+            raise _c.ArgumentError("floor holds two values")
         for i in range(2):
             t.floor[i] = check_int(floor[i], 0, 60, "floor")
         t.result = check_int(result, -1, 3, "result")
         if (t.result >= 0) != (t.phase == ALBEA_PHASE_OVER):
-            raise ValueError("a result needs the over phase, and the over phase a result")
+            raise _c.ArgumentError("a result needs the over phase, and the over phase a result")
         t.passes = check_int(passes, 0, 3 if t.result == 2 else 2, "passes")
         t.ply = check_int(ply, 0, ALBEA_MAX_PLY, "ply")
         if t.phase != ALBEA_PHASE_OVER and (_meets_win(&t, 0) or _meets_win(&t, 1)):
             # also what keeps the prisoners' sub-multisets within albea_list's buffers
-            raise ValueError("a non-terminal position with a run of six or six prisoners")
+            raise _c.ArgumentError("a non-terminal position with a run of six or six prisoners")
         self.s = t
         self._reset_history()
         self._setup = True
@@ -814,7 +815,7 @@ cdef int _set_counts(object counts, uint8_t* out, str what) except -1:
     """``out[0..6]`` = 7 per-type counts (each within the material), ``out[7]`` their sum."""
     cdef int ty, total = 0
     if len(counts) != 7:
-        raise ValueError(f"{what} holds 7 counts, one per type")
+        raise _c.ArgumentError(f"{what} holds 7 counts, one per type")
     for ty in range(7):
         out[ty] = _small_int(counts[ty], C_COUNT[ty] + 1, what)
         total += out[ty]

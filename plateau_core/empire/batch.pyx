@@ -23,6 +23,7 @@ from plateau_core.empire.core cimport (
 )
 
 from plateau_core.empire.core import VARIANTS as _VARIANTS
+from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
 cdef enum:
     CACHE_IDS = 256         # a game's legal list is kept if it is at most this long
@@ -52,13 +53,13 @@ cdef class EmpireBatch(BatchCore):
         self.cache = NULL
         self.cached = NULL
         if not 0 <= variant_index < len(_VARIANTS):
-            raise ValueError(f"variant index {variant_index!r} out of range [0, {len(_VARIANTS)})")
+            raise _c.ArgumentError(f"variant index {variant_index!r} out of range [0, {len(_VARIANTS)})")
         if n < 1:
-            raise ValueError(f"a batch holds at least one game, got n={n!r}")
+            raise _c.ArgumentError(f"a batch holds at least one game, got n={n!r}")
         if ply_cap < 1:
-            raise ValueError(f"ply_cap must be >= 1, got {ply_cap!r}")
+            raise _c.ArgumentError(f"ply_cap must be >= 1, got {ply_cap!r}")
         if not 0 <= turn_limit <= 1 << 30:
-            raise ValueError(f"turn_limit must be in [0, 2**30], got {turn_limit!r}")
+            raise _c.ArgumentError(f"turn_limit must be in [0, 2**30], got {turn_limit!r}")
         self.turn_limit = turn_limit
         self.tables = tables
         self.variant_index = variant_index

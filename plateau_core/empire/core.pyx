@@ -30,6 +30,7 @@ cdef extern from "Python.h":
     void* _no_memory "PyErr_NoMemory" ()
 
 import numpy as np
+from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
 cdef object _INT64 = np.int64
 
@@ -112,12 +113,12 @@ cdef class EmpireTables:
         self.bd = NULL
         cdef int D = neighbours.shape[0], d, k, e, t, j
         if not 0 < D <= EMPIRE_MAX_DOTS:
-            raise ValueError(f"a board has 1 to {EMPIRE_MAX_DOTS} dots, got {D}")
+            raise _c.ArgumentError(f"a board has 1 to {EMPIRE_MAX_DOTS} dots, got {D}")
         if neighbours.shape[1] != 4 or bases.shape[0] != D or layout.shape[0] != D \
                 or layout.shape[1] != 2 or cells.shape[0] != D:
-            raise ValueError("board arrays of inconsistent shapes")
+            raise _c.ArgumentError("board arrays of inconsistent shapes")
         if not (rows >= 1 and cols >= 1 and rows * cols <= 1 << 20):
-            raise ValueError(f"bad observation plane {rows} x {cols}")
+            raise _c.ArgumentError(f"bad observation plane {rows} x {cols}")
         self.bd = <EmpireBoard*>calloc(1, sizeof(EmpireBoard))
         if self.bd == NULL:
             raise MemoryError()
@@ -131,42 +132,42 @@ cdef class EmpireTables:
             for k in range(4):
                 j = neighbours[d, k]
                 if not -1 <= j < D or j == d:
-                    raise ValueError(f"dot {d}: neighbour {j} out of range")
+                    raise _c.ArgumentError(f"dot {d}: neighbour {j} out of range")
                 bd.nb[d][k] = j
             e = bases[d]
             if not -1 <= e < 4:
-                raise ValueError(f"dot {d}: base {e} out of range")
+                raise _c.ArgumentError(f"dot {d}: base {e} out of range")
             bd.base_emp[d] = e
             if e >= 0:
                 if bd.base_dot[e] >= 0:
-                    raise ValueError(f"Empire {e} has two bases")
+                    raise _c.ArgumentError(f"Empire {e} has two bases")
                 bd.base_dot[e] = d
             if not 0 <= cells[d] < rows * cols:
-                raise ValueError(f"dot {d}: observation cell {cells[d]} out of range")
+                raise _c.ArgumentError(f"dot {d}: observation cell {cells[d]} out of range")
             bd.cell[d] = cells[d]
             e, t = layout[d, 0], layout[d, 1]
             if e == -1 and t == -1:
                 continue
             if not (0 <= e < 4 and 0 <= t < 4):
-                raise ValueError(f"dot {d}: bad starting army ({e}, {t})")
+                raise _c.ArgumentError(f"dot {d}: bad starting army ({e}, {t})")
             if bd.nstarts[e][t] >= C_COUNT[t]:
-                raise ValueError(f"Empire {e} has too many starting dots of type {TYPES[t]}")
+                raise _c.ArgumentError(f"Empire {e} has too many starting dots of type {TYPES[t]}")
             bd.starts[e][t][bd.nstarts[e][t]] = d    # ascending: dots are visited in order
             bd.nstarts[e][t] += 1
         for d in range(D):
             for k in range(4):
                 j = bd.nb[d][k]
                 if j >= 0 and bd.nb[j][k ^ 1] != d:
-                    raise ValueError(f"dot {d}: neighbours are not symmetric")
+                    raise _c.ArgumentError(f"dot {d}: neighbours are not symmetric")
         for e in range(4):
             if bd.base_dot[e] < 0:
-                raise ValueError(f"Empire {e} has no base")
+                raise _c.ArgumentError(f"Empire {e} has no base")
             for t in range(4):
                 if bd.nstarts[e][t] != C_COUNT[t]:
-                    raise ValueError(f"Empire {e} has {bd.nstarts[e][t]} starting dots of "
+                    raise _c.ArgumentError(f"Empire {e} has {bd.nstarts[e][t]} starting dots of "
                                      f"type {TYPES[t]}, not {C_COUNT[t]}")
             if bd.starts[e][EMPIRE_T_E][0] != bd.base_dot[e]:
-                raise ValueError(f"Empire {e}'s Emblem does not start on its base")
+                raise _c.ArgumentError(f"Empire {e}'s Emblem does not start on its base")
         bd.bipartite = _two_colourable(bd)
         bd.words = (D + 63) >> 6
         bd.ball = <uint64_t*>calloc(D * 13 * bd.words, sizeof(uint64_t))
@@ -743,35 +744,35 @@ cdef class EmpireCore(ListCore):
         cdef int standing[4]
         _variant_owner(v, owner)
         if len(armies) != D:
-            raise ValueError(f"armies: {len(armies)} dots given, the board has {D}")
+            raise _c.ArgumentError(f"armies: {len(armies)} dots given, the board has {D}")
         for d in range(D):
             if armies[d] > 16:
-                raise ValueError(f"armies: bad army code {armies[d]} on dot {d}")
+                raise _c.ArgumentError(f"armies: bad army code {armies[d]} on dot {d}")
             if armies[d] and owner[army_empire(armies[d])] < 0:
-                raise ValueError(f"armies: an army of an Empire not in play on dot {d}")
+                raise _c.ArgumentError(f"armies: an army of an Empire not in play on dot {d}")
         if not (0 <= to_move < 4 and owner[to_move] >= 0):
-            raise ValueError(f"to_move: {to_move} is not an Empire in play")
+            raise _c.ArgumentError(f"to_move: {to_move} is not an Empire in play")
         if not (0 <= small <= EMPIRE_SMALL_STEPS and small <= total <= EMPIRE_MAX_STEPS):
-            raise ValueError(f"total and small out of range: {total}, {small}")
+            raise _c.ArgumentError(f"total and small out of range: {total}, {small}")
         if not (-1 <= free_from < 4) or not (0 <= empty_turns <= 4):
-            raise ValueError("free_from or empty_turns out of range")
+            raise _c.ArgumentError("free_from or empty_turns out of range")
         cdef int at_ply = check_int(ply, 0, 1 << 30, "ply")
         cdef int limit = check_int(turn_limit, 0, 1 << 30, "turn_limit")
         cdef int ended = check_int(turns, 0, limit + 1 if limit else 1 << 30, "turns")
         if len(conquered) > 4 or len(out) > nplayers or len(moved) > 12 or len(moved) > total:
-            raise ValueError("too many conquered Empires, players out or moved armies")
+            raise _c.ArgumentError("too many conquered Empires, players out or moved armies")
         for e in conquered:
             if not (0 <= e < 4 and owner[e] >= 0):
-                raise ValueError(f"conquered: {e} is not an Empire in play")
+                raise _c.ArgumentError(f"conquered: {e} is not an Empire in play")
         for p in out:
             if not 0 <= p < nplayers:
-                raise ValueError(f"out: {p} is not a player")
+                raise _c.ArgumentError(f"out: {p} is not a player")
         for d in moved:
             if not (0 <= d < D and armies[d] and army_empire(armies[d]) == to_move):
-                raise ValueError(f"moved: no army of the Empire to act on dot {d}")
+                raise _c.ArgumentError(f"moved: no army of the Empire to act on dot {d}")
         for c, y, t, k in captures:
             if not (0 <= c < 4 and 0 <= y < 4 and 0 <= t < 4 and 0 < k <= C_COUNT[t]):
-                raise ValueError(f"captures: bad entry {(c, y, t, k)}")
+                raise _c.ArgumentError(f"captures: bad entry {(c, y, t, k)}")
         self._fit(bd.state_bytes)
         s = self.s
         empire_init(s, bd, owner, nplayers)

@@ -13,6 +13,7 @@ from plateau_core.x.core cimport (
     XSpec, XState, XMasks, X_MAX_ACTIONS, x_spec, x_init, x_masks, x_count, x_list,
     x_masks_has, x_fill_mask, x_make, x_random_action, x_returns, x_observe, x_hash,
 )
+from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
 
 @cython.auto_pickle(False)
@@ -32,14 +33,14 @@ cdef class XBatch(BatchCore):
         self.masks = NULL
         self.masks_ok = NULL
         if not 0 <= variant_index < 4:
-            raise ValueError(f"variant index {variant_index!r} out of range [0, 4)")
+            raise _c.ArgumentError(f"variant index {variant_index!r} out of range [0, 4)")
         if n < 1:
-            raise ValueError(f"a batch holds at least one game, got n={n!r}")
+            raise _c.ArgumentError(f"a batch holds at least one game, got n={n!r}")
         if ply_cap < 1:
-            raise ValueError(f"ply_cap must be >= 1, got {ply_cap!r}")
+            raise _c.ArgumentError(f"ply_cap must be >= 1, got {ply_cap!r}")
         self.sp = x_spec(variant_index)
         if not 0 <= first_player < self.sp.players:
-            raise ValueError(f"first_player {first_player!r} out of range [0, {self.sp.players})")
+            raise _c.ArgumentError(f"first_player {first_player!r} out of range [0, {self.sp.players})")
         self.states = <XState*>malloc(n * sizeof(XState))
         self.masks = <XMasks*>malloc(n * sizeof(XMasks))
         self.masks_ok = <uint8_t*>malloc(n)

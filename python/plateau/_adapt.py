@@ -12,7 +12,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from plateau.checks import check_int
-from plateau.errors import InvalidActionError
+from plateau.errors import InvalidActionError, InvalidArgumentError
 from plateau.registry import GameSpec, spec_of
 
 if TYPE_CHECKING:
@@ -124,5 +124,7 @@ def render_state(state: GameState, mode: str | None) -> str | npt.NDArray[np.uin
 def check_render_mode(mode: object) -> str | None:
     """``mode`` after checking it is None or one of :data:`RENDER_MODES`."""
     if mode is not None and mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}")
+        raise InvalidArgumentError(
+            f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}"
+        )
     return None if mode is None else str(mode)

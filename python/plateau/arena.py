@@ -56,7 +56,7 @@ from plateau.engine import (
     parse_engine_spec,
 )
 from plateau.engine import split_outside_quotes as _split_outside_quotes
-from plateau.errors import InvalidResultsError
+from plateau.errors import InvalidArgumentError, InvalidResultsError
 from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
 from plateau.record import to_record
@@ -242,7 +242,7 @@ def split_bot_list(text: str) -> list[str]:
     specs: list[str] = []
     for token in (t.strip() for t in _split_outside_quotes(text)):
         if not token:
-            raise ValueError(f"empty bot in {text!r}")
+            raise InvalidArgumentError(f"empty bot in {text!r}")
         if _KEY_VALUE.match(token) and specs:
             specs[-1] += "," + token
         else:
@@ -262,7 +262,9 @@ def build_bot(source: BotSource, seed: int) -> Bot:
     """A fresh bot for one game from a seat's :data:`BotSource` (not an engine spec: engines
     are processes the arena talks to, not bots)."""
     if is_engine_spec(source):
-        raise ValueError(f"{source!r} is an external engine: the arena plays it, not as a Bot")
+        raise InvalidArgumentError(
+            f"{source!r} is an external engine: the arena plays it, not as a Bot"
+        )
     if isinstance(source, str):
         return make_bot(source, seed=seed)
     if isinstance(source, Bot):
@@ -270,9 +272,13 @@ def build_bot(source: BotSource, seed: int) -> Bot:
     if callable(source):
         bot = source(seed=seed)
         if not isinstance(bot, Bot):
-            raise ValueError(f"{bot_label(source)} made a {type(bot).__name__}, not a Bot")
+            raise InvalidArgumentError(
+                f"{bot_label(source)} made a {type(bot).__name__}, not a Bot"
+            )
         return bot
-    raise ValueError(f"a bot is a spec string, a Bot, or a Bot class or factory, got {source!r}")
+    raise InvalidArgumentError(
+        f"a bot is a spec string, a Bot, or a Bot class or factory, got {source!r}"
+    )
 
 
 def bot_label(source: BotSource) -> str:
@@ -726,7 +732,9 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
             if not lines
             else f"its only line ({len(lines[0])} characters) is not an arena game"
         )
-        raise ValueError(f"{path}: no arena games ({found}); `plateau arena --out` writes them")
+        raise InvalidArgumentError(
+            f"{path}: no arena games ({found}); `plateau arena --out` writes them"
+        )
     first = results[0]
     bots = [
         first.seats[seat_order(first.index, len(first.seats)).index(b)]
@@ -739,7 +747,7 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
             or _without_games(r.sprt) != _without_games(first.sprt)
             or r.openings != first.openings
         ):
-            raise ValueError(f"{path}: game {r.index} belongs to another arena")
+            raise InvalidArgumentError(f"{path}: game {r.index} belongs to another arena")
     results.sort(key=lambda r: r.index)
     if first.sprt is None:
         return ArenaResult(first.game, first.variant, bots, results, options=first.options)
@@ -917,7 +925,9 @@ def _run_ray(
     try:
         import ray  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        raise ValueError("the ray backend needs Ray: pip install 'plateau[ray]'") from None
+        raise InvalidArgumentError(
+            "the ray backend needs Ray: pip install 'plateau[ray]'"
+        ) from None
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
@@ -979,7 +989,7 @@ def run(
     probe = spec.new_game()
     bots = list(bots)
     if len(bots) != probe.num_players:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"{spec.game}/{spec.variant} has {probe.num_players} seats; got {len(bots)} bots: "
             f"{bots}"
         )
@@ -995,12 +1005,14 @@ def run(
     jobs = check_int(jobs, "jobs", 1)
     seed = check_int(seed, "seed", 0)
     if backend not in ("process", "ray"):
-        raise ValueError(f"unknown backend {backend!r} (process or ray)")
+        raise InvalidArgumentError(f"unknown backend {backend!r} (process or ray)")
     if tc is not None and not isinstance(tc, TimeControl):
-        raise ValueError(f"tc must be a plateau.clock.TimeControl, got {tc!r}")
+        raise InvalidArgumentError(f"tc must be a plateau.clock.TimeControl, got {tc!r}")
     tc_text = tc.describe() if tc is not None else None
     if openings is not None and not isinstance(openings, OpeningSource):
-        raise ValueError(f"openings must be a plateau.openings.OpeningSource, got {openings!r}")
+        raise InvalidArgumentError(
+            f"openings must be a plateau.openings.OpeningSource, got {openings!r}"
+        )
     book = openings.book(spec, None, seed) if openings is not None else None
     book_tag = book.tag if book is not None else None
     num = len(bots)
@@ -1018,16 +1030,20 @@ def run(
     tag: dict[str, Any] | None = None
     if sprt is not None:
         if not isinstance(sprt, SPRT):
-            raise ValueError(f"sprt must be a plateau.sprt.SPRT, got {sprt!r}")
+            raise InvalidArgumentError(f"sprt must be a plateau.sprt.SPRT, got {sprt!r}")
         if len(bots) != 2:
-            raise ValueError(f"an SPRT compares two bots in a two-player game, got {len(bots)}")
+            raise InvalidArgumentError(
+                f"an SPRT compares two bots in a two-player game, got {len(bots)}"
+            )
         if games < 2 or games % 2:
-            raise ValueError(f"an SPRT plays game pairs: games must be even and >= 2, got {games}")
+            raise InvalidArgumentError(
+                f"an SPRT plays game pairs: games must be even and >= 2, got {games}"
+            )
         tag = {**sprt.to_dict(), "games": games}
     done: dict[int, GameResult] = {}
     if out is not None and Path(out).exists():
         if not resume:
-            raise ValueError(f"{out} exists: pass resume=True (--resume) or another file")
+            raise InvalidArgumentError(f"{out} exists: pass resume=True (--resume) or another file")
         for r in read_results(out):
             same = (r.game, r.variant, r.seed) == (spec.game, spec.variant, seed)
             same = same and r.options in ({}, spec.options)  # {}: written before options
@@ -1037,7 +1053,9 @@ def run(
             same = same and r.openings == book_tag and r.opening == _index_of(opening_of(r.index))
             labels = [bot_label(bots[b]) for b in seat_order(r.index, len(bots))]
             if not same or r.seats != labels:
-                raise ValueError(f"{out}: game {r.index} was played by another arena setup")
+                raise InvalidArgumentError(
+                    f"{out}: game {r.index} was played by another arena setup"
+                )
             done[r.index] = r
         # rewrite without a torn last line, whole or not at all: the saved games stay safe
         replace_file(out, "".join(r.to_line() + "\n" for r in done.values()))

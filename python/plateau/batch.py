@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from plateau.checks import check_int
-from plateau.errors import IllegalActionError, InvalidActionError
+from plateau.errors import IllegalActionError, InvalidActionError, InvalidArgumentError
 from plateau.registry import NO_PLY_CAP, GameSpec, spec_of
 
 
@@ -34,12 +34,12 @@ def _out(arr: Any, dtype: np.dtype[Any], shape: tuple[int, ...], name: str) -> A
         flags = arr.flags
         if flags.c_contiguous and flags.writeable:
             return arr
-        raise ValueError(f"{name} must be C-contiguous and writeable")
+        raise InvalidArgumentError(f"{name} must be C-contiguous and writeable")
     if not isinstance(arr, np.ndarray):
-        raise ValueError(f"{name} must be a numpy array, got {type(arr).__name__}")
+        raise InvalidArgumentError(f"{name} must be a numpy array, got {type(arr).__name__}")
     if arr.dtype != dtype:
-        raise ValueError(f"{name} must have dtype {dtype}, got {arr.dtype}")
-    raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
+        raise InvalidArgumentError(f"{name} must have dtype {dtype}, got {arr.dtype}")
+    raise InvalidArgumentError(f"{name} must have shape {shape}, got {arr.shape}")
 
 
 _U8 = np.dtype(np.uint8)
@@ -71,7 +71,7 @@ class StateBatch:
         spec = spec_of(game, variant, options)
         info = spec.info
         if info.batch is None:
-            raise ValueError(f"{spec.game!r} has no batched engine")
+            raise InvalidArgumentError(f"{spec.game!r} has no batched engine")
         n = check_int(n, "n", 1, 2**31)
         seed = check_int(seed, "seed", 0, 2**64)
         cap = NO_PLY_CAP if ply_cap is None else check_int(ply_cap, "ply_cap", 1, 2**31)
@@ -168,7 +168,7 @@ class StateBatch:
         if skip is not None:
             skips = np.asarray(skip)
             if skips.shape != (self.num_envs,) or skips.dtype.kind not in "biu":
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"skip must be bools or integers of shape ({self.num_envs},), got "
                     f"{skips.dtype} {skips.shape}"
                 )

@@ -33,6 +33,7 @@ import numpy as np
 
 from plateau.batch import StateBatch
 from plateau.bench_spec import BenchSpec, Yardstick
+from plateau.errors import InvalidArgumentError
 from plateau.registry import (
     GameInfo,
     GameSpec,
@@ -102,7 +103,7 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 
 def _spec(info: GameInfo) -> BenchSpec:
     if info.bench is None:
-        raise ValueError(f"{info.name!r} registers no benchmark (GameInfo.bench)")
+        raise InvalidArgumentError(f"{info.name!r} registers no benchmark (GameInfo.bench)")
     return info.bench
 
 

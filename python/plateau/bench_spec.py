@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
+from plateau.errors import InvalidArgumentError
+
 if TYPE_CHECKING:
     from plateau.state import GameState
 
@@ -84,7 +86,7 @@ class BenchSpec:
     def __post_init__(self) -> None:
         labels = [p.label for p in self.positions]
         if len(set(labels)) != len(labels) or self.midgame not in labels:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"bench positions need distinct labels and must include the midgame "
                 f"{self.midgame!r}, got {labels}"
             )

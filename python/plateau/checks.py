@@ -8,7 +8,7 @@ strings are refused. And the one reader of JSON from outside, :func:`load_outsid
 3
 >>> check_int(True, "depth", 0, 64)
 Traceback (most recent call last):
-ValueError: depth must be an int in [0, 64), got True
+plateau.errors.InvalidArgumentError: depth must be an int in [0, 64), got True
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from plateau.errors import InvalidArgumentError
 
 
 def _integer_in(value: object, lo: int, hi: int | None, name: str, shown_hi: str) -> int:
@@ -34,7 +36,7 @@ def _integer_in(value: object, lo: int, hi: int | None, name: str, shown_hi: str
             if lo <= i and (hi is None or i < hi):
                 return int(i)
     bounds = f">= {lo}" if hi is None else f"in [{lo}, {shown_hi})"
-    raise ValueError(f"{name} must be an int {bounds}, got {value!r}")
+    raise InvalidArgumentError(f"{name} must be an int {bounds}, got {value!r}")
 
 
 def check_int(value: object, name: str, lo: int, hi: int | None = None) -> int:
@@ -49,7 +51,7 @@ def check_seed(value: object, name: str = "seed") -> int:
 
     >>> check_seed(-1)
     Traceback (most recent call last):
-    ValueError: seed must be an int in [0, 2**64), got -1
+    plateau.errors.InvalidArgumentError: seed must be an int in [0, 2**64), got -1
     """
     return _integer_in(value, 0, 2**64, name, "2**64")
 
@@ -58,7 +60,7 @@ def check_number(value: object, name: str, lo: float = 0.0) -> float:
     """``value`` as a ``float`` after checking that it is a real number (not a bool, not NaN)
     ``>= lo``; ValueError naming ``name`` otherwise."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) >= lo:
-        raise ValueError(f"{name} must be a number >= {lo:g}, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be a number >= {lo:g}, got {value!r}")
     return float(value)
 
 

@@ -8,6 +8,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from plateau.errors import InvalidArgumentError
+
 
 @dataclass(frozen=True)
 class TimeControl:
@@ -26,12 +28,14 @@ class TimeControl:
         for name in ("base", "inc"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"time control {name} must be a number, got {value!r}")
+                raise InvalidArgumentError(f"time control {name} must be a number, got {value!r}")
             if not math.isfinite(value) or value < 0:
-                raise ValueError(f"time control {name} must be finite and >= 0, got {value!r}")
+                raise InvalidArgumentError(
+                    f"time control {name} must be finite and >= 0, got {value!r}"
+                )
             object.__setattr__(self, name, float(value))
         if not self.base > 0:
-            raise ValueError(f"time control base must be > 0 seconds, got {self.base!r}")
+            raise InvalidArgumentError(f"time control base must be > 0 seconds, got {self.base!r}")
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
@@ -42,7 +46,7 @@ class TimeControl:
         except ValueError as e:
             if "time control" in str(e):
                 raise
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"time control {text!r} is not BASE+INC in seconds (e.g. 10+0.1)"
             ) from None
 

@@ -34,7 +34,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from plateau.checks import load_outside_json
 from plateau.clock import held_to_budget, own_seconds
-from plateau.errors import IllegalActionError, InvalidRecordError
+from plateau.errors import IllegalActionError, InvalidArgumentError, InvalidRecordError
 from plateau.registry import GameSpec, check_data_options, game_info
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ class BotEngine:
 
     def _hello(self, rest: str) -> list[str]:
         if rest != str(PROTOCOL_VERSION):
-            raise ValueError(f"this engine speaks {HELLO!r}, not version {rest[:100]!r}")
+            raise InvalidArgumentError(f"this engine speaks {HELLO!r}, not version {rest[:100]!r}")
         return [
             f"id name plateau {self.bot_spec}",
             "id author the plateau library",
@@ -193,9 +193,9 @@ class BotEngine:
     def _setoption(self, rest: str) -> list[str]:
         m = re.fullmatch(r"name\s+(\S+)\s+value\s+(.*)", rest)
         if m is None:
-            raise ValueError(f"expected 'setoption name N value V', got {rest[:100]!r}")
+            raise InvalidArgumentError(f"expected 'setoption name N value V', got {rest[:100]!r}")
         if m.group(1) != "seed":
-            raise ValueError(f"no option {m.group(1)[:100]!r} (options: seed)")
+            raise InvalidArgumentError(f"no option {m.group(1)[:100]!r} (options: seed)")
         from plateau.bots import make_bot
 
         seed = int(m.group(2))
@@ -207,10 +207,10 @@ class BotEngine:
         self.game, self.state = None, None
         parts = rest.split(None, 2)
         if len(parts) < 2:
-            raise ValueError(f"expected 'game <id> <variant> [options]', got {rest!r}")
+            raise InvalidArgumentError(f"expected 'game <id> <variant> [options]', got {rest!r}")
         options = load_outside_json(parts[2], ValueError, "the options") if len(parts) == 3 else {}
         if not isinstance(options, dict):
-            raise ValueError(f"the options are a JSON object, got {parts[2]!r}")
+            raise InvalidArgumentError(f"the options are a JSON object, got {parts[2]!r}")
         check_data_options(parts[0], options)  # a path would make the engine read a file
         spec = GameSpec(parts[0], parts[1], options)
         self.bot.check_game(spec.new_game())
@@ -223,7 +223,7 @@ class BotEngine:
 
         self.state = None
         if self.game is None:
-            raise ValueError("position before game")
+            raise InvalidArgumentError("position before game")
         spec = self.game
         name, variant = spec.game, spec.variant
         kind, _, data = rest.partition(" ")
@@ -236,14 +236,18 @@ class BotEngine:
             view = load_outside_json(data, ValueError, "the view")
             from_setup = spec.info.from_setup
             if not isinstance(view, dict) or "world" not in view or from_setup is None:
-                raise ValueError("this engine plays a view from its 'world' field; none given")
+                raise InvalidArgumentError(
+                    "this engine plays a view from its 'world' field; none given"
+                )
             state = from_setup(variant, view["world"], **spec.options)
         else:
-            raise ValueError(f"unknown position kind {kind!r} (start, setup or view)")
+            raise InvalidArgumentError(f"unknown position kind {kind!r} (start, setup or view)")
         if state.game != name or state.variant != variant:
-            raise ValueError(f"a position of {state.game}/{state.variant}, not {name}/{variant}")
+            raise InvalidArgumentError(
+                f"a position of {state.game}/{state.variant}, not {name}/{variant}"
+            )
         if state.options != spec.options:
-            raise ValueError("a position with other options than the game line's")
+            raise InvalidArgumentError("a position with other options than the game line's")
         self.state = state
         return []
 
@@ -367,7 +371,7 @@ def split_outside_quotes(text: str, sep: str = ",") -> list[str]:
         current.append(c)
         i += 1
     if quote:
-        raise ValueError(f"unclosed {quote} quote in {text!r}")
+        raise InvalidArgumentError(f"unclosed {quote} quote in {text!r}")
     parts.append("".join(current))
     return parts
 
@@ -391,23 +395,25 @@ def parse_engine_spec(text: str) -> EngineSpec:
     (('./my-engine', '--threads', '1'), 'my', {'hash': '64'})
     """
     if not is_engine_spec(text):
-        raise ValueError(f"an engine spec starts with {PREFIX!r}, got {text!r}")
+        raise InvalidArgumentError(f"an engine spec starts with {PREFIX!r}, got {text!r}")
     body = text.strip()[len(PREFIX) :]
     items: dict[str, str] = {}
     for part in split_outside_quotes(body):
         key, eq, value = part.strip().partition("=")
         key = key.strip()
         if not eq or not key:
-            raise ValueError(f"bad item {part!r} in engine spec {text!r} (expected key=value)")
+            raise InvalidArgumentError(
+                f"bad item {part!r} in engine spec {text!r} (expected key=value)"
+            )
         if key in items:
-            raise ValueError(f"{key!r} twice in engine spec {text!r}")
+            raise InvalidArgumentError(f"{key!r} twice in engine spec {text!r}")
         items[key] = _unquote(value.strip())
     if not items.get("cmd", "").strip():
-        raise ValueError(f'engine spec {text!r} has no cmd="..." (the command to start)')
+        raise InvalidArgumentError(f'engine spec {text!r} has no cmd="..." (the command to start)')
     try:
         cmd = tuple(shlex.split(items.pop("cmd")))
     except ValueError as e:
-        raise ValueError(f"engine spec {text!r}: bad cmd: {e}") from None
+        raise InvalidArgumentError(f"engine spec {text!r}: bad cmd: {e}") from None
     name = items.pop("name", "") or os.path.basename(cmd[0])
     init_timeout = 30.0
     if "init_timeout" in items:
@@ -417,7 +423,9 @@ def parse_engine_spec(text: str) -> EngineSpec:
         except ValueError:
             init_timeout = -1.0
         if not init_timeout > 0:
-            raise ValueError(f"engine spec {text!r}: init_timeout must be positive, got {raw!r}")
+            raise InvalidArgumentError(
+                f"engine spec {text!r}: init_timeout must be positive, got {raw!r}"
+            )
     return EngineSpec(cmd, name, init_timeout, items)
 
 
@@ -880,12 +888,12 @@ def check_engine(spec: str, state: GameState) -> str:
     try:
         engine = EngineProcess(parse_engine_spec(spec))
     except EngineError as e:
-        raise ValueError(f"{spec}: {e}") from None
+        raise InvalidArgumentError(f"{spec}: {e}") from None
     try:
         engine.new_game(state)
         return engine.id_name
     except EngineError as e:
         tail = "; stderr: " + " | ".join(engine.stderr_tail) if engine.stderr_tail else ""
-        raise ValueError(f"{spec}: {e}{tail}") from None
+        raise InvalidArgumentError(f"{spec}: {e}{tail}") from None
     finally:
         engine.close()

@@ -1,4 +1,6 @@
-"""The library's exceptions. Each is a ``ValueError`` so callers can catch bad input broadly.
+"""The library's exceptions. Each is a :class:`PlateauError`, itself a ``ValueError``, so callers
+can catch bad input broadly (``except plateau.PlateauError``) or by kind. Anything else the
+library raises is a bug (the command line shows its traceback).
 
 Actions are refused in two ways, as python-chess refuses moves (``InvalidMoveError`` and
 ``IllegalMoveError``): :class:`InvalidActionError` when the input names no action of the game at
@@ -25,7 +27,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
-class ActionError(ValueError):
+class PlateauError(ValueError):
+    """Input the library refuses: the base of all its errors."""
+
+
+class InvalidArgumentError(PlateauError):
+    """An argument of a library call that is refused: of the wrong type, out of range, or not
+    one of the accepted values (a seed, a count, a player, a bot's parameter, an array's shape,
+    ...); the message names the argument. The compiled core raises it too."""
+
+
+class ActionError(PlateauError):
     """An action that was refused: :class:`InvalidActionError` or :class:`IllegalActionError`."""
 
 
@@ -39,11 +51,11 @@ class IllegalActionError(ActionError):
     any action once the game is over)."""
 
 
-class InvalidRecordError(ValueError):
+class InvalidRecordError(PlateauError):
     """A saved game (JSON record) that is malformed, corrupt, or replays an illegal action."""
 
 
-class GameSpecError(ValueError):
+class GameSpecError(PlateauError):
     """A game, variant or option that the registry refuses (:func:`plateau.resolve`): one of
     the four errors below."""
 
@@ -71,7 +83,7 @@ class InvalidBoardError(InvalidOptionError):
     Plateau's ``board`` option, so this is an :class:`InvalidOptionError`."""
 
 
-class InvalidPositionError(ValueError):
+class InvalidPositionError(PlateauError):
     """A position given as data (a position dict, a set-up of a record, set-up arguments) that
     is malformed or is no position of the game; the message names the field at fault."""
 
@@ -89,6 +101,17 @@ def position_errors() -> Iterator[None]:
         raise InvalidPositionError(str(e)) from None
 
 
-class InvalidResultsError(ValueError):
+class InvalidResultsError(PlateauError):
     """An arena results file (``plateau arena --out``) with a line that is not an arena game:
     not JSON, or a field missing or of the wrong type; the message names the file and line."""
+
+
+def _install_in_core() -> None:
+    """The compiled core raises :class:`InvalidArgumentError` for bad arguments too (it cannot
+    import this package, which is built on it: the class is handed down once, here)."""
+    from plateau_core import _common
+
+    _common._use_argument_error(InvalidArgumentError)
+
+
+_install_in_core()

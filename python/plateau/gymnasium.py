@@ -28,7 +28,7 @@ from plateau.batch import StateBatch
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
 from plateau.checks import check_int, check_seed
-from plateau.errors import IllegalActionError
+from plateau.errors import IllegalActionError, InvalidArgumentError
 from plateau.registry import resolve
 from plateau.state import GameState
 
@@ -87,7 +87,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         self.opponent = opponent
         make_bot(opponent)  # refuse a bad spec now, not at the first reset
         if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
             )
         self.illegal_action = illegal_action
@@ -234,7 +234,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
             else autoreset_mode
         )
         if mode not in modes.values():
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"autoreset_mode must be 'same_step' or 'next_step', got {autoreset_mode!r}"
             )
         self.metadata = {**self.metadata, "autoreset_mode": mode}
@@ -270,7 +270,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         """Every game to its start (``seed``: an int in ``[0, 2**64)`` reseeds the batch's
         generator and the action space; checked before either changes)."""
         if isinstance(seed, list):
-            raise ValueError("BatchEnv is seeded by one int (the batch's generator)")
+            raise InvalidArgumentError("BatchEnv is seeded by one int (the batch's generator)")
         if seed is not None:
             seed = check_seed(seed)
             batch = StateBatch(self.game_spec, None, self.num_envs, seed, self._ply_cap)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from plateau.checks import check_int, load_outside_json
-from plateau.errors import InvalidRecordError
+from plateau.errors import InvalidArgumentError, InvalidRecordError
 from plateau.files import replace_file
 from plateau.record import from_record, to_record
 from plateau.registry import GameSpec, spec_of
@@ -48,7 +48,9 @@ class OpeningSource:
 
     def __post_init__(self) -> None:
         if (self.path is None) == (self.random_plies is None):
-            raise ValueError("an opening source is a file (path=) or random plies (random_plies=)")
+            raise InvalidArgumentError(
+                "an opening source is a file (path=) or random plies (random_plies=)"
+            )
         if self.random_plies is not None:
             check_int(self.random_plies, "random_plies", 1)
 
@@ -153,7 +155,7 @@ def random_opening(
             state.apply(int(legal[rng.randrange(len(legal))]))
         if not state.is_terminal():
             return to_record(state)
-    raise ValueError(
+    raise InvalidArgumentError(
         f"{plies} random plies ended all {RANDOM_ATTEMPTS} games of {spec.game}/{spec.variant} "
         "drawn with "
         f"seed {seed}: use fewer plies"
@@ -253,7 +255,7 @@ def make_openings(
     plies = check_int(plies, "plies", 1)
     seed = check_int(seed, "seed", 0)
     if max_eval is not None and not max_eval >= 0:
-        raise ValueError(f"max_eval must be a number >= 0, got {max_eval!r}")
+        raise InvalidArgumentError(f"max_eval must be a number >= 0, got {max_eval!r}")
     if bot is not None:
         make_bot(bot).check_game(spec.new_game())
     rng = random.Random(seed)
@@ -290,7 +292,7 @@ def make_openings(
             if len(out) == count:
                 return out
     why = ", ".join(f"{n} {k}" for k, n in skipped.items())
-    raise ValueError(
+    raise InvalidArgumentError(
         f"found {len(out)} of {count} openings of {spec.game}/{spec.variant} in {attempts} "
         f"lines of {plies} plies (skipped: {why}); raise --max-eval, change --plies or lower "
         "--count"

@@ -41,6 +41,7 @@ import pyspiel
 
 from plateau._adapt import outcomes, tie_returns
 from plateau.checks import check_int
+from plateau.errors import InvalidArgumentError
 from plateau.registry import GameInfo, game_info, games, resolve
 from plateau.state import GameState
 
@@ -146,7 +147,7 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
     ) -> PlateauObserver:
         """The observer of what a player may see (``perfect_recall``: the information state)."""
         if params:
-            raise ValueError(f"observation parameters are not supported, got {params!r}")
+            raise InvalidArgumentError(f"observation parameters are not supported, got {params!r}")
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         return PlateauObserver(self, iig_obs_type)
@@ -250,7 +251,7 @@ class PlateauObserver:
             and not self.perfect_recall
             and private != pyspiel.PrivateInfoType.SINGLE_PLAYER
         ):
-            raise ValueError(
+            raise InvalidArgumentError(
                 "observations of a game with hidden information are a player's own view "
                 "(private_info=SINGLE_PLAYER); other observation types are not supported"
             )

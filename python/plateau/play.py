@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from plateau.bots import Bot
-from plateau.errors import IllegalActionError, InvalidActionError
+from plateau.errors import IllegalActionError, InvalidActionError, InvalidArgumentError
 from plateau.files import replace_file
 from plateau.record import from_json
 from plateau.registry import game_info
@@ -34,7 +34,7 @@ def play(
     """Run a game until it ends or a human quits; returns the final state."""
     for seat in range(state.num_players):
         if seat not in humans and seat not in bots:
-            raise ValueError(f"seat {seat} has neither a human nor a bot")
+            raise InvalidArgumentError(f"seat {seat} has neither a human nor a bot")
     show = _shower(state, humans, write)
     show()
     while not state.is_terminal():

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from plateau.checks import check_int, check_seed
 from plateau.errors import (
+    InvalidArgumentError,
     InvalidOptionError,
     UnknownGameError,
     UnknownOptionError,
@@ -109,7 +110,7 @@ def register(info: GameInfo) -> None:
     its state class, a :class:`~plateau.state.GameState`: it gets the entry (as ``_entry``),
     through which a state makes new games, pickles and draws itself."""
     if info.name in _GAMES:
-        raise ValueError(f"game {info.name!r} is already registered")
+        raise InvalidArgumentError(f"game {info.name!r} is already registered")
     if not (isinstance(info.factory, type) and issubclass(info.factory, GameState)):
         raise TypeError(f"the factory of {info.name!r} must be its GameState class")
     info.factory._entry = info
@@ -219,7 +220,7 @@ def spec_of(
     ``game``, ``variant`` and ``options``."""
     if isinstance(game, GameSpec):
         if variant is not None or options:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"give a GameSpec alone or a game's name with its variant and options, "
                 f"not both (variant {variant!r}, options {options!r})"
             )

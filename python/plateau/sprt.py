@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from plateau.errors import InvalidArgumentError
+
 #: the test models: outcomes counted per game pair (5 outcomes) or per game (3 outcomes)
 MODELS = ("pentanomial", "trinomial")
 
@@ -75,9 +77,11 @@ def llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     0.0
     """
     if len(counts) not in (3, 5):
-        raise ValueError(f"counts are 3 (per game) or 5 (per pair) numbers, got {counts!r}")
+        raise InvalidArgumentError(
+            f"counts are 3 (per game) or 5 (per pair) numbers, got {counts!r}"
+        )
     if any(not c >= 0 for c in counts):
-        raise ValueError(f"counts cannot be negative, got {counts!r}")
+        raise InvalidArgumentError(f"counts cannot be negative, got {counts!r}")
     if sum(counts) == 0:
         return 0.0
     regular = [max(float(c), EPSILON) for c in counts]
@@ -115,17 +119,21 @@ class SPRT:
         for name in ("elo0", "elo1", "alpha", "beta"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"SPRT {name} must be a number, got {value!r}")
+                raise InvalidArgumentError(f"SPRT {name} must be a number, got {value!r}")
             if not math.isfinite(value):
-                raise ValueError(f"SPRT {name} must be finite, got {value!r}")
+                raise InvalidArgumentError(f"SPRT {name} must be finite, got {value!r}")
             object.__setattr__(self, name, float(value))
         if not self.elo0 < self.elo1:
-            raise ValueError(f"SPRT needs elo0 < elo1, got elo0={self.elo0:g} elo1={self.elo1:g}")
+            raise InvalidArgumentError(
+                f"SPRT needs elo0 < elo1, got elo0={self.elo0:g} elo1={self.elo1:g}"
+            )
         for name in ("alpha", "beta"):
             if not 0.0 < getattr(self, name) < 0.5:
-                raise ValueError(f"SPRT {name} must be in (0, 0.5), got {getattr(self, name)!r}")
+                raise InvalidArgumentError(
+                    f"SPRT {name} must be in (0, 0.5), got {getattr(self, name)!r}"
+                )
         if self.model not in MODELS:
-            raise ValueError(f"unknown SPRT model {self.model!r} ({' or '.join(MODELS)})")
+            raise InvalidArgumentError(f"unknown SPRT model {self.model!r} ({' or '.join(MODELS)})")
 
     @classmethod
     def parse(cls, text: str | Sequence[str]) -> SPRT:
@@ -140,7 +148,7 @@ class SPRT:
         for token in (t for chunk in tokens for t in _TOKEN.split(chunk) if t):
             key, eq, value = token.partition("=")
             if not eq or key not in ("elo0", "elo1", "alpha", "beta", "model"):
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"SPRT setting {token!r} is not elo0=, elo1=, alpha=, beta= or model="
                 )
             if key == "model":
@@ -149,7 +157,9 @@ class SPRT:
             try:
                 values[key] = float(value)
             except ValueError:
-                raise ValueError(f"SPRT setting {token!r}: {value!r} is not a number") from None
+                raise InvalidArgumentError(
+                    f"SPRT setting {token!r}: {value!r} is not a number"
+                ) from None
         return cls(**values)
 
     def describe(self) -> str:
@@ -222,10 +232,10 @@ class SPRTCounter:
     def add_pair(self, first: float, second: float) -> str | None:
         """Bot A's scores (0, 1/2 or 1) in the two games of the next pair; the decision."""
         if self.decision is not None:
-            raise ValueError(f"the test has already decided ({self.decision})")
+            raise InvalidArgumentError(f"the test has already decided ({self.decision})")
         for score in (first, second):
             if score not in (0.0, 0.5, 1.0):
-                raise ValueError(f"a game score is 0, 0.5 or 1, got {score!r}")
+                raise InvalidArgumentError(f"a game score is 0, 0.5 or 1, got {score!r}")
             self.trinomial[int(2 * score)] += 1
         self.pentanomial[int(2 * (first + second))] += 1
         self.pairs += 1

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Union
 import numpy as np
 
 from plateau.checks import check_int, check_seed
-from plateau.errors import ActionError, IllegalActionError, InvalidActionError
+from plateau.errors import ActionError, IllegalActionError, InvalidActionError, InvalidArgumentError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -54,12 +54,14 @@ RandomSource = Union[int, random.Random, "np.random.Generator", None]
 def check_rng(rng: object, name: str = "rng") -> RandomSource:
     """``rng`` after checking that it is a source of randomness: None, a ``random.Random``, a
     numpy ``Generator`` or a seed (any integral type but bool, in ``[0, 2**64)``; returned as an
-    ``int``); ValueError naming ``name`` otherwise. Every game checks its samplers' sources
-    with this, whether it draws from them or not.
+    ``int``); InvalidArgumentError naming ``name`` otherwise. Every game checks its samplers'
+    sources with this, whether it draws from them or not.
 
-    >>> check_rng(-1)
-    Traceback (most recent call last):
-    ValueError: rng must be an int in [0, 2**64), a random.Random or a numpy Generator, got -1
+    >>> try:
+    ...     check_rng(-1)
+    ... except InvalidArgumentError as e:
+    ...     print(e)
+    rng must be an int in [0, 2**64), a random.Random or a numpy Generator, got -1
     """
     if rng is None or isinstance(rng, random.Random):
         return rng
@@ -70,7 +72,7 @@ def check_rng(rng: object, name: str = "rng") -> RandomSource:
     try:
         return check_seed(rng, name)
     except ValueError:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"{name} must be an int in [0, 2**64), a random.Random or a numpy Generator, "
             f"got {rng!r}"
         ) from None
@@ -289,12 +291,12 @@ class GameState(_CoreApi):
         try:
             groups = [[operator.index(p) for p in g] for g in ranking]
         except TypeError:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"a ranking is a list of groups of player ints, got {ranking!r}"
             ) from None
         flat = sorted(p for g in groups for p in g)
         if flat != list(range(n)) or any(not g for g in groups):
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"a ranking must put each of the {n} players in exactly one non-empty group, "
                 f"got {ranking!r}"
             )
@@ -407,7 +409,7 @@ class GameState(_CoreApi):
         if viewer is not None:
             viewer = self._check_player(viewer, "viewer")  # a plain int from here (JSON)
         if self.is_determinization:
-            raise ValueError(
+            raise InvalidArgumentError(
                 "a determinization is a guess at the hidden faces, not a game: it has no record"
             )
         record: dict[str, Any] = {
@@ -481,7 +483,7 @@ class GameState(_CoreApi):
         options = record["options"]
         if "setup" in record:
             if entry.from_setup is None:
-                raise ValueError(f"{record['game']!r} has no set-up positions")
+                raise InvalidArgumentError(f"{record['game']!r} has no set-up positions")
             state = entry.from_setup(record["variant"], record["setup"], **options)
         else:
             state = entry.factory(record["variant"], **options)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from plateau.errors import InvalidArgumentError
 from plateau.registry import GameSpec, spec_of
 from plateau.state import GameState, rank_by_keys
 
@@ -38,18 +39,18 @@ class Tournament:
         points per player."""
         if isinstance(result, GameState):
             if (result.game, result.variant) != (self.game, self.variant):
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"a {result.game}/{result.variant} game cannot score in a "
                     f"{self.game}/{self.variant} tournament"
                 )
             if not result.is_terminal():
-                raise ValueError("only a finished game can be scored")
+                raise InvalidArgumentError("only a finished game can be scored")
             ranking = result.ranking()
         else:
             ranking = _as_ranking(result, self.num_players)
         flat = [p for g in ranking for p in g]
         if sorted(flat) != list(range(self.num_players)) or any(not g for g in ranking):
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"a ranking must place each of players 0..{self.num_players - 1} once in "
                 f"non-empty groups, got {ranking!r}"
             )

@@ -18,6 +18,7 @@ import time
 from typing import TYPE_CHECKING
 
 from plateau.bench_spec import Yardstick
+from plateau.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     from plateau.state import GameState
@@ -32,7 +33,7 @@ def _run(path: str, *args: str) -> dict[str, float]:
 
 def _needs(path: str | None) -> str:
     if path is None:  # pragma: no cover - the bench asks available() first
-        raise ValueError("this yardstick runs the program named by --yardstick PATH")
+        raise InvalidArgumentError("this yardstick runs the program named by --yardstick PATH")
     return path
 
 

@@ -303,7 +303,7 @@ def test_bad_random_playout_arguments(case: Case) -> None:
 
 @pytest.mark.parametrize("method", sorted(PLAYER_METHODS))
 def test_bad_players(case: Case, method: str) -> None:
-    """Every method that takes a player refuses a bad one with a plain ValueError in the same
+    """Every method that takes a player refuses a bad one with an InvalidArgumentError in the same
     words in every game (``player must be an int in [0, 2), got 5``), and takes any integral
     type but bool."""
     s = case.state()
@@ -313,7 +313,7 @@ def test_bad_players(case: Case, method: str) -> None:
     for p in [-1, n, True, 1.5, "0", *bad_players(n)]:
         with pytest.raises(ValueError) as info:
             call(s, p)
-        assert type(info.value) is ValueError
+        assert type(info.value) is plateau.InvalidArgumentError
         assert str(info.value) == player_error(name, n, p)
         assert snapshot(s) == before
     if none_is_default:
@@ -358,7 +358,9 @@ def test_bad_seeds_for_views(case: Case) -> None:
         for call in (lambda x: s.view_for(0, x), lambda x: s.view_for(player=0, seed=x)):
             with pytest.raises(ValueError) as info:
                 call(seed)
-            assert type(info.value) is ValueError and str(info.value) == seed_error(seed)
+            assert type(info.value) is plateau.InvalidArgumentError and str(
+                info.value
+            ) == seed_error(seed)
     sampler = s.determinizer(0)
     for rng in BAD_RNGS:
         wording = (
@@ -367,7 +369,7 @@ def test_bad_seeds_for_views(case: Case) -> None:
         for call in (lambda x: s.resample_hidden(0, x), sampler.sample):
             with pytest.raises(ValueError) as info:
                 call(rng)
-            assert type(info.value) is ValueError and str(info.value) == wording
+            assert type(info.value) is plateau.InvalidArgumentError and str(info.value) == wording
     # a bad player is named before a bad seed
     with pytest.raises(ValueError, match="player"):
         s.view_for(s.num_players, -1)

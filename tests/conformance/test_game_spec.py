@@ -66,6 +66,35 @@ def test_each_spec_error_is_its_own_value_error() -> None:
         assert [k for k in kinds if issubclass(kind, k)] == [kind]
 
 
+def test_every_library_error_is_a_plateau_error() -> None:
+    exported = [getattr(plateau, name) for name in plateau.__all__ if name.endswith("Error")]
+    assert plateau.PlateauError in exported and plateau.InvalidArgumentError in exported
+    errors = [v for v in vars(plateau.errors).values() if isinstance(v, type)]
+    errors = [v for v in errors if issubclass(v, Exception)]
+    assert set(exported) <= set(errors) and len(errors) >= 14
+    for kind in errors:
+        assert issubclass(kind, plateau.PlateauError) and issubclass(kind, ValueError), kind
+
+
+@pytest.mark.parametrize("game", plateau.games())
+def test_bad_arguments_are_invalid_argument_errors_in_python_and_in_the_core(game: str) -> None:
+    s = plateau.new_game(game)
+    before = s.hash
+    calls = [
+        lambda: s.perft(-1),  # checked by the compiled core
+        lambda: s.perft(True),
+        lambda: s.observation_tensor(s.num_players),  # by the Python layer
+        lambda: plateau.random_playouts(game, n=-1),
+        lambda: s.view_for(0, seed=-1),
+    ]
+    if plateau.game_info(game).batch is not None:
+        calls.append(lambda: plateau.StateBatch(game, n=0))
+    for call in calls:
+        with pytest.raises(plateau.InvalidArgumentError):
+            call()
+    assert s.hash == before
+
+
 @pytest.mark.parametrize("game", plateau.games())
 def test_unknown_variants_options_and_bad_values_are_typed(game: str) -> None:
     info = plateau.game_info(game)

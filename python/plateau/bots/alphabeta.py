@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from plateau.bots.base import Bot, outcome_value, register_bot, static_value
 from plateau.checks import check_int, check_number
+from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
 #: finished games score ``TERMINAL_SCALE * (points - mean points)``
@@ -58,7 +59,7 @@ class SearchBot(Bot):
     def select_action(self, state: GameState) -> int:
         self.check_game(state)
         if state.is_terminal():
-            raise ValueError("no legal action: the game is over")
+            raise InvalidArgumentError("no legal action: the game is over")
         work = state.clone()
         self._me = me = work.current_player
         self.nodes = 0
@@ -156,7 +157,7 @@ class AlphaBetaBot(SearchBot):
 
     def check_game(self, state: GameState) -> None:
         if state.num_players != 2:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"alphabeta plays two-player games only; this one has {state.num_players} "
                 "players (use paranoid or maxn)"
             )

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from plateau.checks import check_int
+from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
 BOTS: dict[str, type[Bot]] = {}
@@ -33,7 +34,7 @@ class Bot(ABC):
     def __init__(self, seed: int = 0, **params: Any) -> None:
         unknown = sorted(set(params) - set(self.defaults))
         if unknown:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"unknown parameter(s) {', '.join(unknown)} for bot {self.name!r}; "
                 f"known: {', '.join(self.defaults) or 'none'}"
             )
@@ -87,7 +88,7 @@ def static_value(state: GameState, player: int, scale: float) -> float:
 def register_bot(cls: type[Bot]) -> type[Bot]:
     """Class decorator: make a bot available to :func:`make_bot` under ``cls.name``."""
     if cls.name in BOTS:
-        raise ValueError(f"bot {cls.name!r} is already registered")
+        raise InvalidArgumentError(f"bot {cls.name!r} is already registered")
     BOTS[cls.name] = cls
     return cls
 
@@ -111,13 +112,17 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     ('mcts', {'iters': 2000, 'c': 1.4, 'reuse': True})
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"a bot spec is a non-empty string like 'mcts:iters=2000', got {spec!r}")
+        raise InvalidArgumentError(
+            f"a bot spec is a non-empty string like 'mcts:iters=2000', got {spec!r}"
+        )
     name, _, rest = spec.strip().partition(":")
     params: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"bad parameter {part!r} in bot spec {spec!r} (expected key=value)")
+            raise InvalidArgumentError(
+                f"bad parameter {part!r} in bot spec {spec!r} (expected key=value)"
+            )
         params[key.strip()] = _value(value.strip())
     return name.strip(), params
 
@@ -134,13 +139,13 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         if head not in BOTS and attr and "=" not in attr:
             return _import_bot(spec, seed)
     if isinstance(spec, str) and spec.strip().startswith("engine:"):
-        raise ValueError(
+        raise InvalidArgumentError(
             f"{spec!r} is an external engine process, which the arena plays "
             "(plateau arena --bots ...), not a bot"
         )
     name, params = parse_spec(spec)
     if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
+        raise InvalidArgumentError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}")
     return BOTS[name](seed=seed, **params)
 
 
@@ -148,20 +153,22 @@ def _import_bot(spec: str, seed: int) -> Bot:
     module_name, _, rest = spec.strip().partition(":")
     attr, _, param_text = rest.partition(":")
     if not attr.isidentifier():
-        raise ValueError(
+        raise InvalidArgumentError(
             f"a bot by import path is 'module.path:Name[:key=value,...]', got {spec!r}"
         )
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
-        raise ValueError(f"bot {spec!r}: cannot import {module_name!r} ({e})") from None
+        raise InvalidArgumentError(f"bot {spec!r}: cannot import {module_name!r} ({e})") from None
     factory = getattr(module, attr, None)
     if not callable(factory):
-        raise ValueError(f"bot {spec!r}: {module_name!r} has no bot class or factory {attr!r}")
+        raise InvalidArgumentError(
+            f"bot {spec!r}: {module_name!r} has no bot class or factory {attr!r}"
+        )
     _, params = parse_spec("x:" + param_text)
     bot = factory(seed=seed, **params)
     if not isinstance(bot, Bot):
-        raise ValueError(f"bot {spec!r}: {attr} returned {type(bot).__name__}, not a Bot")
+        raise InvalidArgumentError(f"bot {spec!r}: {attr} returned {type(bot).__name__}, not a Bot")
     return bot
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from plateau.bots.base import Bot, register_bot, static_value
+from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
 #: terminal scores are the points relative to the mean times this; any heuristic is far smaller
@@ -26,7 +27,7 @@ class GreedyBot(Bot):
     def select_action(self, state: GameState) -> int:
         legal = state.legal_actions().tolist()
         if not legal:
-            raise ValueError("no legal action: the game is over")
+            raise InvalidArgumentError("no legal action: the game is over")
         me = state.current_player
         best: list[int] = []
         best_score = float("-inf")

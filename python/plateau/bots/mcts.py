@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from plateau.bots.base import Bot, register_bot
 from plateau.checks import check_int, check_number
+from plateau.errors import InvalidArgumentError
 from plateau.registry import game_info
 from plateau.state import GameState
 
@@ -124,22 +125,26 @@ class MCTSBot(Bot):
         super().__init__(seed, **params)
         p = self.params
         if isinstance(p["iters"], bool) or not isinstance(p["iters"], int) or p["iters"] < 1:
-            raise ValueError(f"iters must be an int >= 1, got {p['iters']!r}")
+            raise InvalidArgumentError(f"iters must be an int >= 1, got {p['iters']!r}")
         if isinstance(p["ply_cap"], bool) or not isinstance(p["ply_cap"], int):
-            raise ValueError(f"ply_cap must be an int, got {p['ply_cap']!r}")
+            raise InvalidArgumentError(f"ply_cap must be an int, got {p['ply_cap']!r}")
         if p["ply_cap"] < 0:
-            raise ValueError(f"ply_cap must be >= 0, got {p['ply_cap']!r}")
+            raise InvalidArgumentError(f"ply_cap must be >= 0, got {p['ply_cap']!r}")
         for key in ("seconds", "c"):
             v = p[key]
             check_number(v, key)
         if not isinstance(p["reuse"], bool):
-            raise ValueError(f"reuse must be true or false, got {p['reuse']!r}")
+            raise InvalidArgumentError(f"reuse must be true or false, got {p['reuse']!r}")
         if not isinstance(p["sensible_end"], bool):
-            raise ValueError(f"sensible_end must be true or false, got {p['sensible_end']!r}")
+            raise InvalidArgumentError(
+                f"sensible_end must be true or false, got {p['sensible_end']!r}"
+            )
         d = p["determinizations"]
         check_int(d, "determinizations", 1, 1001)
         if p["eval"] not in ("auto", "playout", "heuristic", "mixed"):
-            raise ValueError(f"eval must be auto, playout, heuristic or mixed, got {p['eval']!r}")
+            raise InvalidArgumentError(
+                f"eval must be auto, playout, heuristic or mixed, got {p['eval']!r}"
+            )
         self.root: Node | None = None
         self._root_history: list[int] = []
         self._scale = 0.0
@@ -171,7 +176,7 @@ class MCTSBot(Bot):
 
     def select_action(self, state: GameState) -> int:
         if state.is_terminal():
-            raise ValueError("no legal action: the game is over")
+            raise InvalidArgumentError("no legal action: the game is over")
         wins = state.winning_actions()
         if len(wins):  # a move that wins outright needs no search
             self.iterations = 0

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from plateau.bots.base import Bot, register_bot, static_value
 from plateau.checks import check_int
+from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
 #: terminal scores are the points relative to the mean times this; any heuristic is far smaller
@@ -93,7 +94,7 @@ class PlannerBot(Bot):
 
     def select_action(self, state: GameState) -> int:
         if state.is_terminal():
-            raise ValueError("no legal action: the game is over")
+            raise InvalidArgumentError("no legal action: the game is over")
         expected = self._plan and self._expect[0] == (state.hash, state.ply)
         if expected and state.is_legal(self._plan[0]):
             self._expect.pop(0)

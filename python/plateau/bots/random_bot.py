@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from plateau.bots.base import Bot, register_bot
+from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
 
@@ -19,5 +20,5 @@ class RandomBot(Bot):
     def select_action(self, state: GameState) -> int:
         legal = state.legal_actions()
         if len(legal) == 0:
-            raise ValueError("no legal action: the game is over")
+            raise InvalidArgumentError("no legal action: the game is over")
         return int(legal[self.rng.randrange(len(legal))])

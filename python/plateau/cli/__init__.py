@@ -3,9 +3,10 @@ arguments) and ``run`` (what it does); :mod:`plateau.cli.common` holds what they
 arguments it runs the demo: a seeded random game of the standard variant printed move by move,
 the final ranking, and perft of the start position.
 
-The library's errors (bad actions, records, options, files) end a command with one line
-``plateau: error: ...`` and exit status 2; Ctrl-C and SIGTERM/SIGHUP end it with 130 and
-128 + the signal's number.
+The library's errors (:class:`plateau.PlateauError`: bad actions, records, options, arguments)
+and files that cannot be read or written end a command with one line ``plateau: error: ...`` and
+exit status 2; any other exception is a bug and shows its traceback. Ctrl-C and SIGTERM/SIGHUP
+end it with 130 and 128 + the signal's number.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from plateau.cli import (
     view,
 )
 from plateau.cli.common import parse_option
+from plateau.errors import PlateauError
 
 __all__ = ["build_parser", "main", "parse_option"]
 
@@ -84,9 +86,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except (ValueError, OSError) as e:  # bad actions, records, options or files: a message
+    except (PlateauError, OSError) as e:  # the library refused input, or a file: one line
         print(f"plateau: error: {e}", file=sys.stderr)
         return 2
+    # anything else is a bug: its traceback shows
     except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or a signal ending an arena
         signum = getattr(e, "signum", None)  # plateau.arena.Terminated: SIGTERM, SIGHUP
         if isinstance(e, SystemExit) and not isinstance(signum, int):

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 
 from plateau.checks import load_outside_json
-from plateau.errors import InvalidRecordError, InvalidResultsError
+from plateau.errors import InvalidArgumentError, InvalidRecordError, InvalidResultsError
 from plateau.record import from_json, from_record
 from plateau.registry import GameSpec, games, resolve
 from plateau.state import GameState
@@ -36,7 +36,7 @@ def parse_option(text: str) -> tuple[str, object]:
     """
     key, sep, raw = text.partition("=")
     if not sep or not key:
-        raise ValueError(f"--option {text!r}: expected KEY=VALUE, e.g. board=ep24")
+        raise InvalidArgumentError(f"--option {text!r}: expected KEY=VALUE, e.g. board=ep24")
     try:
         value: object = load_outside_json(raw, ValueError, "--option")
     except ValueError:  # not JSON: the text itself (a board's name or path)
@@ -50,7 +50,7 @@ def spec_of(args: argparse.Namespace) -> GameSpec:
     for text in args.option:
         key, value = parse_option(text)
         if key in options:
-            raise ValueError(f"--option {key}: given twice")
+            raise InvalidArgumentError(f"--option {key}: given twice")
         options[key] = value
     return resolve(args.game, args.variant, **options)
 
@@ -104,7 +104,7 @@ def record_alone(args: argparse.Namespace) -> None:
         if value
     ]
     if given:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"--record gives the game, its variant, options and actions: "
             f"{', '.join(given)} cannot go with it"
         )
@@ -112,7 +112,7 @@ def record_alone(args: argparse.Namespace) -> None:
 
 def no_game_index(args: argparse.Namespace) -> None:
     if args.game_index is not None:
-        raise ValueError("--game-index picks a game of an arena file: it needs --record")
+        raise InvalidArgumentError("--game-index picks a game of an arena file: it needs --record")
 
 
 def load_game(path: str, game_index: int | None = None) -> tuple[GameState, str]:
@@ -130,19 +130,23 @@ def load_game(path: str, game_index: int | None = None) -> tuple[GameState, str]
         head = None
     if not (isinstance(head, dict) and head.get("format") == arena.FORMAT):
         if game_index is not None:
-            raise ValueError(f"{path} is a game record, not an arena file: no --game-index")
+            raise InvalidArgumentError(
+                f"{path} is a game record, not an arena file: no --game-index"
+            )
         state = from_json(text)
         return state, f"{os.path.basename(path)}: {state.game} {state.variant}"
     results = arena.read_results(path)
     if not results:
-        raise ValueError(f"{path}: no arena game in the file")
+        raise InvalidArgumentError(f"{path}: no arena game in the file")
     chosen = results[0] if game_index is None else None
     for r in results:
         if r.index == game_index:
             chosen = r
     if chosen is None:
         known = ", ".join(str(r.index) for r in results[:20])
-        raise ValueError(f"{path} has no game with index {game_index} (games: {known}, ...)")
+        raise InvalidArgumentError(
+            f"{path} has no game with index {game_index} (games: {known}, ...)"
+        )
     try:
         state = from_record(chosen.record)
     except InvalidRecordError as e:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from plateau.cli.common import NON_NEGATIVE, add_game_args, spec_of
+from plateau.errors import InvalidArgumentError
 from plateau.record import from_json
 
 
@@ -36,13 +37,13 @@ def run(args: argparse.Namespace) -> int:
     humans = sorted(set(args.human))
     for h in humans:
         if not 0 <= h < state.num_players:
-            raise ValueError(f"--human {h}: seats are 0..{state.num_players - 1}")
+            raise InvalidArgumentError(f"--human {h}: seats are 0..{state.num_players - 1}")
     from plateau.arena import split_bot_list
 
     specs = split_bot_list(args.bots)
     others = [p for p in range(state.num_players) if p not in humans]
     if len(specs) not in (1, len(others)):
-        raise ValueError(f"{len(others)} seats need bots; give one spec or {len(others)}")
+        raise InvalidArgumentError(f"{len(others)} seats need bots; give one spec or {len(others)}")
     bots = {p: make_bot(specs[i % len(specs)], seed=args.seed + p) for i, p in enumerate(others)}
     for bot in bots.values():
         bot.check_game(state)  # before the first move, not in the middle of the game

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from plateau.cli.common import NON_NEGATIVE, add_position_args, position_of, positive_float
+from plateau.errors import InvalidArgumentError
 from plateau.files import replace_file
 
 
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     plies = len(state.history)
     if args.ply is not None:
         if args.ply > plies:
-            raise ValueError(f"--ply {args.ply}: the game has {plies} actions")
+            raise InvalidArgumentError(f"--ply {args.ply}: the game has {plies} actions")
         for _ in range(plies - args.ply):
             state.undo()
     last = not args.no_last

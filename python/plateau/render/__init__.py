@@ -19,6 +19,7 @@ import io
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
+from plateau.errors import InvalidArgumentError
 from plateau.registry import game_info
 from plateau.render.drawing import Drawing
 
@@ -85,7 +86,7 @@ def png(
             f"PNG pictures need cairosvg: pip install 'plateau[render]' ({e})"
         ) from None
     if isinstance(scale, bool) or not (isinstance(scale, (int, float)) and 0 < scale <= 16):
-        raise ValueError(f"scale must be a number in (0, 16], got {scale!r}")
+        raise InvalidArgumentError(f"scale must be a number in (0, 16], got {scale!r}")
     out: bytes = cairosvg.svg2png(
         bytestring=svg(state, viewer, last).encode("utf-8"), scale=float(scale)
     )

@@ -19,6 +19,8 @@ from typing import Any
 
 from plateau_core.albea import core as _a
 
+from plateau.errors import InvalidArgumentError
+
 TYPES: tuple[str, ...] = tuple(_a.TYPES)
 #: oriented piece codes (up face first), the kernel's oriented-piece indices
 OT_CODES: tuple[str, ...] = tuple(_a.OT_CODES)
@@ -81,18 +83,22 @@ def parse_action(text: str) -> int:
     if m:
         sq = _square(m.group(3))
         if sq not in _PERIMETER:
-            raise ValueError(f"{m.group(3)} is not a perimeter square: openings go on the edge")
+            raise InvalidArgumentError(
+                f"{m.group(3)} is not a perimeter square: openings go on the edge"
+            )
         return _encode("opening", (_oriented(m.group(1)), _oriented(m.group(2)), sq))
     m = _RE_ONBOARD.fullmatch(t)
     if m:
         g = int(m.group(3))
         if not 0 <= g <= 23:
-            raise ValueError(f"gap {g} out of range: a stack holds at most 24 pieces (0..23)")
+            raise InvalidArgumentError(
+                f"gap {g} out of range: a stack holds at most 24 pieces (0..23)"
+            )
         return _encode("onboard", (_oriented(m.group(1)), _square(m.group(2)), g))
     m = _RE_MOVE.fullmatch(t)
     if m:
         return _parse_move(m)
-    raise ValueError(
+    raise InvalidArgumentError(
         "not Plateau notation (opening 'xx,rb@a1', onboard 'rb@c3/1', move '~c1:3-c2:2-c4', "
         "stomp '!b2', 'offer:rx,xx', 'give:rr', 'refuse', 'pass')"
     )
@@ -101,36 +107,38 @@ def parse_action(text: str) -> int:
 def _encode(kind: str, fields: tuple[Any, ...]) -> int:
     a = int(_a.encode(kind, fields))
     if a < 0:  # not reached: the parser hands the kernel only fields it checked
-        raise ValueError(f"no action id has the fields {kind} {fields!r}")
+        raise InvalidArgumentError(f"no action id has the fields {kind} {fields!r}")
     return a
 
 
 def _square(name: str) -> int:
     sq = _SQUARES.get(name)
     if sq is None:
-        raise ValueError(f"square {name!r} is off the 4x4 board (a1..d4)")
+        raise InvalidArgumentError(f"square {name!r} is off the 4x4 board (a1..d4)")
     return sq
 
 
 def _oriented(code: str) -> int:
     i = _ORIENTED.get(code)
     if i is None:
-        raise ValueError(f"unknown piece {code!r} (pieces: {', '.join(OT_CODES)}, up face first)")
+        raise InvalidArgumentError(
+            f"unknown piece {code!r} (pieces: {', '.join(OT_CODES)}, up face first)"
+        )
     return i
 
 
 def _counts(text: str) -> tuple[int, ...]:
     """The 7 counts of a multiset written as codes, e.g. ``rr,xx``."""
     if not text:
-        raise ValueError("an offer or a gift names at least one piece type")
+        raise InvalidArgumentError("an offer or a gift names at least one piece type")
     counts = [0] * 7
     for code in text.split(","):
         if code not in TYPES:
-            raise ValueError(f"unknown piece type {code!r} (types: {', '.join(TYPES)})")
+            raise InvalidArgumentError(f"unknown piece type {code!r} (types: {', '.join(TYPES)})")
         counts[TYPES.index(code)] += 1
     for t in range(7):
         if counts[t] > _COUNT[t]:
-            raise ValueError(f"{counts[t]} x {TYPES[t]}: a player has only {_COUNT[t]}")
+            raise InvalidArgumentError(f"{counts[t]} x {TYPES[t]}: a player has only {_COUNT[t]}")
     return tuple(counts)
 
 
@@ -139,20 +147,22 @@ def _parse_move(m: re.Match[str]) -> int:
     origin = _square(m.group(2))
     k = int(m.group(3))
     if not 1 <= k <= 5:
-        raise ValueError(f"lift {k} out of range: a top unit moves 1 to 5 pieces")
+        raise InvalidArgumentError(f"lift {k} out of range: a top unit moves 1 to 5 pieces")
     stops = [(_square(sq), int(j)) for sq, j in _RE_STOP.findall(m.group(4))]
     squares = (*(sq for sq, _ in stops), _square(m.group(5)))
     carries = tuple(j for _, j in stops)
     a = int(_a.encode("move", (origin, flip, k, squares, carries)))
     if a == _a.ENCODE_OFF_PATH:
-        raise ValueError(
+        raise InvalidArgumentError(
             "the stops do not lie at increasing distances on one ray (or the Twister path) "
             f"from {m.group(2)}"
         )
     if a == _a.ENCODE_BAD_CARRY:
-        raise ValueError(_carry_problem(k, carries))
+        raise InvalidArgumentError(_carry_problem(k, carries))
     if a < 0:  # not reached: the fields were checked above
-        raise ValueError(f"no move has the fields {(origin, flip, k, squares, carries)!r}")
+        raise InvalidArgumentError(
+            f"no move has the fields {(origin, flip, k, squares, carries)!r}"
+        )
     return a
 
 

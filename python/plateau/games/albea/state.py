@@ -20,6 +20,7 @@ from plateau_core.albea import core as _a
 from plateau.checks import check_int
 from plateau.errors import (
     InvalidActionError,
+    InvalidArgumentError,
     InvalidPositionError,
     UnknownVariantError,
     position_errors,
@@ -298,9 +299,13 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             try:
                 return square_index(square, 4)
             except ValueError:
-                raise ValueError(f"square {square!r} is off the 4x4 board (a1..d4)") from None
+                raise InvalidArgumentError(
+                    f"square {square!r} is off the 4x4 board (a1..d4)"
+                ) from None
         if isinstance(square, bool) or not isinstance(square, numbers.Integral):
-            raise ValueError(f"square must be a name or an index in [0, 16), got {square!r}")
+            raise InvalidArgumentError(
+                f"square must be a name or an index in [0, 16), got {square!r}"
+            )
         return check_int(square, "square", 0, 16)
 
     def position_dict(self) -> dict[str, Any]:
@@ -337,11 +342,11 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         state = cls()
         with position_errors():
             if not isinstance(data, Mapping):
-                raise ValueError(f"a position is a dict, got {type(data).__name__}")
+                raise InvalidArgumentError(f"a position is a dict, got {type(data).__name__}")
             try:
                 state.load_dict(dict(data))
             except (KeyError, TypeError, IndexError, AttributeError) as e:
-                raise ValueError(f"bad position data: {e!r}") from None
+                raise InvalidArgumentError(f"bad position data: {e!r}") from None
         return state
 
     def load_dict(self, d: dict[str, Any]) -> None:
@@ -357,7 +362,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             probe._load_raw(**raw)
             if not probe.is_terminal() and probe.num_legal_actions() == 0:
                 # only the opening has no forced fallback (play has pass, respond has refuse)
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"{_PLAYER_NAMES[probe.current_player]} must act in the {probe.phase} "
                     "phase but has no legal action (an opening needs two pieces in reserve "
                     "and an empty perimeter square)"
@@ -386,7 +391,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
                     stacks, to_move, prisoners, reserve, floor, passes, max_plies
                 )
             except TypeError as e:
-                raise ValueError(f"bad set-up arguments: {e}") from None
+                raise InvalidArgumentError(f"bad set-up arguments: {e}") from None
         return cls.from_position_dict(data)
 
     @staticmethod
@@ -401,12 +406,14 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
     ) -> dict[str, Any]:
         board: list[list[dict[str, Any]]] = [[] for _ in range(16)]
         if not isinstance(stacks, Mapping):
-            raise ValueError(f"stacks must map square names to pieces, got {stacks!r}")
+            raise InvalidArgumentError(f"stacks must map square names to pieces, got {stacks!r}")
         for name, text in stacks.items():
             if not isinstance(name, str):
-                raise ValueError(f"stacks must map square names to strings, got key {name!r}")
+                raise InvalidArgumentError(
+                    f"stacks must map square names to strings, got key {name!r}"
+                )
             if not isinstance(text, str):
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"the stack on {name!r} must be a string of pieces like 'Bxx Wrb', got {text!r}"
                 )
             pieces: list[dict[str, Any]] = []
@@ -414,7 +421,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
                 owner = OWNER_LETTER.find(token[0].upper())
                 code = token[1:].lower()
                 if owner < 0 or code not in ORIENTED:
-                    raise ValueError(
+                    raise InvalidArgumentError(
                         f"piece {token!r} on {name}: owner B or W, then the up face and the "
                         f"down face of one of {', '.join(TYPES)}"
                     )
@@ -424,7 +431,9 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
                 pieces[-1]["shown"][pieces[-1]["up"]] = True
             board[square_index(name, 4)] = pieces
         if len(prisoners) != 2 or any(t not in COUNT for p in prisoners for t in p):
-            raise ValueError(f"prisoners must be two lists of piece types, got {prisoners!r}")
+            raise InvalidArgumentError(
+                f"prisoners must be two lists of piece types, got {prisoners!r}"
+            )
         max_plies = check_int(max_plies, "max_plies", 0, 2**30)
         held = [{t: list(prisoners[p]).count(t) for t in set(prisoners[p])} for p in (0, 1)]
         if reserve is None:
@@ -438,7 +447,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             for p, r in enumerate(rest):
                 for t, n in r.items():
                     if n < 0:
-                        raise ValueError(
+                        raise InvalidArgumentError(
                             f"{('Black', 'White')[p]} would have {COUNT[t] - n} x {t} on the "
                             f"board and held by the opponent; only {COUNT[t]} exist"
                         )
@@ -653,39 +662,43 @@ def _checked_position(d: Any) -> dict[str, Any]:
     """The keyword arguments of ``AlbeaCore._load_raw`` for position data ``d`` (``position_dict()``
     form), after checking every field in turn; ValueError names the first bad one."""
     if not isinstance(d, dict):
-        raise ValueError(f"a position is a dict, got {type(d).__name__}")
+        raise InvalidArgumentError(f"a position is a dict, got {type(d).__name__}")
     unknown = sorted(str(k) for k in d if k not in _POSITION_FIELDS)
     if unknown:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"unknown field {unknown[0]!r} in the position "
             f"(fields: {', '.join(sorted(_POSITION_FIELDS))})"
         )
     opts = d.get("options") or {}
     if not isinstance(opts, dict):
-        raise ValueError("options must be a dict")
+        raise InvalidArgumentError("options must be a dict")
     mp = opts.get("max_plies")
     max_plies = 0 if mp is None else _small(mp, _a.MAX_PLY, "max_plies")
     board = _field(d, "board", list)
     if len(board) != 16:
-        raise ValueError("board must be a list of 16 stacks")
+        raise InvalidArgumentError("board must be a list of 16 stacks")
     used = [[0] * 7 for _ in range(2)]
     stacks: list[list[_a.Piece]] = []
     for sq in range(16):
         st = board[sq]
         if not isinstance(st, list) or len(st) > _a.STACK_CAP:
-            raise ValueError(f"stack {sq} must be a list of at most {_a.STACK_CAP} pieces")
+            raise InvalidArgumentError(
+                f"stack {sq} must be a list of at most {_a.STACK_CAP} pieces"
+            )
         pieces = []
         for i, pce in enumerate(st):
             if not isinstance(pce, dict):
-                raise ValueError(f"piece {i} of stack {sq} must be a dict")
+                raise InvalidArgumentError(f"piece {i} of stack {sq} must be a dict")
             p = _small(pce.get("owner"), 2, "owner")
             ty = _type_index(pce.get("type"))
             up = _small(pce.get("up"), 2, "up")
             if up == 1 and TYPES[ty][0] == TYPES[ty][1]:
-                raise ValueError(f"a {TYPES[ty]} has no second orientation (up must be 0)")
+                raise InvalidArgumentError(
+                    f"a {TYPES[ty]} has no second orientation (up must be 0)"
+                )
             sh = pce.get("shown")
             if not (isinstance(sh, list) and len(sh) == 2 and type(sh[0]) is type(sh[1]) is bool):
-                raise ValueError("shown must be a list of two booleans")
+                raise InvalidArgumentError("shown must be a list of two booleans")
             pieces.append((p, ty, up, sh[0], sh[1]))
             used[p][ty] += 1
         stacks.append(pieces)
@@ -705,13 +718,13 @@ def _checked_position(d: Any) -> dict[str, Any]:
     for p in range(2):
         for ty in range(7):
             if used[p][ty] > _a.COUNT[ty]:
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"{_PLAYER_NAMES[p]} has {used[p][ty]} x {TYPES[ty]} on the board, "
                     f"in reserve and held by the opponent; only {_a.COUNT[ty]} exist"
                 )
     phase_name = d.get("phase")
     if phase_name not in PHASES:
-        raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {phase_name!r}")
+        raise InvalidArgumentError(f"phase must be one of {', '.join(PHASES)}, got {phase_name!r}")
     phase = PHASES.index(phase_name)
     player = _small(d.get("to_move"), 2, "to_move")
     offerer = d.get("offerer")
@@ -720,25 +733,25 @@ def _checked_position(d: Any) -> dict[str, Any]:
     if PHASES[phase] == "respond":
         offerer = _small(offerer, 2, "offerer")
         if offerer != 1 - player:
-            raise ValueError("the offerer must be the player not to act")
+            raise InvalidArgumentError("the offerer must be the player not to act")
         if not isinstance(tender, dict) or not tender:
-            raise ValueError("the respond phase needs a non-empty tender")
+            raise InvalidArgumentError("the respond phase needs a non-empty tender")
         for name, cnt in tender.items():
             ty = _type_index(name)
             counts[ty] = _small(cnt, _a.COUNT[ty] + 1, f"tender count of {name}")
             if counts[ty] > pri[offerer][ty]:
-                raise ValueError("a tender must come from the offerer's prisoners")
+                raise InvalidArgumentError("a tender must come from the offerer's prisoners")
         if sum(counts) == 0:
-            raise ValueError(
+            raise InvalidArgumentError(
                 "the respond phase needs a non-empty tender (an offer of no piece is not an offer)"
             )
     elif offerer is not None or tender is not None:
-        raise ValueError("an offerer and a tender belong to the respond phase only")
+        raise InvalidArgumentError("an offerer and a tender belong to the respond phase only")
     else:
         offerer = -1
     floor = _field(d, "floor", list)
     if len(floor) != 2:
-        raise ValueError("floor must be a list of two values")
+        raise InvalidArgumentError("floor must be a list of two values")
     floors = [_small(floor[p], 60, "floor") for p in range(2)]
     result = d.get("result")
     if result is None:
@@ -748,21 +761,21 @@ def _checked_position(d: Any) -> dict[str, Any]:
     elif result == "win":
         outcome = _small(d.get("winner"), 2, "winner")
     else:
-        raise ValueError(f"result must be None, 'win' or 'draw', got {result!r}")
+        raise InvalidArgumentError(f"result must be None, 'win' or 'draw', got {result!r}")
     if result != "win" and d.get("winner") is not None:
-        raise ValueError(f"winner: only a won game has a winner, got {d.get('winner')!r}")
+        raise InvalidArgumentError(f"winner: only a won game has a winner, got {d.get('winner')!r}")
     if (outcome >= 0) != (PHASES[phase] == "over"):
-        raise ValueError("a result needs the over phase, and the over phase a result")
+        raise InvalidArgumentError("a result needs the over phase, and the over phase a result")
     passes = _small(d.get("passes"), 3 if outcome == 2 else 2, "passes")
     ply = _small(d.get("ply"), _a.MAX_PLY, "ply")
     if PHASES[phase] != "over":
         if _wins(stacks, pri, 0) or _wins(stacks, pri, 1):
-            raise ValueError("a non-terminal position with a run of six or six prisoners")
+            raise InvalidArgumentError("a non-terminal position with a run of six or six prisoners")
         empty_edge = sum(1 for sq in _a.PERIMETER if not stacks[sq])
         if PHASES[phase] == "opening" and player == 0 and (sum(res[1]) < 2 or empty_edge < 2):
             # White opens right after Black: an opening it cannot make would leave a game
             # with no legal action one ply later
-            raise ValueError(
+            raise InvalidArgumentError(
                 "White opens right after Black: with Black to open, White needs two pieces "
                 "in reserve and two perimeter squares must be empty"
             )
@@ -798,14 +811,14 @@ def _wins(stacks: list[list[_a.Piece]], pri: list[list[int]], p: int) -> bool:
 def _field(d: dict[str, Any], key: str, kind: type) -> Any:
     v = d.get(key)
     if not isinstance(v, kind):
-        raise ValueError(f"{key} must be a {kind.__name__}, got {v!r}")
+        raise InvalidArgumentError(f"{key} must be a {kind.__name__}, got {v!r}")
     return v
 
 
 def _pair(d: dict[str, Any], key: str, kind: type) -> list[Any]:
     v = _field(d, key, list)
     if len(v) != 2 or not all(isinstance(x, kind) for x in v):
-        raise ValueError(f"{key} must be a list of two {kind.__name__}s, got {v!r}")
+        raise InvalidArgumentError(f"{key} must be a list of two {kind.__name__}s, got {v!r}")
     return list(v)
 
 
@@ -814,7 +827,7 @@ def _small(v: Any, top: int, name: str) -> int:
     if type(v) is int and 0 <= v < top:  # the usual case, first
         return v
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < top:
-        raise ValueError(f"{name} must be an int in [0, {top}), got {v!r}")
+        raise InvalidArgumentError(f"{name} must be an int in [0, {top}), got {v!r}")
     return v
 
 
@@ -822,7 +835,7 @@ def _type_index(name: Any) -> int:
     if type(name) is str and name in _TIX:  # the usual case, first
         return _TIX[name]
     if name not in TYPES:
-        raise ValueError(f"unknown piece type {name!r} (types: {', '.join(TYPES)})")
+        raise InvalidArgumentError(f"unknown piece type {name!r} (types: {', '.join(TYPES)})")
     return TYPES.index(name)
 
 
@@ -893,7 +906,7 @@ class Determinizer(_Determinizer):
         if min(self._pool) < 0 or sum(self._pool) != len(self._slots) + sum(
             state.reserve(opp).values()
         ):
-            raise ValueError("the position's piece counts are inconsistent")
+            raise InvalidArgumentError("the position's piece counts are inconsistent")
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
         #: number of consistent worlds
         self.worlds = self._count(0, self._pool)

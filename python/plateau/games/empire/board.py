@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from plateau.checks import check_int, load_outside_json
-from plateau.errors import InvalidBoardError
+from plateau.errors import InvalidArgumentError, InvalidBoardError
 
 #: The Empires by letter, in turn order (clockwise from the Babylonian); a letter's position is
 #: its Empire index in every array of this module.
@@ -147,10 +147,10 @@ class Board:
         172
         """
         if not isinstance(name, str):
-            raise ValueError(f"a dot name is a string like 'a11', got {name!r}")
+            raise InvalidArgumentError(f"a dot name is a string like 'a11', got {name!r}")
         i = self._index.get(name.strip().lower())
         if i is None:
-            raise ValueError(f"{name!r} is not a dot of board {self.name!r}")
+            raise InvalidArgumentError(f"{name!r} is not a dot of board {self.name!r}")
         return i
 
     def dot_name(self, i: int) -> str:
@@ -174,7 +174,7 @@ class Board:
         int32 if asked), columns in :data:`DIRECTIONS` order, -1 for none."""
         dt = np.dtype(dtype)
         if dt not in (np.dtype(np.int16), np.dtype(np.int32)):
-            raise ValueError(f"neighbour_array dtype must be int16 or int32, got {dt}")
+            raise InvalidArgumentError(f"neighbour_array dtype must be int16 or int32, got {dt}")
         return np.array(self.neighbours, dtype=dt).reshape(len(self.dots), 4)
 
     def base_array(self) -> npt.NDArray[np.int8]:
@@ -215,7 +215,7 @@ class Board:
         11  G  .  .  .  M  .  .  .  R  .  .  .  B  .  .  .
         """
         if self.polar is None or self.spokes is None or self.rings is None:
-            raise ValueError(f"board {self.name!r} has no polar coordinates to draw")
+            raise InvalidArgumentError(f"board {self.name!r} has no polar coordinates to draw")
         cells = [[" "] * self.spokes for _ in range(self.rings)]
         for i, (spoke, ring) in enumerate(self.polar):
             mark = self.base_of.get(i, ".") if marks is None or i not in marks else marks[i]
@@ -507,7 +507,7 @@ def polar_board(name: str, spokes: int, rings: int) -> Board:
     s = check_int(spokes, "spokes", 4, EMPIRE_MAX_DOTS + 1)
     r = check_int(rings, "rings", 7, EMPIRE_MAX_DOTS + 1)
     if s % 2:
-        raise ValueError(f"spokes must be even (so that the grid is bipartite), got {s}")
+        raise InvalidArgumentError(f"spokes must be even (so that the grid is bipartite), got {s}")
     if s * r > EMPIRE_MAX_DOTS:
         raise InvalidBoardError(
             f"board {name!r}: {s} spokes x {r} rings = {s * r} dots; the core takes at most "
@@ -755,7 +755,7 @@ def load_board(name_or_path: PathLike) -> Board:
             _SHIPPED[name_or_path] = board
         return board
     if not isinstance(name_or_path, (str, os.PathLike)):
-        raise ValueError(f"a board is a name or a path, got {name_or_path!r}")
+        raise InvalidArgumentError(f"a board is a name or a path, got {name_or_path!r}")
     path = Path(name_or_path)
     try:
         raw = _read_board_file(path)
@@ -788,13 +788,13 @@ def _read_board_file(path: Path) -> bytes:
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError("not a regular file")
+            raise InvalidArgumentError("not a regular file")
         with os.fdopen(fd, "rb", closefd=False) as f:
             raw = f.read(MAX_BOARD_FILE_BYTES + 1)
     finally:
         os.close(fd)
     if len(raw) > MAX_BOARD_FILE_BYTES:
-        raise ValueError(f"more than {MAX_BOARD_FILE_BYTES} bytes")
+        raise InvalidArgumentError(f"more than {MAX_BOARD_FILE_BYTES} bytes")
     return raw
 
 

@@ -24,6 +24,7 @@ from plateau_core.empire import core as _e
 from plateau.checks import check_int
 from plateau.errors import (
     InvalidActionError,
+    InvalidArgumentError,
     InvalidBoardError,
     UnknownVariantError,
     position_errors,
@@ -149,7 +150,7 @@ def board_tables(board: object) -> _e.EmpireTables:
     elif isinstance(board, (str, os.PathLike)):
         b = load_board(board)
     else:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"the board option is the name of a shipped board ({', '.join(SHIPPED_BOARDS)}), "
             f"a path to a board file, board JSON text or a board as a dict; got {board!r}"
         )
@@ -331,7 +332,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         if isinstance(dot, str):
             return self.board.index(dot)
         if isinstance(dot, bool) or not isinstance(dot, numbers.Integral):
-            raise ValueError(f"a dot is a name like 'a11' or an index, got {dot!r}")
+            raise InvalidArgumentError(f"a dot is a name like 'a11' or an index, got {dot!r}")
         return check_int(dot, "dot index", 0, len(self.board))
 
     def army_at(self, dot: int | str) -> str | None:
@@ -357,7 +358,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
     def owner(self, empire: str) -> int | None:
         """The player who commands ``empire`` (a letter), or None if it is not in play."""
         if empire not in EMPIRES:
-            raise ValueError(f"an Empire is one of {', '.join(EMPIRES)}, got {empire!r}")
+            raise InvalidArgumentError(f"an Empire is one of {', '.join(EMPIRES)}, got {empire!r}")
         return self.spec.owners[EMPIRES.index(empire)]
 
     def empires(self, player: int) -> tuple[str, ...]:
@@ -773,21 +774,21 @@ _FIELDS = (
 def _field_int(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{key} must be an int in [{lo}, {hi}], got {value!r}")
+        raise InvalidArgumentError(f"{key} must be an int in [{lo}, {hi}], got {value!r}")
     return value
 
 
 def _field_bool(data: Mapping[str, Any], key: str) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
-        raise ValueError(f"{key} must be true or false, got {value!r}")
+        raise InvalidArgumentError(f"{key} must be true or false, got {value!r}")
     return value
 
 
 def _field_list(data: Mapping[str, Any], key: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
-        raise ValueError(f"{key} must be a list, got {value!r}")
+        raise InvalidArgumentError(f"{key} must be a list, got {value!r}")
     return value
 
 
@@ -797,13 +798,15 @@ def _setup_args(
     """The arguments of ``EmpireCore._load`` for the position ``data`` after checking every
     field against the rules (ValueError naming the field)."""
     if not isinstance(data, Mapping):
-        raise ValueError(f"a position is a dict, got {type(data).__name__}")
+        raise InvalidArgumentError(f"a position is a dict, got {type(data).__name__}")
     unknown = [k for k in data if k not in _FIELDS]
     if unknown:
-        raise ValueError(f"unknown field {unknown[0]!r} in the position (fields: {_FIELDS})")
+        raise InvalidArgumentError(
+            f"unknown field {unknown[0]!r} in the position (fields: {_FIELDS})"
+        )
     variant = data.get("variant")
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        raise InvalidArgumentError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     v = VARIANTS[variant]
     try:
         # the position's own board is data; only the caller's argument may name a file
@@ -812,61 +815,65 @@ def _setup_args(
         else:
             tables = board_tables(board)
     except ValueError as err:
-        raise ValueError(f"board: {err}") from None
+        raise InvalidArgumentError(f"board: {err}") from None
     b = _info(tables).board
     owners = v.owners
     in_play = [e for e, p in zip(EMPIRES, owners) if p is not None]
 
     def empire(value: object, key: str) -> str:
         if not isinstance(value, str) or value not in in_play:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"{key}: {value!r} is not an Empire in play in {variant} ({', '.join(in_play)})"
             )
         return value
 
     def dot(value: object, key: str) -> int:
         if not isinstance(value, str):
-            raise ValueError(f"{key}: a dot is a name like 'a11', got {value!r}")
+            raise InvalidArgumentError(f"{key}: a dot is a name like 'a11', got {value!r}")
         try:
             return b.index(value)
         except ValueError as err:
-            raise ValueError(f"{key}: {err}") from None
+            raise InvalidArgumentError(f"{key}: {err}") from None
 
     conquered = [empire(e, "conquered") for e in _field_list(data, "conquered")]
     if len(set(conquered)) != len(conquered):
-        raise ValueError(f"conquered: an Empire is conquered only once, got {conquered!r}")
+        raise InvalidArgumentError(
+            f"conquered: an Empire is conquered only once, got {conquered!r}"
+        )
     alive = [e for e in in_play if e not in conquered]
     if not alive:
-        raise ValueError("conquered: at least one Empire stands until the end")
+        raise InvalidArgumentError("conquered: at least one Empire stands until the end")
 
     # the armies
     raw_armies = data.get("armies")
     if not isinstance(raw_armies, Mapping):
-        raise ValueError(f"armies must map dot names to armies like 'B4', got {raw_armies!r}")
+        raise InvalidArgumentError(
+            f"armies must map dot names to armies like 'B4', got {raw_armies!r}"
+        )
     codes = bytearray(len(b))
     count: dict[tuple[str, str], int] = {}
     for name, code in raw_armies.items():
         d = dot(name, "armies")
         if not isinstance(code, str) or len(code) != 2:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"armies: the army on {name!r} must be an Empire letter and a type "
                 f"(E, 6, 4, 2), like 'B4', got {code!r}"
             )
         e, t = code[0].upper(), code[1].upper()
         if t not in TYPES:
-            raise ValueError(f"armies: {code!r} on {name}: the type is one of E, 6, 4, 2")
+            raise InvalidArgumentError(f"armies: {code!r} on {name}: the type is one of E, 6, 4, 2")
         if e not in alive:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"armies: {code!r} on {name}: {e!r} is not an Empire standing in this position "
                 f"({', '.join(alive)})"
             )
         if codes[d]:
-            raise ValueError(f"armies: two armies on {b.dots[d]}")
+            raise InvalidArgumentError(f"armies: two armies on {b.dots[d]}")
         codes[d] = 1 + 4 * EMPIRES.index(e) + TYPES.index(t)
         count[e, t] = count.get((e, t), 0) + 1
     for d, base in b.base_of.items():
         if base in alive and codes[d] and codes[d] != 1 + 4 * EMPIRES.index(base):
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"armies: only the {EMPIRE_NAMES[base]} Emblem may stand on its base {b.dots[d]}"
             )
 
@@ -876,18 +883,24 @@ def _setup_args(
     seen: set[tuple[str, str, str]] = set()
     for entry in _field_list(data, "captures"):
         if not isinstance(entry, list) or len(entry) != 4:
-            raise ValueError(f"captures: an entry is [captor, victim, type, count], got {entry!r}")
+            raise InvalidArgumentError(
+                f"captures: an entry is [captor, victim, type, count], got {entry!r}"
+            )
         c, y, t, k = entry
         c, y = empire(c, "captures"), empire(y, "captures")
         if owners[EMPIRES.index(c)] == owners[EMPIRES.index(y)]:
-            raise ValueError(f"captures: {entry!r}: {c} and {y} are friends; only enemies capture")
+            raise InvalidArgumentError(
+                f"captures: {entry!r}: {c} and {y} are friends; only enemies capture"
+            )
         if not isinstance(t, str) or t.upper() not in TYPES:
-            raise ValueError(f"captures: {entry!r}: the type is one of E, 6, 4, 2")
+            raise InvalidArgumentError(f"captures: {entry!r}: the type is one of E, 6, 4, 2")
         t = t.upper()
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= ARMY_COUNTS[t]:
-            raise ValueError(f"captures: {entry!r}: the count is an int in [1, {ARMY_COUNTS[t]}]")
+            raise InvalidArgumentError(
+                f"captures: {entry!r}: the count is an int in [1, {ARMY_COUNTS[t]}]"
+            )
         if (c, y, t) in seen:
-            raise ValueError(f"captures: ({c}, {y}, {t}) is given twice")
+            raise InvalidArgumentError(f"captures: ({c}, {y}, {t}) is given twice")
         seen.add((c, y, t))
         taken[y, t] = taken.get((y, t), 0) + k
         captures.append((EMPIRES.index(c), EMPIRES.index(y), TYPES.index(t), k))
@@ -895,7 +908,7 @@ def _setup_args(
         for t in TYPES:
             here, gone = count.get((e, t), 0), taken.get((e, t), 0)
             if here + gone > ARMY_COUNTS[t]:
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"armies: {EMPIRE_NAMES[e]} has {here} x {t} on the board and {gone} "
                     f"captured; it has only {ARMY_COUNTS[t]}"
                 )
@@ -909,7 +922,7 @@ def _setup_args(
                 expected_out.append(p)
     out = _field_list(data, "out")
     if out != expected_out:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"out: the players out follow from the conquests ({conquered!r}): expected "
             f"{expected_out!r}, got {out!r}"
         )
@@ -918,7 +931,7 @@ def _setup_args(
     # the turn
     to_move = empire(data.get("to_move", alive[0]), "to_move")
     if to_move not in alive:
-        raise ValueError(f"to_move: {to_move} is conquered")
+        raise InvalidArgumentError(f"to_move: {to_move} is conquered")
     x = EMPIRES.index(to_move)
     total = _field_int(data, "total", 0, TURN_STEPS, 0)
     small = _field_int(data, "small", 0, SMALL_STEPS, 0)
@@ -926,41 +939,49 @@ def _setup_args(
     locked = _field_bool(data, "locked")
     moved = [dot(m, "moved") for m in _field_list(data, "moved")]
     if len(set(moved)) != len(moved):
-        raise ValueError(f"moved: a dot is given twice in {data.get('moved')!r}")
+        raise InvalidArgumentError(f"moved: a dot is given twice in {data.get('moved')!r}")
     for d in moved:
         if not codes[d] or (codes[d] - 1) >> 2 != x:
-            raise ValueError(f"moved: {b.dots[d]} holds no army of the Empire to act ({to_move})")
+            raise InvalidArgumentError(
+                f"moved: {b.dots[d]} holds no army of the Empire to act ({to_move})"
+            )
     emblem_on_moved = any((codes[d] - 1) & 3 == 0 for d in moved)
     smalls_moved = sum(1 for d in moved if (codes[d] - 1) & 3 != 0)
     if small > total:
-        raise ValueError(f"small: {small} steps by small armies, but only {total} in all")
+        raise InvalidArgumentError(f"small: {small} steps by small armies, but only {total} in all")
     if emblem_moved != emblem_on_moved:
-        raise ValueError(
+        raise InvalidArgumentError(
             "emblem_moved: it must say whether the Emblem of the Empire to act stands on one of "
             "the moved dots"
         )
     if emblem_moved and total - small < 1:
-        raise ValueError("total: the Emblem has moved, so the total exceeds the small steps")
+        raise InvalidArgumentError(
+            "total: the Emblem has moved, so the total exceeds the small steps"
+        )
     if not emblem_moved and total != small:
-        raise ValueError("total: without the Emblem, the total is the small armies' steps")
+        raise InvalidArgumentError(
+            "total: without the Emblem, the total is the small armies' steps"
+        )
     if smalls_moved > small or (small > 0) != (smalls_moved > 0):
-        raise ValueError(
+        raise InvalidArgumentError(
             f"moved: {smalls_moved} small armies have moved, for {small} small steps (each move "
             "takes at least one step)"
         )
     if locked and not (emblem_moved and small > 0):
-        raise ValueError("locked: the small armies lock only when the Emblem moves after them")
+        raise InvalidArgumentError(
+            "locked: the small armies lock only when the Emblem moves after them"
+        )
     window = data.get("free_window")
     free_from = -1
     if window is not None:
         y = empire(window, "free_window")
         if not conquered or y != conquered[-1] or won or total < 1:
-            raise ValueError(
+            raise InvalidArgumentError(
                 "free_window: it is open only right after the conquest of the last Empire in "
                 "conquered, by a move of the Empire to act, while the game goes on"
             )
         if owners[EMPIRES.index(y)] == owners[x]:
-            raise ValueError(f"free_window: {y} is a friend of {to_move}")
+            raise InvalidArgumentError(f"free_window: {y} is a friend of {to_move}")
         free_from = EMPIRES.index(y)
     empty_turns = _field_int(data, "empty_turns", 0, len(alive), 0)
     ply = _field_int(data, "ply", 0, _MAX_PLY - 1, 0)
@@ -969,7 +990,7 @@ def _setup_args(
     else:
         limit = check_int(turn_limit, "turn_limit", 0, _MAX_PLY)
     if not limit and "turns" in data:
-        raise ValueError("turns: counted only under a turn_limit")
+        raise InvalidArgumentError("turns: counted only under a turn_limit")
     turns = _field_int(data, "turns", 0, limit, 0) if limit else 0
     return (
         tables,
@@ -1037,19 +1058,25 @@ def _from_checked_setup(
     variant: str, setup: Mapping[str, Any], board: BoardSpec, turn_limit: int
 ) -> EmpirePlateauState:
     if not isinstance(setup, Mapping):
-        raise ValueError(f"a set-up position is an object, got {type(setup).__name__}")
+        raise InvalidArgumentError(f"a set-up position is an object, got {type(setup).__name__}")
     if setup.get("variant", variant) != variant:
-        raise ValueError(f"the set-up is of variant {setup.get('variant')!r}, not {variant!r}")
+        raise InvalidArgumentError(
+            f"the set-up is of variant {setup.get('variant')!r}, not {variant!r}"
+        )
     tables = board_tables(board)
     if "board" in setup:
         try:
             theirs = data_board_tables(setup["board"])
         except ValueError as e:
-            raise ValueError(f"board: {e}") from None
+            raise InvalidArgumentError(f"board: {e}") from None
         if _info(theirs).board != _info(tables).board:
-            raise ValueError("board: the set-up is on another board than the game's option")
+            raise InvalidArgumentError(
+                "board: the set-up is on another board than the game's option"
+            )
     if "turn_limit" in setup and setup["turn_limit"] != turn_limit:
-        raise ValueError("turn_limit: the set-up has another turn limit than the game's option")
+        raise InvalidArgumentError(
+            "turn_limit: the set-up has another turn limit than the game's option"
+        )
     return EmpirePlateauState.from_position_dict(
         {**setup, "variant": variant}, board=board, turn_limit=turn_limit
     )

@@ -15,7 +15,7 @@ from plateau_core.x import batch as _x_batch
 from plateau_core.x import core as _x
 
 from plateau.checks import check_int
-from plateau.errors import InvalidActionError, UnknownVariantError
+from plateau.errors import InvalidActionError, InvalidArgumentError, UnknownVariantError
 from plateau.notation import square_index, square_name
 from plateau.state import GameState, rank_by_keys
 
@@ -104,10 +104,10 @@ class PlateauXState(_x.XCore, GameState):
         if isinstance(square, str):
             return square_index(square, n)
         if isinstance(square, bool) or not isinstance(square, numbers.Integral):
-            raise ValueError(f"a square is a name like 'c3' or an index, got {square!r}")
+            raise InvalidArgumentError(f"a square is a name like 'c3' or an index, got {square!r}")
         square = int(square)
         if not 0 <= square < n * n:
-            raise ValueError(f"square index {square!r} out of range [0, {n * n})")
+            raise InvalidArgumentError(f"square index {square!r} out of range [0, {n * n})")
         return square
 
     def _name(self, sq: int) -> str:
