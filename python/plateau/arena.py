@@ -62,6 +62,7 @@ from plateau.openings import Opening, OpeningSource
 from plateau.record import to_record
 from plateau.registry import GameSpec, game_info, spec_of
 from plateau.sprt import SPRT, SPRTCounter, SPRTState
+from plateau.state import GameState
 from plateau.tournament import Tournament
 
 FORMAT = "plateau-arena-game"
@@ -353,17 +354,156 @@ def _engine_forfeit(
     }
 
 
-def _out_of_turn(
-    engines: dict[int, EngineConnection], labels: list[str], ply: int, pool: EnginePool
-) -> dict[str, Any] | None:
-    """The forfeit of an engine that broke the protocol while others played (it flooded its
-    output or printed an over-long line), found as soon as the move in progress ends."""
-    for seat, engine in engines.items():
-        if engine.failure is not None:
-            forfeit = _engine_forfeit(seat, labels[seat], ply, engine.failure, engine.stderr_tail)
-            pool.discard(engine)
-            return forfeit
-    return None
+class _Forfeit(Exception):
+    """A seat lost its game by its own fault; ``details`` is the result's forfeit entry."""
+
+    def __init__(self, details: dict[str, Any]) -> None:
+        super().__init__(details["error"])
+        self.details = details
+
+
+class _Seat:
+    """One seat of an arena game, played by the one loop of :func:`_play_game`: a library bot
+    (:class:`_BotSeat`) or an engine process (:class:`_EngineSeat`). Each step raises
+    :class:`_Forfeit` for the seat's own fault."""
+
+    def __init__(self, seat: int, label: str) -> None:
+        self.seat = seat
+        self.label = label
+
+    def start(self, state: GameState, seed: int) -> None:
+        """Get ready for the game from ``state``."""
+
+    def move(
+        self,
+        state: GameState,
+        view_seed: int,
+        move_timeout: float | None,
+        clocks: list[float] | None,
+        inc: float,
+    ) -> float:
+        """Choose an action from what this seat may know, apply it to ``state``; returns the
+        seconds it took."""
+        raise NotImplementedError
+
+    def broken(self, ply: int) -> dict[str, Any] | None:
+        """The forfeit of a seat that broke the rules of play while others moved (an engine
+        that flooded its output), or None."""
+        return None
+
+    def engine_info(self) -> dict[str, Any] | None:
+        """What an engine said of itself (its name and last info line); None for a bot."""
+        return None
+
+
+class _BotSeat(_Seat):
+    """A library bot, built afresh for the game, asked on the seat's view of the position."""
+
+    def __init__(self, seat: int, label: str, source: BotSource, seed: int) -> None:
+        super().__init__(seat, label)
+        self.bot = build_bot(source, seed)
+        self.bot.reset()
+        self.own = own_seconds(self.bot.params)
+
+    def move(
+        self,
+        state: GameState,
+        view_seed: int,
+        move_timeout: float | None,
+        clocks: list[float] | None,
+        inc: float,
+    ) -> float:
+        probe = state.view_for(self.seat, seed=view_seed)
+        if clocks is not None and self.own > 0:  # a bot that searches by time: the budget
+            self.bot.params["seconds"] = held_to_budget(self.own, clocks[self.seat], inc)
+        started = time.perf_counter()
+        try:
+            action = self.bot.select_action(probe)
+            spent = time.perf_counter() - started
+            if clocks is not None and spent > clocks[self.seat]:
+                raise _Forfeit(
+                    {
+                        "seat": self.seat,
+                        "bot": self.label,
+                        "ply": state.ply,
+                        "error": f"lost on time: took {spent:.3f} s, "
+                        f"{clocks[self.seat]:.3f} s left",
+                        "reason": "time",
+                    }
+                )
+            if move_timeout is not None and spent > move_timeout:
+                raise TimeoutError(f"took {spent:.3f} s for a move (limit {move_timeout} s)")
+            state.apply(action)
+        except _Forfeit:
+            raise
+        except Exception as e:  # a bot's fault, whatever it is, forfeits its game
+            raise _Forfeit(
+                {
+                    "seat": self.seat,
+                    "bot": self.label,
+                    "ply": state.ply,
+                    "error": f"{type(e).__name__}: {e}",
+                    "traceback": traceback.format_exc(limit=4),
+                }
+            ) from None
+        return spent
+
+
+class _EngineSeat(_Seat):
+    """An engine process of the pool (``slot``: the k-th seat of this engine in the game),
+    told only what its seat may know (``EngineConnection.position_command``)."""
+
+    def __init__(self, seat: int, label: str, spec: str, slot: int, pool: EnginePool) -> None:
+        super().__init__(seat, label)
+        self.spec = spec
+        self.slot = slot
+        self.pool = pool
+        self.engine: EngineConnection | None = None
+
+    def _lost(self, ply: int, error: EngineError) -> _Forfeit:
+        tail = list(self.engine.stderr_tail) if self.engine is not None else []
+        if self.engine is not None:
+            self.pool.discard(self.engine)  # its state is unknown: the next game starts afresh
+        return _Forfeit(_engine_forfeit(self.seat, self.label, ply, error, tail))
+
+    def start(self, state: GameState, seed: int) -> None:
+        try:
+            self.engine = self.pool.get(self.spec, self.slot)
+            self.engine.new_game(state, seed)
+        except EngineError as e:  # it cannot start this game: a forfeit before the first move
+            raise self._lost(state.ply, e) from None
+
+    def move(
+        self,
+        state: GameState,
+        view_seed: int,
+        move_timeout: float | None,
+        clocks: list[float] | None,
+        inc: float,
+    ) -> float:
+        assert self.engine is not None  # started
+        started = time.perf_counter()
+        try:
+            action = self.engine.select_action(
+                state, self.seat, view_seed, move_timeout, clocks, inc
+            )
+            spent = time.perf_counter() - started
+            if clocks is not None and spent > clocks[self.seat]:
+                raise EngineError("time", f"took {spent:.3f} s, {clocks[self.seat]:.3f} s left")
+            state.apply(action)
+        except EngineError as e:
+            raise self._lost(state.ply, e) from None
+        return spent
+
+    def broken(self, ply: int) -> dict[str, Any] | None:
+        if self.engine is None or self.engine.failure is None:
+            return None
+        return self._lost(ply, self.engine.failure).details
+
+    def engine_info(self) -> dict[str, Any] | None:
+        if self.engine is None:
+            return None
+        return {"name": self.engine.id_name, "info": self.engine.last_info}
 
 
 def _play_game(
@@ -382,87 +522,39 @@ def _play_game(
     inc = tc.inc if tc is not None else 0.0
     move_seconds: list[float] = []
     labels = [bot_label(spec) for spec in specs]
-    bots: dict[int, Bot] = {}
-    engines: dict[int, EngineConnection] = {}
+    # the bots are built first (a source that cannot make one is the caller's error, raised),
+    # then the engines start in seat order (the first that cannot forfeits the game)
+    seats: list[_Seat] = []
+    for seat, spec in enumerate(specs):
+        if isinstance(spec, str) and is_engine_spec(spec):
+            slot = sum(s == spec for s in specs[:seat])  # the k-th seat of this engine
+            seats.append(_EngineSeat(seat, labels[seat], spec, slot, pool))
+        else:
+            seats.append(_BotSeat(seat, labels[seat], spec, _seed_for(seed, index, seat)))
     forfeit: dict[str, Any] | None = None
-    for seat, spec in enumerate(specs):
-        if not is_engine_spec(spec):
-            bots[seat] = build_bot(spec, _seed_for(seed, index, seat))
-            bots[seat].reset()
-    own = {seat: own_seconds(bot.params) for seat, bot in bots.items()}
-    for seat, spec in enumerate(specs):
-        if not isinstance(spec, str) or not is_engine_spec(spec):
-            continue
-        slot = sum(s == spec for s in specs[:seat])  # the k-th seat of this engine in the game
-        engine = None
+    for one in seats:
         try:
-            engine = pool.get(spec, slot)
-            engines[seat] = engine
-            engine.new_game(state, _seed_for(seed, index, seat))
-        except EngineError as e:  # it cannot start this game: a forfeit before the first move
-            tail = list(engine.stderr_tail) if engine is not None else []
-            forfeit = _engine_forfeit(seat, labels[seat], state.ply, e, tail)
-            if engine is not None:
-                pool.discard(engine)
+            one.start(state, _seed_for(seed, index, one.seat))
+        except _Forfeit as f:
+            forfeit = f.details
             break
     t0 = time.perf_counter()
     while forfeit is None and not state.is_terminal() and state.ply < ply_cap:
-        forfeit = _out_of_turn(engines, labels, state.ply, pool)
+        forfeit = _broken(seats, state.ply)
         if forfeit is not None:
             break
-        seat = state.current_player
-        view_seed = _seed_for(seed, index, seat) ^ state.ply
-        if seat in engines:
-            engine = engines[seat]
-            started = time.perf_counter()
-            try:
-                # the engine is told only what this seat may know (engine.position_command)
-                action = engine.select_action(state, seat, view_seed, move_timeout, clocks, inc)
-                spent = time.perf_counter() - started
-                if clocks is not None and spent > clocks[seat]:
-                    raise EngineError("time", f"took {spent:.3f} s, {clocks[seat]:.3f} s left")
-                state.apply(action)
-            except EngineError as e:
-                forfeit = _engine_forfeit(seat, labels[seat], state.ply, e, engine.stderr_tail)
-                pool.discard(engine)  # its state is unknown: the next game starts a fresh one
-                continue
-            move_seconds.append(round(spent, 4))
-            if clocks is not None:
-                clocks[seat] += inc - spent
-            continue
-        probe = state.view_for(seat, seed=view_seed)
-        if clocks is not None and own[seat] > 0:  # a bot that searches by time: the budget
-            bots[seat].params["seconds"] = held_to_budget(own[seat], clocks[seat], inc)
-        started = time.perf_counter()
+        one = seats[state.current_player]
+        view_seed = _seed_for(seed, index, one.seat) ^ state.ply
         try:
-            action = bots[seat].select_action(probe)
-            spent = time.perf_counter() - started
-            if clocks is not None and spent > clocks[seat]:
-                forfeit = {
-                    "seat": seat,
-                    "bot": labels[seat],
-                    "ply": state.ply,
-                    "error": f"lost on time: took {spent:.3f} s, {clocks[seat]:.3f} s left",
-                    "reason": "time",
-                }
-                break
-            if move_timeout is not None and spent > move_timeout:
-                raise TimeoutError(f"took {spent:.3f} s for a move (limit {move_timeout} s)")
-            state.apply(action)
-            move_seconds.append(round(spent, 4))
-            if clocks is not None:
-                clocks[seat] += inc - spent
-        except Exception as e:  # a bot's fault, whatever it is, forfeits its game
-            forfeit = {
-                "seat": seat,
-                "bot": labels[seat],
-                "ply": state.ply,
-                "error": f"{type(e).__name__}: {e}",
-                "traceback": traceback.format_exc(limit=4),
-            }
+            spent = one.move(state, view_seed, move_timeout, clocks, inc)
+        except _Forfeit as f:
+            forfeit = f.details
             break
+        move_seconds.append(round(spent, 4))
+        if clocks is not None:
+            clocks[one.seat] += inc - spent
     if forfeit is None:  # an engine that broke the protocol after its last move
-        forfeit = _out_of_turn(engines, labels, state.ply, pool)
+        forfeit = _broken(seats, state.ply)
     ranking = state.ranking()
     if forfeit is not None:
         loser = forfeit["seat"]
@@ -472,6 +564,7 @@ def _play_game(
         returns = state.returns()  # the game's own scoring of a finished game
     else:  # a forfeit or the ply limit: points by place of the ranking at that moment
         returns = state.points_for(ranking)
+    engines = {str(one.seat): one.engine_info() for one in seats}
     return GameResult(
         index=index,
         game=game.game,
@@ -486,16 +579,22 @@ def _play_game(
         truncated=forfeit is None and not state.is_terminal(),
         forfeit=forfeit,
         record=to_record(state),
-        engines={
-            str(seat): {"name": engine.id_name, "info": engine.last_info}
-            for seat, engine in engines.items()
-        },
+        engines={seat: info for seat, info in engines.items() if info is not None},
         tc=tc.describe() if tc is not None else None,
         move_seconds=move_seconds,
         opening=opening.index if opening is not None else None,
         opening_plies=opening.plies if opening is not None else 0,
         openings=opening.source if opening is not None else None,
     )
+
+
+def _broken(seats: list[_Seat], ply: int) -> dict[str, Any] | None:
+    """The forfeit of the first seat that broke the rules of play while others moved."""
+    for one in seats:
+        forfeit = one.broken(ply)
+        if forfeit is not None:
+            return forfeit
+    return None
 
 
 # -- statistics ---------------------------------------------------------------------------------
