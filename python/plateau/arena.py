@@ -341,19 +341,6 @@ def play_game(
             pool.close()
 
 
-def _engine_forfeit(
-    seat: int, label: str, ply: int, error: EngineError, stderr: Iterable[str]
-) -> dict[str, Any]:
-    return {
-        "seat": seat,
-        "bot": label,
-        "ply": ply,
-        "error": str(error),
-        "reason": error.reason,
-        "stderr": list(stderr),
-    }
-
-
 class _Forfeit(Exception):
     """A seat lost its game by its own fault; ``details`` is the result's forfeit entry."""
 
@@ -370,6 +357,10 @@ class _Seat:
     def __init__(self, seat: int, label: str) -> None:
         self.seat = seat
         self.label = label
+
+    def _forfeit(self, ply: int, error: str, **more: Any) -> _Forfeit:
+        """This seat's forfeit at ``ply``: the result's entry, with ``more`` fields."""
+        return _Forfeit({"seat": self.seat, "bot": self.label, "ply": ply, "error": error, **more})
 
     def start(self, state: GameState, seed: int) -> None:
         """Get ready for the game from ``state``."""
@@ -421,15 +412,9 @@ class _BotSeat(_Seat):
             action = self.bot.select_action(probe)
             spent = time.perf_counter() - started
             if clocks is not None and spent > clocks[self.seat]:
-                raise _Forfeit(
-                    {
-                        "seat": self.seat,
-                        "bot": self.label,
-                        "ply": state.ply,
-                        "error": f"lost on time: took {spent:.3f} s, "
-                        f"{clocks[self.seat]:.3f} s left",
-                        "reason": "time",
-                    }
+                left = clocks[self.seat]
+                raise self._forfeit(
+                    state.ply, f"lost on time: took {spent:.3f} s, {left:.3f} s left", reason="time"
                 )
             if move_timeout is not None and spent > move_timeout:
                 raise TimeoutError(f"took {spent:.3f} s for a move (limit {move_timeout} s)")
@@ -437,15 +422,8 @@ class _BotSeat(_Seat):
         except _Forfeit:
             raise
         except Exception as e:  # a bot's fault, whatever it is, forfeits its game
-            raise _Forfeit(
-                {
-                    "seat": self.seat,
-                    "bot": self.label,
-                    "ply": state.ply,
-                    "error": f"{type(e).__name__}: {e}",
-                    "traceback": traceback.format_exc(limit=4),
-                }
-            ) from None
+            error = f"{type(e).__name__}: {e}"
+            raise self._forfeit(state.ply, error, traceback=traceback.format_exc(limit=4)) from None
         return spent
 
 
@@ -464,7 +442,7 @@ class _EngineSeat(_Seat):
         tail = list(self.engine.stderr_tail) if self.engine is not None else []
         if self.engine is not None:
             self.pool.discard(self.engine)  # its state is unknown: the next game starts afresh
-        return _Forfeit(_engine_forfeit(self.seat, self.label, ply, error, tail))
+        return self._forfeit(ply, str(error), reason=error.reason, stderr=tail)
 
     def start(self, state: GameState, seed: int) -> None:
         try:
