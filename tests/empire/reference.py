@@ -465,11 +465,16 @@ class State:
         self._search(start, cap, keep)
         return found
 
-    def reaches(self, start: int, need: int) -> bool:
-        """Whether the army on ``start`` has some destination of ``need`` steps or more.
+    def _shorter_than(self, start: int, need: int) -> set[tuple[int, int]] | None:
+        """The destinations of the army on ``start`` of fewer than ``need`` steps, or None when
+        it has one of ``need`` or more (the search stops at the first)."""
+        found: set[tuple[int, int]] = set()
 
-        The same search as :meth:`destinations`, stopped at the first such destination."""
-        return self._search(start, max(need, 2), lambda dot, cost: cost >= need)
+        def enough(dot: int, cost: int) -> bool:
+            found.add((dot, cost))
+            return cost >= need
+
+        return None if self._search(start, max(need, 2), enough) else found
 
     def _search(self, start: int, cap: int, found: Callable[[int, int], bool]) -> bool:
         """Calls ``found(to, n)`` for every end of a legal path (repeats allowed) and returns
@@ -590,10 +595,11 @@ class State:
                 ranked.append((-self.budget(army[1]), start))
         short: list[tuple[int, int, int]] = []
         for _, start in sorted(ranked):
-            if self.reaches(start, need):
+            shorter = self._shorter_than(start, need)
+            if shorter is None:
                 known[key] = True
                 return True
-            short.extend((start, to, n) for to, n in self.destinations(start, need))
+            short.extend((start, to, n) for to, n in shorter)
         answer = False
         for f, t, n in sorted(short, key=lambda move: (-move[2], move)):  # longest first
             child = self.copy()
