@@ -220,6 +220,9 @@ cdef class GameCore:
     cdef void _playout_copy(self, uint64_t seed, int cap, bint sensible_end, double* out,
                             Work* w) noexcept
     cdef void _observe(self, int viewer, float* out) noexcept
+    cdef tuple _obs_shape(self)                         # the shape _observe fills
+    cdef long _ply(self) noexcept                       # plies since the game began
+    cdef uint64_t _hash(self) noexcept                  # 64-bit key of the position
     cdef object _pins(self)                             # what the position points into (None:
                                                         # nothing): held while a kernel runs
 

@@ -109,17 +109,24 @@ cdef object new_array(object shape, object dtype, bint zero, void** data):
     return out
 
 
-#: the class of the argument errors the compiled core raises: ValueError until the plateau
-#: package hands down its ``InvalidArgumentError`` (a ValueError) when it is imported
+#: the classes of the errors the compiled core raises: ValueError until the plateau package
+#: hands down its own (``InvalidArgumentError``, ``InvalidActionError``, ``IllegalActionError``,
+#: each a ValueError) when it is imported
 ArgumentError = ValueError
+InvalidActionError = ValueError
+IllegalActionError = ValueError
 
 
-def _use_argument_error(cls):
-    """Raise ``cls`` (a ValueError subclass) for bad arguments from now on."""
-    global ArgumentError
-    if not (isinstance(cls, type) and issubclass(cls, ValueError)):
-        raise TypeError(f"an argument error is a ValueError subclass, got {cls!r}")
-    ArgumentError = cls
+def _use_errors(argument, invalid_action, illegal_action):
+    """Raise these classes (ValueError subclasses) for a bad argument, an action that names
+    no action of the game and an action that may not be played here, from now on."""
+    global ArgumentError, InvalidActionError, IllegalActionError
+    for cls in (argument, invalid_action, illegal_action):
+        if not (isinstance(cls, type) and issubclass(cls, ValueError)):
+            raise TypeError(f"an error class is a ValueError subclass, got {cls!r}")
+    ArgumentError = argument
+    InvalidActionError = invalid_action
+    IllegalActionError = illegal_action
 
 
 cdef object _integer_in(object v, object lo, object hi, str what, str shown_hi):
@@ -278,6 +285,12 @@ cdef class GameCore:
         pass
     cdef void _observe(self, int viewer, float* out) noexcept:
         pass
+    cdef tuple _obs_shape(self):
+        return (0,)
+    cdef long _ply(self) noexcept:
+        return 0
+    cdef uint64_t _hash(self) noexcept:
+        return 0
     cdef object _pins(self):
         # Everything the position points into that only this state keeps alive (an Empire
         # Plateau board's tables). perft and random_playout hold it for as long as their
@@ -323,6 +336,22 @@ cdef class GameCore:
     @property
     def num_players(self) -> int:
         return self._num_players
+
+    @property
+    def ply(self) -> int:
+        """Plies played since the game began (a set-up position says its own)."""
+        return self._ply()
+
+    @property
+    def hash(self) -> int:
+        """64-bit key of the position, not of the way it was reached (each game's docs say
+        what it leaves out)."""
+        return self._hash()
+
+    @property
+    def observation_shape(self) -> tuple:
+        """Shape of :meth:`observation_tensor` (each game's docs give its planes)."""
+        return self._obs_shape()
 
     @property
     def num_distinct_actions(self) -> int:
@@ -390,19 +419,24 @@ cdef class GameCore:
             if 0 <= ai < self._num_actions and self._legal_id(ai):
                 self._push(ai)
                 return
-        # everything else (notation, other integer types, bad input) goes to the Python
-        # layer's _apply_slow, which raises the domain error or applies through _apply_checked
-        self._apply_slow(a)
+        self._apply_other(a)
 
-    def _apply_checked(self, action) -> bool:
-        """Apply ``action`` if it is a legal id; return whether it was applied."""
-        if not (isinstance(action, int) and not isinstance(action, bool)
-                and 0 <= action < self._num_actions):
-            return False
-        if not self._legal_id(action):
-            return False
-        self._push(action)
-        return True
+    def _apply_other(self, a) -> None:
+        """What ``apply`` does with anything but a legal int (or int64) id: apply any other
+        integer type's legal id, refuse the rest (InvalidActionError: not an id of the game;
+        IllegalActionError: not legal here). The Python layer overrides this hook to read
+        notation as well and to say why an action is illegal."""
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, numbers.Integral):
+            raise InvalidActionError(
+                f"an action is an int id, got {a!r} ({type(a).__name__})")
+        i = operator.index(a)
+        if not 0 <= i < self._num_actions:
+            raise InvalidActionError(f"action id {i!r} out of range [0, {self._num_actions})")
+        if self._over():
+            raise IllegalActionError(f"{i!r}: the game is over")
+        if not self._legal_id(i):
+            raise IllegalActionError(f"{i!r} is illegal")
+        self._push(i)
 
     def undo(self) -> int:
         """Take back the last action and return its id."""
@@ -472,7 +506,7 @@ cdef class GameCore:
             viewer = 0 if self._over() else self._mover()
         else:
             viewer = self._check_player(player)
-        out = new_array(self.observation_shape, _FLOAT32, True, &data)
+        out = new_array(self._obs_shape(), _FLOAT32, True, &data)
         self._observe(viewer, <float*>data)
         return out
 

@@ -577,9 +577,8 @@ cdef class AlbeaCore(ListCore):
         cdef AlbeaSnap* snaps = <AlbeaSnap*>self._h.data if self._h != NULL else NULL
         return [snaps[i].s.player for i in range(self._len)]
 
-    @property
-    def hash(self) -> int:
-        """64-bit key of the position (shown flags and the ply left out)."""
+    cdef uint64_t _hash(self) noexcept:
+        # the shown flags and the ply left out
         return albea_hash(&self.s)
 
     @property
@@ -587,8 +586,7 @@ cdef class AlbeaCore(ListCore):
         """``opening``, ``play``, ``respond`` (an exchange answer is due) or ``over``."""
         return PHASES[self.s.phase]
 
-    @property
-    def ply(self) -> int:
+    cdef long _ply(self) noexcept:
         return self.s.ply
 
     @property
@@ -686,9 +684,7 @@ cdef class AlbeaCore(ListCore):
         albea_values(&self.s, v)
         return (v[0], v[1])
 
-    @property
-    def observation_shape(self) -> tuple:
-        """Shape of :meth:`observation_tensor`: ``(276, 4, 4)``."""
+    cdef tuple _obs_shape(self):
         return OBSERVATION_SHAPE
 
     # -- set-up -------------------------------------------------------------------------------

@@ -621,19 +621,16 @@ cdef class EmpireCore(ListCore):
 
     # -- Empire Plateau queries ---------------------------------------------------------------
 
-    @property
-    def ply(self) -> int:
+    cdef long _ply(self) noexcept:
         return self.s.ply
 
-    @property
-    def hash(self) -> int:
-        """64-bit Zobrist hash of the position (not of the way it was reached, nor the ply)."""
+    cdef uint64_t _hash(self) noexcept:
+        # Zobrist key of the position (not of the way it was reached, nor the ply)
         return empire_hash(self.s)
 
-    @property
-    def observation_shape(self) -> tuple:
-        """Shape of :meth:`observation_tensor`: ``(36, rows, cols)``, the rows and columns
-        being the rings and spokes of a polar board (else one row of dots)."""
+    cdef tuple _obs_shape(self):
+        # (36, rows, cols): the rows and columns are the rings and spokes of a polar board
+        # (else one row of dots)
         return (EMPIRE_OBS_PLANES, self.s.bd.rows, self.s.bd.cols)
 
     @property

@@ -430,8 +430,7 @@ cdef class XCore(GameCore):
     def pieces_per_player(self) -> int:
         return self.s.spec.ppp
 
-    @property
-    def ply(self) -> int:
+    cdef long _ply(self) noexcept:
         return self.s.ply
 
     @property
@@ -443,14 +442,12 @@ cdef class XCore(GameCore):
         """Triples left in the common supply."""
         return self.s.supply
 
-    @property
-    def hash(self) -> int:
-        """64-bit Zobrist hash of the position (not of the way it was reached)."""
+    cdef uint64_t _hash(self) noexcept:
+        # Zobrist key of the position (not of the way it was reached)
         return x_hash(&self.s)
 
-    @property
-    def observation_shape(self) -> tuple:
-        """Shape of :meth:`observation_tensor`: ``(players + 8, n, n)``."""
+    cdef tuple _obs_shape(self):
+        # (players + 8, n, n)
         return (self.s.spec.players + 8, self.s.spec.n, self.s.spec.n)
 
     def mobility(self, player) -> int:

@@ -107,11 +107,11 @@ class InvalidResultsError(PlateauError):
 
 
 def _install_in_core() -> None:
-    """The compiled core raises :class:`InvalidArgumentError` for bad arguments too (it cannot
-    import this package, which is built on it: the class is handed down once, here)."""
+    """The compiled core raises this module's errors too (it cannot import this package,
+    which is built on it: the classes are handed down once, here)."""
     from plateau_core import _common
 
-    _common._use_argument_error(InvalidArgumentError)
+    _common._use_errors(InvalidArgumentError, InvalidActionError, IllegalActionError)
 
 
 _install_in_core()

@@ -16,13 +16,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Union
 
 import numpy as np
+from plateau_core._common import GameCore
 
 from plateau.checks import check_int, check_seed
 from plateau.errors import ActionError, IllegalActionError, InvalidActionError, InvalidArgumentError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
-    from plateau_core._common import GameCore as _CoreApi
+
+    _CoreApi = GameCore
 else:  # at run time each game's class puts its compiled core first: GameState is a mixin
     _CoreApi = object
 
@@ -148,14 +150,13 @@ class GameState(_CoreApi):
     #: the game's registry entry, set on the class by ``plateau.registry.register``
     _entry: ClassVar[GameEntry | None] = None
 
-    if TYPE_CHECKING:  # supplied by each game's compiled core (the rest: GameCore's stub)
-
-        @property
-        def ply(self) -> int: ...
-        @property
-        def hash(self) -> int: ...
-        @property
-        def observation_shape(self) -> tuple[int, ...]: ...
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A state class lists its compiled core first, whose hooks would hide this mixin's
+        # overrides: unless a class between them overrides it, the class gets this one.
+        owner = next(k for k in cls.__mro__ if "_apply_other" in vars(k))
+        if owner is GameCore:
+            cls._apply_other = GameState._apply_other  # type: ignore[method-assign]
 
     # -- per game (overridden) ---------------------------------------------------------------
 
@@ -242,12 +243,12 @@ class GameState(_CoreApi):
             shown = repr(given) if given == name else f"{given!r} ({name})"
             raise IllegalActionError(f"{shown} is illegal: {self._why_illegal(a)}")
 
-    def _apply_slow(self, action: object) -> None:
-        # called by the core's apply for anything but a legal plain int id
+    def _apply_other(self, action: object) -> None:
+        """The core's ``apply`` hook for anything but a legal int id, overridden (see
+        ``__init_subclass__``): notation too, and refusals that say why."""
         a = self.action_id(action)
         self._check_legal(a, action)
-        if not self._apply_checked(a):  # pragma: no cover - _check_legal passed
-            raise IllegalActionError(f"{action!r} is illegal")
+        GameCore._apply_other(self, a)
 
     def apply_all(self, actions: Iterable[int | str]) -> None:
         """Apply several actions in order; on a refused one, the state is left as it was and

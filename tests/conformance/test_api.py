@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from plateau_core._common import GameCore
 
 import plateau
 from plateau import GameState, IllegalActionError
@@ -363,6 +364,46 @@ def test_every_id_has_a_distinct_name_that_parses_back(game_variant: tuple[str, 
     for a in range(0, len(strings), 7):
         assert s.parse_action(f"  {strings[a]}\n") == a
         assert s.action_to_string(np.int64(a)) == strings[a]
+
+
+def test_the_state_api_is_declared_once_on_the_compiled_base(game_variant: tuple[str, str]) -> None:
+    # ply, hash and observation_shape are GameCore's, read through its hooks: no game's core nor
+    # the Python mixin declares them again
+    s = plateau.new_game(*game_variant)
+    for name in ("ply", "hash", "observation_shape", "apply", "_apply_other"):
+        owners = [k for k in type(s).__mro__ if name in vars(k)]
+        # the mixin's apply hook is set on each state class too (a state lists its core first)
+        expected = [type(s), GameCore, GameState] if name == "_apply_other" else [GameCore]
+        assert owners == expected, (name, owners)
+    assert type(s.ply) is int and type(s.hash) is int
+    assert s.observation_tensor().shape == s.observation_shape
+
+
+def test_the_compiled_core_applies_and_refuses_without_the_python_layer(live_case: Case) -> None:
+    # the core's own apply hook (what a state's class overrides): any integer type's legal id,
+    # typed refusals for the rest, notation included (reading it is the Python layer's job)
+    s = live_case.state()
+    legal = s.legal_actions()
+    illegal = np.setdiff1d(np.arange(s.num_distinct_actions), legal)
+    before = snapshot(s)
+    refused: list[tuple[object, type[Exception]]] = [
+        (s.action_to_string(int(legal[0])), plateau.InvalidActionError),
+        (1.0, plateau.InvalidActionError),
+        (np.True_, plateau.InvalidActionError),
+        (-1, plateau.InvalidActionError),
+        (np.int16(-1), plateau.InvalidActionError),
+        (s.num_distinct_actions, plateau.InvalidActionError),
+    ]
+    if len(illegal):
+        refused.append((np.uint32(illegal[0]), plateau.IllegalActionError))
+    for action, error in refused:
+        with pytest.raises(error):
+            GameCore._apply_other(s, action)
+        assert snapshot(s) == before, action
+    GameCore._apply_other(s, np.int32(legal[-1]))
+    expected = live_case.state()
+    expected.apply(int(legal[-1]))
+    assert snapshot(s) == snapshot(expected)
 
 
 def test_apply_by_string_equals_apply_by_id(live_case: Case) -> None:
