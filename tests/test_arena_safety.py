@@ -314,6 +314,33 @@ def test_a_signal_ending_the_arena_leaves_no_worker_or_engine(
     assert _still_running(pids, tmp_path) == []  # no engine, no `sleep` of an engine
 
 
+def test_an_interrupted_pool_leaves_no_manager_thread_to_race_the_exit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the pool's manager thread, left running after an interrupt, races the interpreter's exit
+    # hook on its wakeup pipe (a "Bad file descriptor" traceback after SIGHUP, seen once in the
+    # test above); the arena waits for it, even when it is slow to close
+    import concurrent.futures.process as pool_internals
+
+    closing = pool_internals._ExecutorManagerThread.join_executor_internals
+
+    def slowly(self: Any) -> None:
+        time.sleep(0.5)
+        closing(self)
+
+    monkeypatch.setattr(pool_internals._ExecutorManagerThread, "join_executor_internals", slowly)
+
+    def stop_after_one(stream: Any, n: int) -> Any:
+        for result in stream:
+            yield result
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        arena.run("plateau-x", "mini", ["random", "random"], 20, jobs=2, progress=stop_after_one)
+    alive = [t for t, _ in list(pool_internals._threads_wakeups.items()) if t.is_alive()]
+    assert alive == []
+
+
 #: an engine whose handshake hangs, after the first process (the arena's check before the
 #: first game): the arena is stopped while its workers are still starting their engines
 SLOW_START = """

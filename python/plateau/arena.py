@@ -869,6 +869,7 @@ def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult,
         # wait (a few seconds at most) for the workers to stop their engines and exit, so
         # that nothing of the arena outlives it
         workers = list(getattr(pool, "_processes", {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in workers:
             proc.terminate()
@@ -878,6 +879,12 @@ def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult,
         for proc in workers:
             if proc.is_alive():
                 proc.kill()
+        # and for the pool's manager thread, which sees the workers gone and closes its wakeup
+        # pipe: left running, it races the interpreter's exit hook, which writes to that pipe
+        # (CPython before 3.12.8 and 3.13.1, gh-125451: "Bad file descriptor" and a traceback
+        # after the arena has ended)
+        if manager is not None:
+            manager.join(max(0.0, end - time.monotonic()) + 1.0)
         raise
     pool.shutdown()
 
