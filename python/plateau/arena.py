@@ -111,7 +111,7 @@ class GameResult:
 
     @classmethod
     def from_line(cls, line: str) -> GameResult:
-        """The game of one results line; :class:`InvalidResultsError` if it is not JSON or
+        """The game of one results line; :class:`~plateau.InvalidResultsError` if it is not JSON or
         not an arena game (a field missing, unknown or of the wrong type)."""
         return cls.from_dict(load_outside_json(line, InvalidResultsError, "not JSON"))
 
@@ -777,7 +777,7 @@ class ArenaResult:
 
 def read_results(path: str | os.PathLike[str]) -> list[GameResult]:
     """The games in a JSON-lines file; a torn last line (an interrupted write: not JSON, no
-    newline after it) is ignored, any other bad line is an :class:`InvalidResultsError`
+    newline after it) is ignored, any other bad line is an :class:`~plateau.InvalidResultsError`
     naming the file and line (``games.jsonl:3: ...``)."""
     try:
         text = Path(path).read_text(encoding="utf-8")

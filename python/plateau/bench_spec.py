@@ -1,6 +1,6 @@
 """What a game declares for ``plateau bench`` (in ``bench.BENCH`` of its package): perft
 positions with their known counts, checks of its random games, yardsticks and targets.
-Plain data, apart from :mod:`plateau.bench` (which runs it) so that the registry and the games
+Plain data, apart from ``plateau.bench`` (which runs it) so that the registry and the games
 can name it without importing the benchmark itself."""
 
 from __future__ import annotations

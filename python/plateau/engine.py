@@ -48,6 +48,7 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 16
 #: unread engine output the arena holds at most: more is a flood, and the engine forfeits
 MAX_BUFFERED_LINES = 10_000
+#: the same bound in bytes
 MAX_BUFFERED_BYTES = 1 << 20
 #: a command line ``plateau engine`` reads, at most (a record with an Empire Plateau board of
 #: 1,024 dots is well under a megabyte); a longer one is read in pieces, none a command
@@ -155,6 +156,8 @@ class BotEngine:
         self.state: GameState | None = None
 
     def handle(self, line: str) -> list[str] | None:
+        """The lines to answer ``line`` (one command of the arena) with, or None after
+        ``quit``."""
         words = line.split()
         if not words:
             return []
@@ -551,8 +554,8 @@ def pump(pipe: IO[bytes], output: EngineOutput, to_end: bool = True) -> bool:
 
 class EngineConnection:
     """The referee's half of the protocol with one engine (handshake, games, positions,
-    ``go``), over a transport that subclasses provide: :meth:`_write`, which writes by a
-    deadline, and :attr:`output`, the engine's lines. :class:`EngineProcess` is the real one;
+    ``go``), over a transport that subclasses provide: ``_write``, which writes by a
+    deadline, and ``output``, the engine's lines. :class:`EngineProcess` is the real one;
     the fuzz harness drives the same protocol code with a scripted engine."""
 
     def __init__(self, spec: EngineSpec) -> None:

@@ -23,12 +23,12 @@ VERSION = RECORD_VERSION
 
 def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
     """The record of ``state`` as a plain dict (:meth:`GameState.to_record
-    <plateau.state.GameState.to_record>`)."""
+    <plateau.GameState.to_record>`)."""
     return state.to_record(viewer)
 
 
 def to_json(state: GameState, indent: int | None = None, viewer: int | None = None) -> str:
-    """The record of ``state`` as JSON text (``viewer``: see :func:`to_record`)."""
+    """The record of ``state`` as JSON text (``viewer``: see :func:`~plateau.record.to_record`)."""
     return state.to_json(viewer, indent=indent)
 
 

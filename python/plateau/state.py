@@ -83,7 +83,7 @@ def check_rng(rng: object, name: str = "rng") -> RandomSource:
 class Determinizer:
     """Draws states consistent with one player's knowledge of a position. This base serves
     perfect-information games, where that is the position itself; a game with hidden
-    information subclasses it and overrides :meth:`_sample` to draw the hidden rest."""
+    information subclasses it and overrides ``_sample`` to draw the hidden rest."""
 
     def __init__(self, state: GameState, player: int) -> None:
         self.state = state
@@ -91,7 +91,7 @@ class Determinizer:
 
     def sample(self, rng: RandomSource = None) -> GameState:
         """One consistent state (``rng``: a seed, ``random.Random`` or numpy Generator,
-        checked by :func:`check_rng` in every game)."""
+        checked by :func:`plateau.state.check_rng` in every game)."""
         return self._sample(check_rng(rng))
 
     def _sample(self, rng: RandomSource) -> GameState:
