@@ -653,6 +653,12 @@ def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
         plateau.cli.main(["--version"])
     assert info.value.code == 0
     assert capsys.readouterr().out.strip() == f"plateau {plateau.__version__}"
+    # the installed metadata's version is read from the same place
+    from importlib.metadata import version
+
+    assert version("plateau") == plateau.__version__
+    changelog = (Path(__file__).resolve().parent.parent / "CHANGELOG.md").read_text("utf-8")
+    assert f"## {plateau.__version__}" in changelog, "CHANGELOG.md has no entry for this version"
 
 
 def test_every_cli_option_has_help() -> None:
