@@ -69,13 +69,14 @@ done
 
 echo "== repair (manylinux) and strip"
 for whl in "$work"/raw/*.whl; do
-    "$work/tools/bin/auditwheel" repair --strip --wheel-dir "$work/repaired" "$whl" > /dev/null
+    "$work/tools/bin/auditwheel" repair --strip --wheel-dir "$work/repaired" "$whl" > /dev/null 2>&1
 done
 rm -f "$dist"/plateau-*.whl "$dist"/plateau-*.tar.gz
 cp "$sdist" "$work"/repaired/*.whl "$dist"/
 for whl in "$dist"/*.whl; do
-    "$work/tools/bin/auditwheel" show "$whl" | grep -o 'consistent with the following platform tag: "[^"]*"' \
-        | sed "s|^|$(basename "$whl"): |"
+    # (auditwheel show wraps its lines)
+    plat=$("$work/tools/bin/auditwheel" show "$whl" | tr '\n' ' ' | grep -o 'platform tag: "[^"]*"')
+    echo "$(basename "$whl"): $plat"
 done
 
 echo "== contents and metadata"

@@ -40,7 +40,9 @@ SDIST_NEEDS = (
 #: leftovers, the repository's own tooling
 NEVER = ["*.c", "*.o", "*.pyc", "*/__pycache__/*", "build/*", ".ci/*", ".git*", "tools/*"]
 NEVER_IN_SDIST = ["*.so", "tests/*", "bench/*", "fuzz/*", "docs/*"]
-NEVER_IN_WHEEL = ["*.egg-info/*", "*.pyx"]  # an sdist has setuptools' egg-info, by design
+#: (an sdist has setuptools' egg-info, by design; a wheel keeps the .pyx sources beside the
+#: compiled modules, so that a traceback through the core shows its source lines)
+NEVER_IN_WHEEL = ["*.egg-info/*"]
 
 
 def names_in(path: str) -> list[str]:
