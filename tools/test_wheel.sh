@@ -26,7 +26,8 @@ export CC=/bin/false CXX=/bin/false PIP_ONLY_BINARY=:all: PIP_DISABLE_PIP_VERSIO
 start=$SECONDS
 pip_q "$work/venv/bin/pip" install -q "$whl"
 echo "$tag: installed in $((SECONDS - start)) s"
-numpy_floor=$(sed -n 's/.*"numpy>=\([0-9.]*\)".*/\1/p' "$root/pyproject.toml" | head -1)
+# the numpy floor of the package's run-time dependencies (not the build's)
+numpy_floor=$(grep '^dependencies' "$root/pyproject.toml" | sed -n 's/.*"numpy>=\([0-9.]*\)".*/\1/p')
 if [ "$tag" = cp39 ]; then
     pip_q "$work/venv/bin/pip" install -q "numpy==$numpy_floor.*"
 fi
@@ -37,7 +38,12 @@ pip_q "$work/venv/bin/pip" install -q "pytest>=7.4" "pytest-benchmark>=4" "hypot
 mkdir "$work/t"
 cp -r "$root/tests" "$root/pyproject.toml" "$work/t/"
 (cd "$work/t" && "$work/venv/bin/python" -m pytest -q -p no:randomly tests/conformance 2>&1 | tail -3)
-for game in $("$work/venv/bin/python" -c 'import plateau; print(*plateau.games())'); do
-    "$work/venv/bin/plateau" arena --game "$game" --bots random,greedy --games 4 --no-progress \
-        | tail -1
+# a few games of each game's default variant, a random and a greedy bot taking turns at the seats
+"$work/venv/bin/python" -c '
+import plateau
+for game in plateau.games():
+    seats = plateau.new_game(game).num_players
+    print(game, ",".join((["random", "greedy"] * 2)[:seats]))' |
+while read -r game bots; do
+    "$work/venv/bin/plateau" arena --game "$game" --bots "$bots" --games 4 --no-progress | tail -1
 done
