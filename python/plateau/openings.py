@@ -165,10 +165,11 @@ def random_opening(
 def read_openings(
     path: str | os.PathLike[str], game: str | GameSpec | None = None, variant: str | None = None
 ) -> list[dict[str, Any]]:
-    """The openings of a file, each replayed and written again as :func:`~plateau.record.to_record` does.
-    A line that is not JSON, not a replayable record, of another game or variant than the
-    one given (or, for a :class:`plateau.GameSpec`, with other options), or a finished game,
-    is an error naming the line (blank lines are skipped)."""
+    """The openings of a file, each replayed and written again as
+    :func:`~plateau.record.to_record` does. A line that is not JSON, not a replayable record,
+    of another game or variant than the one given (or, for a :class:`plateau.GameSpec`, with
+    other options), or a finished game, is an error naming the line (blank lines are
+    skipped)."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     out: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):

@@ -555,10 +555,11 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         return f"{('Black', 'White')[self.current_player]} to act"
 
     def determinizer(self, player: int) -> Determinizer:
-        """A sampler of states consistent with ``player``'s view (see :class:`~plateau.games.albea.state.Determinizer`):
-        the hidden rest (opponent pieces not identified, the opponent's reserve) is drawn
-        uniformly from the consistent worlds. Build it once and call ``.sample(rng)`` for many
-        determinizations; ``resample_hidden`` and ``view_for`` draw one."""
+        """A sampler of states consistent with ``player``'s view (see
+        :class:`~plateau.games.albea.state.Determinizer`): the hidden rest (opponent pieces not
+        identified, the opponent's reserve) is drawn uniformly from the consistent worlds. Build
+        it once and call ``.sample(rng)`` for many determinizations; ``resample_hidden`` and
+        ``view_for`` draw one."""
         return Determinizer(self, player)
 
     def _player(self, player: object) -> int:
