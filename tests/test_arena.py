@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import pytest
 
 import plateau
-from plateau import arena
+from plateau import arena, rating
 from plateau.bots import BOTS, Bot, register_bot
 from plateau.cli import main
 from plateau.openings import OpeningSource
@@ -361,8 +361,8 @@ def test_a_bot_that_cannot_play_the_game_is_refused_before_the_first_game(
 
 
 def test_elo_column_never_shows_minus_zero() -> None:
-    assert arena._signed(-0.4) == "+0" and arena._signed(0.2) == "+0"
-    assert arena._signed(-17.0) == "-17" and arena._signed(math.inf) == "+inf"
+    assert rating.signed(-0.4) == "+0" and rating.signed(0.2) == "+0"
+    assert rating.signed(-17.0) == "-17" and rating.signed(math.inf) == "+inf"
 
 
 def test_arena_report_of_a_file_without_arena_games_says_what_it_found(tmp_path: Path) -> None:

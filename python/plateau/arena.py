@@ -1,5 +1,7 @@
 """The arena: bots play many games against each other, in parallel worker processes (or on a
-Ray cluster), with seats rotated so that no bot keeps the first-move advantage. Every game is
+Ray cluster), with seats rotated so that no bot keeps the first-move advantage. More bots than
+seats make a tournament (a round robin or a gauntlet: :mod:`plateau.pairings`), reported with a
+cross table and a Bradley-Terry ranking (:mod:`plateau.rating`). Every game is
 written as one JSON line (with the engine's game record), results can be re-tabulated from
 that file alone, and an interrupted arena resumes without replaying finished games.
 
@@ -18,9 +20,9 @@ game pairs, games ``2k`` and ``2k+1`` (the two seat orders), until the sequentia
 H1 or H0, or ``games`` (then a maximum) runs out: ``docs/sprt.md``.
 
 With ``openings=OpeningSource(...)`` (:mod:`plateau.openings`, ``docs/openings.md``) games
-start from the openings of a file or from random plies: games come in groups of ``n`` (the
-number of players), the ``n`` rotations of seats, and every game of group ``k`` starts from
-opening ``k``, so that opening luck cancels out. With two players a group is an SPRT's pair.
+start from the openings of a file or from random plies: games come in rounds (the ``n``
+rotations of seats, or every seating of a tournament), and every game of round ``k`` starts from
+opening ``k``, so that opening luck cancels out. With two players a round is an SPRT's pair.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.errors import InvalidArgumentError, InvalidResultsError
 from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
+from plateau.pairings import FORMATS, Schedule, seat_order
+from plateau.rating import CrossTable, Rating, bradley_terry, elo_interval, signed
 from plateau.record import to_record
 from plateau.registry import GameSpec, game_info, spec_of
 from plateau.sprt import SPRT, SPRTCounter, SPRTState
@@ -105,6 +109,16 @@ class GameResult:
     #: the game's options (every one, as the record's ``options``; ``{}`` in files written
     #: before results named them)
     options: dict[str, Any] = field(default_factory=dict)
+    #: the arena's bot in each seat, as its index in the arena's list of bots (files written
+    #: before tournaments: the rotation of ``seat_order``)
+    players: list[int] = field(default_factory=list)
+    #: a tournament's format and bots (``{"format": "round-robin", "bots": [labels]}``), None
+    #: in an arena of one bot per seat
+    schedule: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.players:
+            self.players = seat_order(self.index, len(self.seats))
 
     def to_line(self) -> str:
         return json.dumps({"format": FORMAT, **asdict(self)})
@@ -141,6 +155,19 @@ class GameResult:
             raise InvalidResultsError(f"ranking {got} does not place each of {n} seats once")
         if len(fields["returns"]) != n:
             raise InvalidResultsError(f"returns has {len(fields['returns'])} values for {n} seats")
+        players = fields.get("players")
+        if players is not None:
+            schedule = fields.get("schedule")
+            if len(players) != n:
+                raise InvalidResultsError(f"players has {len(players)} bots for {n} seats")
+            if schedule is None and sorted(players) != list(range(n)):
+                got = _short(players)
+                raise InvalidResultsError(f"players {got} is not an order of the {n} bots")
+            if schedule is not None and max(players) >= len(schedule["bots"]):
+                got = _short(players)
+                raise InvalidResultsError(
+                    f"players {got} names a bot beyond the {len(schedule['bots'])} of the schedule"
+                )
         forfeit = fields.get("forfeit")
         if forfeit is not None and forfeit["seat"] not in range(n):
             raise InvalidResultsError(f"forfeit seat {forfeit['seat']} is not one of {n} seats")
@@ -173,6 +200,19 @@ def _is_sprt(value: object) -> bool:
     except (TypeError, ValueError):
         return False
     return True
+
+
+def _is_schedule(value: object) -> bool:
+    if value is None:
+        return True
+    return (
+        isinstance(value, dict)
+        and set(value) == {"format", "bots"}
+        and value["format"] in FORMATS
+        and isinstance(value["bots"], list)
+        and len(value["bots"]) >= 2
+        and all(isinstance(b, str) for b in value["bots"])
+    )
 
 
 def _is_forfeit(value: object) -> bool:
@@ -225,6 +265,12 @@ _RESULT_FIELDS: dict[str, tuple[Callable[[Any], bool], str, bool]] = {
     "opening_plies": (lambda v: _is_int(v, 0), "an integer >= 0", False),
     "openings": (lambda v: v is None or isinstance(v, str), "null or a string", False),
     "options": (lambda v: isinstance(v, dict), "an object (the game's options)", False),
+    "players": (
+        lambda v: isinstance(v, list) and len(set(v)) == len(v) and all(_is_int(b, 0) for b in v),
+        "a list of distinct bot numbers >= 0",
+        False,
+    ),
+    "schedule": (_is_schedule, 'null or {"format": ..., "bots": [...]}', False),
 }
 
 
@@ -296,16 +342,6 @@ def bot_label(source: BotSource) -> str:
     if isinstance(source, Bot):
         return source.describe()
     return f"{getattr(source, '__module__', '?')}:{getattr(source, '__qualname__', source)}"
-
-
-def seat_order(index: int, num_bots: int) -> list[int]:
-    """Which bot sits in each seat in game ``index``: rotated by one seat per game, so over
-    ``num_bots`` consecutive games every bot plays every seat once.
-
-    >>> [seat_order(i, 3) for i in range(3)]
-    [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
-    """
-    return [(seat - index) % num_bots for seat in range(num_bots)]
 
 
 def _seed_for(seed: int, index: int, seat: int) -> int:
@@ -594,33 +630,11 @@ class BotStats:
     elo_ci95: tuple[float, float] | None = None
 
 
-def _signed(x: float) -> str:
-    """``x`` rounded with its sign, never ``-0`` (``+0``, ``-17``, ``+inf``)."""
-    text = f"{x:+.0f}"
-    return "+0" if text == "-0" else text
-
-
-def _elo(score: float) -> float:
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
-def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``p`` observed in ``n`` trials (stays inside
-    [0, 1] and is not empty at 0 or 1, unlike the normal approximation)."""
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def score_of(result: GameResult, bot: int, num_bots: int) -> float:
-    """Bot ``bot``'s score in a game: 1 for a first place of its own, 1/k for a first place
-    shared by k seats, 0 otherwise (a forfeit is last place, so 0 in a two-player game)."""
-    seat = seat_order(result.index, num_bots).index(bot)
+def score_of(result: GameResult, bot: int, num_bots: int = 0) -> float:
+    """Bot ``bot``'s score in a game it played: 1 for a first place of its own, 1/k for a first
+    place shared by k seats, 0 otherwise (a forfeit is last place, so 0 in a two-player game).
+    ``num_bots`` is not needed (the result names its bots) and kept for old callers."""
+    seat = result.players.index(bot)
     first = result.ranking[0]
     return 1.0 / len(first) if seat in first else 0.0
 
@@ -660,6 +674,8 @@ class ArenaResult:
     max_games: int | None = None
     #: the game's options (``{}``: not known, in files written before results named them)
     options: dict[str, Any] = field(default_factory=dict)
+    #: the tournament format (:data:`plateau.pairings.FORMATS`): ``seats`` for one bot per seat
+    format: str = "seats"
 
     def sprt_state(self) -> SPRTState | None:
         """Where the arena's SPRT stands (None without one): the counts, LLR and decision."""
@@ -668,20 +684,23 @@ class ArenaResult:
         return sprt_state(self.results, self.sprt, self.max_games)
 
     def stats(self) -> list[BotStats]:
-        """Per bot (over all its seats): games, wins (first-place group), points, mean points
-        with a 95% confidence interval (normal approximation), win rate, forfeits, and for
-        2-player games the Elo difference from the score (a shared first place scores 1/2),
-        its interval mapped from the Wilson interval of the score."""
+        """Per bot (over the games it played, in all its seats): games, wins (first-place
+        group), points, mean points with a 95% confidence interval (normal approximation), win
+        rate, forfeits, and with two bots the Elo difference from the score (a shared first
+        place scores 1/2), its interval mapped from the Wilson interval of the score (a clean
+        sweep: :func:`plateau.rating.elo_interval`)."""
         out = []
         two = len(self.bots) == 2
         for b, spec in enumerate(self.bots):
             pts, wins, forfeits, score = [], 0, 0, 0.0
             for r in self.results:
-                seat = seat_order(r.index, len(self.bots)).index(b)
+                if b not in r.players:
+                    continue
+                seat = r.players.index(b)
                 pts.append(r.returns[seat])
                 if seat in r.ranking[0]:
                     wins += 1
-                    score += score_of(r, b, len(self.bots))
+                    score += score_of(r, b)
                 if r.forfeit is not None and r.forfeit["seat"] == seat:
                     forfeits += 1
             n = len(pts)
@@ -698,23 +717,45 @@ class ArenaResult:
                 forfeits=forfeits,
             )
             if two and n:
-                s = score / n
-                lo, hi = _wilson(s, n)
-                stat.elo = _elo(s)
-                stat.elo_ci95 = (_elo(lo), _elo(hi))
+                elo, lo, hi = elo_interval(score / n, n)
+                stat.elo = elo
+                stat.elo_ci95 = (lo, hi)
             out.append(stat)
         return out
 
+    def cross_table(self) -> CrossTable:
+        """Every pair of bots' results against each other (:mod:`plateau.rating`: in a game of
+        three or four, each pair's places compared)."""
+        return CrossTable.of(len(self.bots), ((r.players, r.ranking) for r in self.results))
+
+    def ratings(self) -> list[Rating]:
+        """Every bot's Elo from a Bradley-Terry fit of the cross table, best first
+        (:func:`plateau.rating.bradley_terry`)."""
+        return bradley_terry(self.cross_table())
+
     def tournament(self) -> Tournament:
-        """The games as tournament rounds, scored per bot (points by place, ties by wins)."""
+        """The games as tournament rounds of the game's own scoring, per bot (points by place,
+        ties by wins): an arena of one bot per seat only (``format`` ``seats``)."""
+        if self.format != "seats":
+            raise InvalidArgumentError(
+                f"a {self.format} arena has more bots than seats: its games are not rounds of "
+                "one tournament of the game (see cross_table() and ratings())"
+            )
         t = Tournament(self.game, self.variant, **self.options)
         for r in self.results:
-            order = seat_order(r.index, len(self.bots))
-            t.add([[order[seat] for seat in group] for group in r.ranking])
+            t.add([[r.players[seat] for seat in group] for group in r.ranking])
         return t
 
+    def _labels(self) -> list[str]:
+        """Each bot's name for the tables: its spec, numbered when several bots share it."""
+        return [
+            spec + (f" #{self.bots[: i + 1].count(spec)}" if self.bots.count(spec) > 1 else "")
+            for i, spec in enumerate(self.bots)
+        ]
+
     def format_table(self) -> str:
-        """The statistics as a Markdown table."""
+        """The statistics as Markdown: a table per bot, and with more than two bots the
+        cross table of pairwise scores and the ranking by Bradley-Terry Elo."""
         head = "| bot | games | wins | points | mean points (95% CI) | win rate | forfeits |"
         rule = "|---|---:|---:|---:|---|---:|---:|"
         two = len(self.bots) == 2
@@ -722,35 +763,49 @@ class ArenaResult:
             head += " Elo diff (95% CI) |"
             rule += "---|"
         lines = [head, rule]
-        stats = self.stats()
-        names = [s.bot for s in stats]
-        for i, s in enumerate(stats):
-            label = s.bot
-            if names.count(s.bot) > 1:  # the same spec in several seats: number them
-                label += f" #{names[: i + 1].count(s.bot)}"
+        labels = self._labels()
+        for label, s in zip(labels, self.stats()):
             line = (
                 f"| {label} | {s.games} | {s.wins} | {s.points:g} | {s.mean:.3f} ± {s.ci95:.3f} "
                 f"| {100 * s.win_rate:.1f}% | {s.forfeits} |"
             )
             if two and s.elo is not None and s.elo_ci95 is not None:
                 lo, hi = s.elo_ci95
-                line += f" {_signed(s.elo)} ({_signed(lo)} .. {_signed(hi)}) |"
+                line += f" {signed(s.elo)} ({signed(lo)} .. {signed(hi)}) |"
             lines.append(line)
+        if len(self.bots) > 2 and self.results:
+            lines += ["", *self._format_cross_table(labels), "", *self._format_ratings(labels)]
         truncated = sum(r.truncated for r in self.results)
         lines.append("")
+        if self.format == "seats":
+            how = "seats rotated"
+        else:
+            sched = Schedule.make(self.format, len(self.bots), len(self.results[0].seats))
+            rounds, rest = divmod(len(self.results), sched.round_games)
+            how = (
+                f"{self.format}, {sched.round_games} games a round (every seating), "
+                f"{rounds} round{'s' * (rounds != 1)}"
+                + (f" and {rest} games of one more" if rest else "")
+            )
         lines.append(
             f"{len(self.results)} games of {self.game}/{self.variant}"
             f"{_options_text(self.game, self.options)}"
-            ", seats rotated; "
+            f", {how}; "
             f"{truncated} stopped at the ply limit and scored by their ranking then."
         )
         sources = sorted({r.openings for r in self.results if r.openings is not None})
         if sources:
             used = len({r.opening for r in self.results})
-            lines.append(
-                f"Openings ({', '.join(sources)}): {used} used, one for each group of "
-                f"{len(self.bots)} games (the seat rotations)."
-            )
+            if self.format == "seats":
+                lines.append(
+                    f"Openings ({', '.join(sources)}): {used} used, one for each group of "
+                    f"{len(self.bots)} games (the seat rotations)."
+                )
+            else:
+                lines.append(
+                    f"Openings ({', '.join(sources)}): {used} used, one for each round "
+                    "(every seating of every pairing starts from it)."
+                )
         timed = sorted({r.tc for r in self.results if r.tc is not None})
         if timed:
             on_time = sum(
@@ -770,6 +825,47 @@ class ArenaResult:
                 f"lost {lost}"
             )
         return "\n".join(lines)
+
+    def _format_cross_table(self, labels: list[str]) -> list[str]:
+        """The cross table: row bot's score against column bot, its games and Elo interval."""
+        table = self.cross_table()
+        k = len(self.bots)
+        lines = [
+            "Cross table (the row's score against the column; games; Elo, 95% CI):",
+            "",
+            "| | " + " | ".join(labels) + " |",
+            "|---|" + "---|" * k,
+        ]
+        for a in range(k):
+            cells = []
+            for b in range(k):
+                n = table.games[a][b]
+                if a == b or not n:
+                    cells.append("" if a == b else "-")
+                    continue
+                elo, lo, hi = elo_interval(table.points[a][b] / n, n)
+                cells.append(
+                    f"{table.points[a][b]:g}/{n} {signed(elo)} ({signed(lo)} .. {signed(hi)})"
+                )
+            lines.append(f"| {labels[a]} | " + " | ".join(cells) + " |")
+        return lines
+
+    def _format_ratings(self, labels: list[str]) -> list[str]:
+        """The ranking by Bradley-Terry Elo, centred on the field's mean."""
+        lines = [
+            "Ranking (Bradley-Terry maximum likelihood over the pairwise scores, one virtual draw "
+            "per pair; Elo centred on the field's mean, 95% CI):",
+            "",
+            "| rank | bot | Elo | ± | pairwise score | pairwise games |",
+            "|---:|---|---:|---:|---:|---:|",
+        ]
+        for place, r in enumerate(self.ratings(), 1):
+            share = f"{100 * r.points / r.games:.1f}%" if r.games else "-"
+            lines.append(
+                f"| {place} | {labels[r.bot]} | {signed(r.elo)} | {r.ci95:.0f} | "
+                f"{r.points:g} ({share}) | {r.games} |"
+            )
+        return lines
 
 
 # -- running ------------------------------------------------------------------------------------
@@ -813,21 +909,31 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
             f"{path}: no arena games ({found}); `plateau arena --out` writes them"
         )
     first = results[0]
-    bots = [
-        first.seats[seat_order(first.index, len(first.seats)).index(b)]
-        for b in range(len(first.seats))
-    ]
+    if first.schedule is not None:
+        bots = list(first.schedule["bots"])
+        fmt = str(first.schedule["format"])
+    else:
+        bots = [first.seats[first.players.index(b)] for b in range(len(first.seats))]
+        fmt = "seats"
+    try:
+        schedule = Schedule.make(fmt, len(bots), len(first.seats))
+    except InvalidArgumentError as e:
+        raise InvalidArgumentError(f"{path}: {e}") from None
     for r in results:
         if (
             (r.game, r.variant, r.options) != (first.game, first.variant, first.options)
-            or sorted(r.seats) != sorted(bots)
+            or r.schedule != first.schedule
+            or r.players != schedule.players(r.index)
+            or r.seats != [bots[b] for b in r.players]
             or _without_games(r.sprt) != _without_games(first.sprt)
             or r.openings != first.openings
         ):
             raise InvalidArgumentError(f"{path}: game {r.index} belongs to another arena")
     results.sort(key=lambda r: r.index)
     if first.sprt is None:
-        return ArenaResult(first.game, first.variant, bots, results, options=first.options)
+        return ArenaResult(
+            first.game, first.variant, bots, results, options=first.options, format=fmt
+        )
     sprt = SPRT(**(_without_games(first.sprt) or {}))
     # a resumed test may have raised its maximum: the later lines carry the larger one
     max_games = max(int((r.sprt or {}).get("games", 0)) for r in results) or None
@@ -1046,13 +1152,19 @@ def run(
     tc: TimeControl | None = None,
     openings: OpeningSource | None = None,
     options: Mapping[str, Any] | None = None,
+    format: str | None = None,
 ) -> ArenaResult:
     """Play ``games`` games of ``game`` (a name with its ``variant``, None for the default, and
-    its ``options``; or a :class:`plateau.GameSpec` alone) by ``bots`` (one per seat, rotated
-    every game; each a spec string, a Bot subclass or factory, or a Bot object: see
-    :data:`BotSource`) and return the results. With ``out``, each game is appended to that
-    JSON-lines file as it finishes; with ``resume``, games already in it are kept and not
-    replayed.
+    its ``options``; or a :class:`plateau.GameSpec` alone) by ``bots`` (each a spec string, a
+    Bot subclass or factory, or a Bot object: see :data:`BotSource`) and return the results.
+    With ``out``, each game is appended to that JSON-lines file as it finishes; with
+    ``resume``, games already in it are kept and not replayed.
+
+    ``format`` (:mod:`plateau.pairings`) says who plays: ``"seats"`` (the default with one bot
+    per seat) rotates the bots one seat per game; ``"round-robin"`` (the default with more bots
+    than seats) plays every set of as many bots as seats in every seating, and ``"gauntlet"``
+    only the sets with the first bot. Games come in rounds of every seating; a tournament's
+    table adds the cross table and the Bradley-Terry ranking.
 
     With ``sprt`` (two bots), ``games`` is a maximum: game pairs are played until the test
     decides (``ArenaResult.sprt_state()``), and the results stop at its decision.
@@ -1072,11 +1184,12 @@ def run(
     spec = spec_of(game, variant, options)
     probe = spec.new_game()
     bots = list(bots)
-    if len(bots) != probe.num_players:
-        raise InvalidArgumentError(
-            f"{spec.game}/{spec.variant} has {probe.num_players} seats; got {len(bots)} bots: "
-            f"{bots}"
-        )
+    if format is None:
+        format = "seats" if len(bots) == probe.num_players else "round-robin"
+    try:
+        schedule = Schedule.make(format, len(bots), probe.num_players)
+    except InvalidArgumentError as e:
+        raise InvalidArgumentError(f"{spec.game}/{spec.variant}: {e}; bots: {bots}") from None
     for bot in bots:
         # every bot is built and asked before any game starts: a bad spec, or a bot that
         # cannot play this game (alphabeta with four players), is an error, not forfeits; an
@@ -1099,25 +1212,27 @@ def run(
         )
     book = openings.book(spec, None, seed) if openings is not None else None
     book_tag = book.tag if book is not None else None
-    num = len(bots)
     opening_cache: dict[int, Opening] = {}
 
     def opening_of(index: int) -> Opening | None:
-        """The opening of game ``index``: that of its group of seat rotations."""
+        """The opening of game ``index``: that of its round (its seat rotations)."""
         if book is None:
             return None
-        group = index // num
+        group = schedule.round_of(index)
         if group not in opening_cache:
             opening_cache[group] = book.opening(group)
         return opening_cache[group]
 
     tag: dict[str, Any] | None = None
+    labels = [bot_label(b) for b in bots]
+    sched_tag = None if format == "seats" else {"format": format, "bots": labels}
     if sprt is not None:
         if not isinstance(sprt, SPRT):
             raise InvalidArgumentError(f"sprt must be a plateau.sprt.SPRT, got {sprt!r}")
-        if len(bots) != 2:
+        if len(bots) != 2 or format != "seats":
             raise InvalidArgumentError(
-                f"an SPRT compares two bots in a two-player game, got {len(bots)}"
+                f"an SPRT compares two bots in a two-player game (format seats), got "
+                f"{len(bots)} bots, format {format}"
             )
         if games < 2 or games % 2:
             raise InvalidArgumentError(
@@ -1135,8 +1250,8 @@ def run(
             same = same and _without_games(r.sprt) == _without_games(tag) and r.tc == tc_text
             # the same openings, each game from its group's
             same = same and r.openings == book_tag and r.opening == _index_of(opening_of(r.index))
-            labels = [bot_label(bots[b]) for b in seat_order(r.index, len(bots))]
-            if not same or r.seats != labels:
+            same = same and r.schedule == sched_tag and r.players == schedule.players(r.index)
+            if not same or r.seats != [labels[b] for b in r.players]:
                 raise InvalidArgumentError(
                     f"{out}: game {r.index} was played by another arena setup"
                 )
@@ -1161,7 +1276,7 @@ def run(
         (
             spec,
             None,
-            [bots[b] for b in seat_order(i, len(bots))],
+            [bots[b] for b in schedule.players(i)],
             i,
             seed,
             move_timeout,
@@ -1182,6 +1297,8 @@ def run(
     try:
         for result in stream:
             result.sprt = tag
+            result.players = schedule.players(result.index)
+            result.schedule = sched_tag
             done[result.index] = result
             if sink is not None:
                 sink.write(result.to_line() + "\n")
@@ -1204,10 +1321,9 @@ def run(
         if stream is not source and hasattr(stream, "close"):
             stream.close()
     results = [done[i] for i in sorted(done) if i < games]
-    labels = [bot_label(b) for b in bots]
     opts = dict(spec.options)
     if sprt is None:
-        return ArenaResult(spec.game, spec.variant, labels, results, options=opts)
+        return ArenaResult(spec.game, spec.variant, labels, results, options=opts, format=format)
     results = _sprt_cut(results, sprt_state(results, sprt, games))
     return ArenaResult(spec.game, spec.variant, labels, results, sprt, games, options=opts)
 

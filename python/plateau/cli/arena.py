@@ -12,13 +12,33 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("arena", help="bots against bots, many games, with statistics")
     add_game_args(p)
     p.add_argument(
-        "--bots", required=True, help="one spec per seat, e.g. mcts:iters=2000,greedy,random,random"
+        "--bots",
+        required=True,
+        help="the bots, e.g. mcts:iters=2000,greedy,random,random: one per seat, or more for a "
+        "tournament",
     )
     p.add_argument(
+        "--format",
+        choices=["seats", "round-robin", "gauntlet"],
+        default=None,
+        help="who plays whom: seats (one bot per seat, rotated; the default then), round-robin "
+        "(every set of bots in every seating; the default with more bots than seats), gauntlet "
+        "(the first bot against the others)",
+    )
+    count = p.add_mutually_exclusive_group()
+    count.add_argument(
         "--games",
         type=POSITIVE,
         default=None,
-        help="how many games (default 100); with --sprt the maximum (default 20000)",
+        help="how many games (default 100, or the whole rounds of a tournament that reach it); "
+        "with --sprt the maximum (default 20000)",
+    )
+    count.add_argument(
+        "--rounds",
+        type=POSITIVE,
+        default=None,
+        help="how many rounds: each plays every seating once (the seat rotations, or every "
+        "pairing of a tournament in each seating), from one opening",
     )
     p.add_argument("--jobs", type=POSITIVE, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="seed of the whole arena")
@@ -73,7 +93,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from plateau import arena
     from plateau.clock import TimeControl
+    from plateau.errors import InvalidArgumentError
     from plateau.openings import OpeningSource
+    from plateau.pairings import Schedule
     from plateau.sprt import SPRT
 
     sprt = SPRT.parse(args.sprt) if args.sprt is not None else None
@@ -82,11 +104,25 @@ def run(args: argparse.Namespace) -> int:
         openings = OpeningSource(path=args.openings)
     elif args.random_plies is not None:
         openings = OpeningSource(random_plies=args.random_plies)
-    games = args.games if args.games is not None else (20000 if sprt else 100)
+    spec = spec_of(args)
+    bots = arena.split_bot_list(args.bots)
+    seats = spec.new_game().num_players
+    fmt = args.format or ("seats" if len(bots) == seats else "round-robin")
+    try:
+        round_games = Schedule.make(fmt, len(bots), seats).round_games
+    except InvalidArgumentError as e:
+        raise InvalidArgumentError(f"{spec.game}/{spec.variant}: {e}") from None
+    if args.rounds is not None:
+        games = args.rounds * round_games
+    elif args.games is not None:
+        games = args.games
+    else:
+        games = 20000 if sprt else -(-100 // round_games) * round_games
     result = arena.run(
-        spec_of(args),
+        spec,
         None,
-        arena.split_bot_list(args.bots),
+        bots,
+        format=fmt,
         games=games,
         jobs=args.jobs,
         seed=args.seed,

@@ -1,0 +1,91 @@
+"""Who plays whom, and in which seat, in each game of an arena: the tournament formats.
+
+An arena's games come in *rounds*. A round plays every *seating* of the format once (a seating
+names the bot in each seat), and every game of round ``k`` starts from opening ``k``, so that
+opening luck cancels out over a round. Game ``i`` is seating ``i % len(seatings)`` of round
+``i // len(seatings)``.
+
+- ``seats``: as many bots as seats, rotated one seat per game (a round is the ``n`` rotations).
+- ``round-robin``: every set of ``n`` of the bots (every pairing, with two seats), each in every
+  seating (the ``n!`` orders of its bots in the seats; with two seats, both colours).
+- ``gauntlet``: as round robin, but only the sets that include the first bot.
+
+>>> Schedule.make("round-robin", 3, 2).seatings
+((0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1))
+>>> Schedule.make("gauntlet", 3, 2).seatings
+((0, 1), (1, 0), (0, 2), (2, 0))
+>>> Schedule.make("seats", 3, 3).seatings
+((0, 1, 2), (2, 0, 1), (1, 2, 0))
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from plateau.errors import InvalidArgumentError
+
+#: the formats of an arena's schedule, by name
+FORMATS = ("seats", "round-robin", "gauntlet")
+
+
+def seat_order(index: int, num_bots: int) -> list[int]:
+    """Which bot sits in each seat in game ``index`` of the ``seats`` format: rotated by one
+    seat per game, so over ``num_bots`` consecutive games every bot plays every seat once.
+
+    >>> [seat_order(i, 3) for i in range(3)]
+    [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+    """
+    return [(seat - index) % num_bots for seat in range(num_bots)]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The seatings of one round of an arena of ``num_bots`` bots in a game of ``num_seats``
+    seats, in the order they are played."""
+
+    format: str
+    num_bots: int
+    num_seats: int
+    seatings: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def make(cls, format: str, num_bots: int, num_seats: int) -> Schedule:
+        """The schedule of ``format`` (one of :data:`FORMATS`); an
+        :class:`~plateau.InvalidArgumentError` if the bots cannot fill it."""
+        n, k = num_seats, num_bots
+        if format == "seats":
+            if k != n:
+                raise InvalidArgumentError(
+                    f"the game has {n} seats; got {k} bots (one bot per seat, or a tournament: "
+                    "format round-robin or gauntlet)"
+                )
+            seatings = [tuple(seat_order(i, n)) for i in range(n)]
+        elif format in ("round-robin", "gauntlet"):
+            if k < n:
+                raise InvalidArgumentError(
+                    f"a {format} in a game of {n} seats needs at least {n} bots, got {k} "
+                    "(name a bot twice to seat two copies of it)"
+                )
+            groups = itertools.combinations(range(k), n)
+            if format == "gauntlet":
+                groups = (g for g in groups if 0 in g)  # type: ignore[assignment]
+            seatings = [p for g in groups for p in itertools.permutations(g)]
+        else:
+            raise InvalidArgumentError(
+                f"unknown tournament format {format!r} (one of {', '.join(FORMATS)})"
+            )
+        return cls(format, k, n, tuple(seatings))
+
+    @property
+    def round_games(self) -> int:
+        """Games in one round."""
+        return len(self.seatings)
+
+    def players(self, index: int) -> list[int]:
+        """The bot in each seat of game ``index``."""
+        return list(self.seatings[index % len(self.seatings)])
+
+    def round_of(self, index: int) -> int:
+        """The round of game ``index`` (its games share an opening)."""
+        return index // len(self.seatings)
