@@ -8,8 +8,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import os
 import stat
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +111,7 @@ def test_quick_run_reports_every_workload(
     assert main(["bench", "--game", game, "--quick", "--yardstick", "/no/such/program"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith(f"plateau bench --game {game} --quick on ")
-    assert "| measure | plateau | yardstick | ratio | target |" in out
+    assert "| measure | plateau | yardstick | ratio | target | verdict |" in out
     assert out.count("\n| ") == 1 + len(rows)  # the header line and the rows
     assert f"plateau: warning: {game} has no yardstick program: --yardstick /no/such/program" in err
     by_workload: dict[str, list[bench.Row]] = {}
@@ -134,6 +136,11 @@ def test_quick_run_reports_every_workload(
         general = r.workload.split(" ")[0]
         wanted = spec.targets.get(r.workload, spec.targets.get(general))
         assert r.target == (wanted or bench.DEFAULT_TARGETS.get(general, ""))
+        # every row with a target has a verdict, and says how busy the machine was
+        assert (r.verdict != "") == (r.target != "")
+        assert r.verdict in ("", "met", "missed", "missed (busy)", "not judged")
+        assert r.others is None or r.others >= 0.0
+    assert "Other processes used" in out
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -212,3 +219,52 @@ def test_a_yardstick_program_speaks_the_protocol(
     assert row.yardstick == native.name and row.theirs == small.nodes / 0.25
     info = with_spec(monkeypatch, game, yardsticks=(native,))
     assert bench.bench_playouts(info, quick=True, sticks=sticks).theirs == 5000.0
+
+
+@pytest.mark.parametrize(
+    "target,ours,ratio,verdict",
+    [
+        (">= 0.5x", 10.0, 0.52, "met"),
+        (">= 0.5x", 10.0, 0.48, "missed"),
+        ("<= 3x", 10.0, 2.9, "met"),
+        ("<= 3x", 10.0, 3.1, "missed"),
+        (">= 1.0x", 10.0, None, "no yardstick"),
+        (">= 300,000 plies/s", 300_001.0, None, "met"),
+        (">= 300,000 plies/s", 299_999.0, 5.0, "missed"),
+        (">= 46 M/s (perft(3) of the start in <= 5 s)", 47e6, None, "met"),
+        (">= 46 M/s (perft(3) of the start in <= 5 s)", 45e6, None, "missed"),
+        ("flat", 0.0, None, "met"),
+        ("flat", 4096.0, None, "missed"),
+        ("", 1.0, 1.0, ""),
+        ("a target in words", 1.0, 1.0, "not judged"),
+    ],
+)
+def test_each_row_has_a_verdict_against_its_target(
+    target: str, ours: float, ratio: float | None, verdict: str
+) -> None:
+    theirs = None if ratio is None else ours / ratio
+    row = bench.Row("m", ours, "u", theirs=theirs, target=target)
+    assert row.verdict == verdict
+    # a missed target on a busy machine says so; a met one does not need to
+    row.others = float(os.cpu_count() or 1)
+    assert row.verdict == (verdict + " (busy)" if verdict == "missed" else verdict)
+
+
+def test_a_busy_machine_is_seen_and_reported() -> None:
+    cores = os.cpu_count() or 1
+    quiet = bench.Row("one thread", 1.0, "u", theirs=2.0, target=">= 1.0x", others=0.05)
+    two = bench.Row(
+        "two threads", 1.0, "u", theirs=2.0, target=">= 1.7x", threads=2, others=cores - 1.5
+    )
+    assert not quiet.busy and two.busy == (cores - 1.5 > cores - 2 + 0.1)
+    text = bench.format_table([quiet, two])
+    assert "| missed |" in text or "| missed (busy) |" in text
+    assert f"of the {cores} cores while the rows ran" in text
+    # the load is measured: spinning a thread of our own is not counted as others' load
+    load = bench._Load()
+    end = time.monotonic() + 0.3
+    while time.monotonic() < end:
+        pass
+    others = load.others()
+    if others is not None:  # Linux
+        assert 0.0 <= others <= cores

@@ -19,7 +19,9 @@ count raises :class:`BenchError` instead of timing it.
 from __future__ import annotations
 
 import functools
+import os
 import random
+import re
 import resource
 import sys
 import threading
@@ -61,10 +63,97 @@ class Row:
     notes: list[str] = field(default_factory=list)
     #: the workload, for targets: ``perft``, ``legal``, ``apply-undo``, ``clone``, ...
     workload: str = ""
+    #: the threads the workload runs on (a busy machine slows a 2-thread row first)
+    threads: int = 1
+    #: how many cores other processes used, on average, while the row's workload ran (None:
+    #: not known, off Linux)
+    others: float | None = None
 
     @property
     def ratio(self) -> float | None:
         return None if not self.theirs else self.ours / self.theirs
+
+    @property
+    def busy(self) -> bool:
+        """Other processes took cores the workload needed: its figure may be low."""
+        cores = os.cpu_count() or 1
+        return self.others is not None and self.others > cores - self.threads + 0.1
+
+    @property
+    def verdict(self) -> str:
+        """``met``, ``missed`` (``missed (busy)`` on a busy machine), ``no yardstick`` (a
+        ratio target with nothing to divide by), ``not judged`` (a target in words), or ``""``
+        without a target."""
+        if not self.target:
+            return ""
+        met = meets(self.target, self.ours, self.ratio)
+        if met is None:
+            m = _TARGET.match(self.target)
+            return "no yardstick" if m is not None and m.group(4) == "x" else "not judged"
+        if met:
+            return "met"
+        return "missed (busy)" if self.busy else "missed"
+
+
+_TARGET = re.compile(r"^\s*(>=|<=)\s*([0-9][0-9,]*(?:\.[0-9]+)?)\s*(M|k)?\s*(x|\S*/s\b)?")
+
+
+def meets(target: str, ours: float, ratio: float | None) -> bool | None:
+    """Whether a figure meets its target: ``">= 0.5x"`` and ``"<= 3x"`` compare the ratio,
+    ``">= 300,000 plies/s"`` and ``">= 46 M/s"`` the figure itself, ``"flat"`` (memory) is
+    growth under 1 MiB; None when it cannot be judged (no target, or a ratio target with no
+    ratio).
+
+    >>> meets(">= 0.5x", 10.0, 0.52), meets("<= 3x", 10.0, 3.2), meets(">= 46 M/s", 5e7, None)
+    (True, False, True)
+    >>> meets(">= 1.0x", 10.0, None) is None, meets("flat", 0.0, None)
+    (True, True)
+    """
+    if target == "flat":
+        return ours < 1024.0
+    m = _TARGET.match(target)
+    if m is None:
+        return None
+    op, number, scale, unit = m.groups()
+    value = float(number.replace(",", "")) * {"M": 1e6, "k": 1e3, None: 1.0}[scale]
+    if unit == "x":
+        if ratio is None:
+            return None
+        figure = ratio
+    else:
+        figure = ours
+    return figure >= value if op == ">=" else figure <= value
+
+
+class _Load:
+    """What other processes used of the machine while a workload ran, from ``/proc/stat`` (the
+    busy time of every core) less this process's own time and its children's."""
+
+    def __init__(self) -> None:
+        self.start = self._sample()
+
+    @staticmethod
+    def _sample() -> tuple[float, float, float] | None:
+        try:
+            with open("/proc/stat", encoding="ascii") as f:
+                fields = [float(x) for x in f.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        tick = float(os.sysconf("SC_CLK_TCK"))
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)  # idle and iowait
+        total = sum(fields[:8])  # guest time (fields 8 and 9) is counted in user time already
+        t = os.times()
+        own = t.user + t.system + t.children_user + t.children_system
+        return (total - idle) / tick, own, time.monotonic()
+
+    def others(self) -> float | None:
+        """Cores used by other processes on average since this was made (None under half a
+        second: the counters tick every 10 ms or so, too coarse for less)."""
+        end = self._sample()
+        if self.start is None or end is None or end[2] - self.start[2] < 0.5:
+            return None
+        busy, own = end[0] - self.start[0], end[1] - self.start[1]
+        return max(0.0, (busy - own) / (end[2] - self.start[2]))
 
 
 class BenchError(RuntimeError):
@@ -308,6 +397,7 @@ def bench_batch(
             theirs=single,
             yardstick="the 1-thread figure",
             workload="batch-2",
+            threads=2,
         )
     )
     return rows
@@ -436,23 +526,28 @@ def run(
             stacklevel=2,
         )
     rows: list[Row] = []
-    say("perft")
-    rows += bench_perft(spec, quick, sticks)
-    say("apply, undo, legal actions, clone")
-    rows += bench_moves(spec, quick)
-    say("random playouts")
-    playouts = bench_playouts(info, quick, sticks, g)
-    rows.append(playouts)
+
+    def measured(what: str, work: Callable[[], Row | list[Row]]) -> list[Row]:
+        """Run one group of workloads, noting what other processes used meanwhile."""
+        say(what)
+        load = _Load()
+        got = work()
+        group = got if isinstance(got, list) else [got]
+        others = load.others()
+        for r in group:
+            r.others = others
+        return group
+
+    rows += measured("perft", lambda: bench_perft(spec, quick, sticks))
+    rows += measured("apply, undo, legal actions, clone", lambda: bench_moves(spec, quick))
+    rows += measured("random playouts", lambda: bench_playouts(info, quick, sticks, g))
+    playouts = rows[-1]
     if info.batch is not None:
-        say("batched stepping")
-        rows += bench_batch(info, quick, playouts, g)
-    say("Python-driven loop")
-    rows.append(bench_python_loop(info, quick, sticks, g))
-    say("memory")
-    rows.append(bench_memory(spec, quick))
+        rows += measured("batched stepping", lambda: bench_batch(info, quick, playouts, g))
+    rows += measured("Python-driven loop", lambda: bench_python_loop(info, quick, sticks, g))
+    rows += measured("memory", lambda: bench_memory(spec, quick))
     if not info.perfect_information:
-        say("determinization")
-        rows.append(bench_determinizer(spec, quick))
+        rows += measured("determinization", lambda: bench_determinizer(spec, quick))
     _set_targets(rows, {**DEFAULT_TARGETS, **spec.targets})
     if g != resolve(game):
         played = ("playouts", "batch-1", "batch-2", "python-loop")
@@ -469,14 +564,45 @@ def _set_targets(rows: Sequence[Row], targets: dict[str, str]) -> None:
 
 
 def format_table(rows: list[Row]) -> str:
-    """The rows as a Markdown table."""
+    """The rows as a Markdown table, each with its verdict against its target, and a line on
+    how busy the machine was (a missed target on a busy machine says so)."""
     lines = [
-        "| measure | plateau | yardstick | ratio | target |",
-        "|---|---:|---|---:|---|",
+        "| measure | plateau | yardstick | ratio | target | verdict |",
+        "|---|---:|---|---:|---|---|",
     ]
     for r in rows:
         theirs = f"{r.theirs:,.0f} ({r.yardstick})" if r.theirs else "-"
         ratio = f"{r.ratio:.2f}x" if r.ratio is not None else "-"
         note = f" ({'; '.join(r.notes)})" if r.notes else ""
-        lines.append(f"| {r.measure}{note} | {r.ours:,.0f} | {theirs} | {ratio} | {r.target} |")
+        lines.append(
+            f"| {r.measure}{note} | {r.ours:,.0f} | {theirs} | {ratio} | {r.target} | {r.verdict} |"
+        )
+    known = [r.others for r in rows if r.others is not None]
+    if known:
+        cores = os.cpu_count() or 1
+        busy = [r for r in rows if r.busy]
+        lines.append("")
+        lines.append(
+            f"Other processes used {min(known):.2f}-{max(known):.2f} of the {cores} cores while "
+            "the rows ran; "
+            + (
+                f"{len(busy)} row{'s' * (len(busy) != 1)} ran on a busy machine (others took "
+                "cores they needed): "
+                "their figures may be low, run again on a quiet one."
+                if busy
+                else "the machine was quiet enough for every row."
+            )
+        )
+    missing = [r for r in rows if r.verdict == "no yardstick"]
+    if missing:
+        lines.append(
+            f"{len(missing)} row{'s have' if len(missing) != 1 else ' has'} a ratio target but "
+            "no yardstick ran"
+            + (
+                " (perft and playouts need --yardstick PATH)"
+                if any(r.workload.startswith(("perft", "playouts")) for r in missing)
+                else ""
+            )
+            + "."
+        )
     return "\n".join(lines)
