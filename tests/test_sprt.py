@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -353,3 +353,33 @@ def test_cli_sprt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == printed
     assert main([*argv[:-2], "--sprt", "elo0=5", "elo1=1"]) == 2
     assert "elo0 < elo1" in capsys.readouterr().err
+
+
+def test_an_sprt_progress_bar_shows_the_test_not_an_eta_to_its_maximum(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    totals: list[int | None] = []
+    postfixes: list[str] = []
+
+    class Bar:
+        def __init__(self, stream: Any, total: int | None) -> None:
+            self.stream, self.total = stream, total
+            totals.append(total)
+
+        def __iter__(self) -> Any:
+            return iter(self.stream)
+
+        def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+            postfixes.append(text)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(arena, "_tqdm", Bar)
+    arena.run(
+        "plateau-x", "mini", ["greedy", "random"], 2000, progress=True, sprt=SPRT(elo0=0, elo1=50)
+    )
+    assert totals == [None] and postfixes
+    assert postfixes[-1].startswith("LLR ") and "of bounds (-2.94, 2.94)" in postfixes[-1]
+    arena.run("plateau-x", "mini", ["greedy", "random"], 6, progress=True)
+    assert totals == [None, 6]  # without a test, the bar counts toward the games asked for

@@ -1291,8 +1291,10 @@ def run(
         _run_ray(tasks, address) if backend == "ray" else _run_local(tasks, jobs)
     )
     stream: Iterable[GameResult] = source
-    if progress:
-        stream = (progress if callable(progress) else _tqdm)(stream, len(tasks))
+    if callable(progress):
+        stream = progress(stream, len(tasks))
+    elif progress:  # an SPRT's bar counts games and shows the test, with no ETA to its maximum
+        stream = _tqdm(stream, None if sprt is not None else len(tasks))
     sink = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
     try:
         for result in stream:
@@ -1308,7 +1310,8 @@ def run(
                 if hasattr(stream, "set_postfix_str"):  # the progress bar shows the test
                     lower, upper = counter.sprt.bounds
                     stream.set_postfix_str(
-                        f"LLR {counter.llr:.2f} ({lower:.2f}, {upper:.2f}), {counter.pairs} pairs",
+                        f"LLR {counter.llr:.2f} of bounds ({lower:.2f}, {upper:.2f}), "
+                        f"{counter.pairs} pairs",
                         refresh=False,
                     )
                 if stop:
@@ -1348,7 +1351,9 @@ def _without_games(tag: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if tag is None else {k: v for k, v in tag.items() if k != "games"}
 
 
-def _tqdm(stream: Iterable[GameResult], total: int) -> Iterable[GameResult]:
+def _tqdm(stream: Iterable[GameResult], total: int | None) -> Iterable[GameResult]:
+    """A progress bar over the games: with a ``total``, its ETA; without (an SPRT, which
+    stops when it decides), the count, the rate and the test's LLR."""
     from tqdm import tqdm  # type: ignore[import-untyped]  # progress bar with rate and ETA
 
     bar: Iterable[GameResult] = tqdm(stream, total=total, unit="game", desc="arena", smoothing=0.1)
