@@ -31,6 +31,7 @@ from plateau.cli import (
     playouts,
     render,
     show,
+    solve,
     view,
 )
 from plateau.cli.common import parse_option
@@ -50,6 +51,7 @@ COMMANDS = (
     arena,
     openings,
     arena_report,
+    solve,
     play,
     engine,
     bench,
