@@ -263,3 +263,16 @@ def first_illegal_id(s: GameState) -> int:
     illegal = np.flatnonzero(~s.legal_actions_mask())
     assert len(illegal) > 0, "every id legal: no illegal id to try"
     return int(illegal[0])
+
+
+def without_costs(table: str) -> str:
+    """An arena table without its table of what the moves cost (times differ run to run)."""
+    out, skipping = [], False
+    for line in table.split("\n"):
+        if line.startswith("| bot | moves | seconds a move"):
+            skipping = True
+        elif skipping and not line.startswith("|"):
+            skipping = False
+        if not skipping:
+            out.append(line)
+    return "\n".join(out)

@@ -276,8 +276,14 @@ def test_arena_plays_an_engine_process_on_every_game(game: str) -> None:
         assert r.engines == {
             str(seat): {"name": "plateau greedy", "info": r.engines[str(seat)]["info"]}
         }
-        assert r.engines[str(seat)]["info"].startswith("info time ")
+        assert r.engines[str(seat)]["info"].startswith("info depth 1 nodes ")
         assert plateau.from_json(json.dumps(r.record)).ply == r.plies  # the record replays
+        # each engine move carries what its info line said (greedy: one ply, its legal
+        # actions as nodes, a score); the random bot's moves say nothing
+        ours = [m for m in r.move_stats if m[0] == seat]
+        assert ours and all(m[1] == 1 and m[2] >= 1 and m[3] is not None for m in ours)
+        assert all(m[1:] == [None, None, None] for m in r.move_stats if m[0] != seat)
+        assert len(r.move_stats) == len(r.move_seconds)
     assert result.stats()[0].games == 2
 
 

@@ -45,6 +45,7 @@ from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Any, TypeVar, Union, cast
 
+from plateau.adjudication import Adjudication, Judge
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
 from plateau.checks import check_int, load_outside_json
@@ -56,6 +57,7 @@ from plateau.engine import (
     check_engine,
     is_engine_spec,
     parse_engine_spec,
+    parse_info,
 )
 from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.errors import InvalidArgumentError, InvalidResultsError
@@ -115,6 +117,15 @@ class GameResult:
     #: a tournament's format and bots (``{"format": "round-robin", "bots": [labels]}``), None
     #: in an arena of one bot per seat
     schedule: dict[str, Any] | None = None
+    #: what each move after the opening cost, as ``move_seconds``: ``[seat, depth, nodes,
+    #: score]``, each null where the bot or engine did not say (engines: their last ``info``
+    #: line of the move; library bots: ``Bot.search_info()``)
+    move_stats: list[list[Any]] = field(default_factory=list)
+    #: why the game ended before its end, None if it did not: ``{"by": "resign" | "draw" |
+    #: "solver" | "ply-cap", "ply": ...}`` (:mod:`plateau.adjudication`)
+    adjudicated: dict[str, Any] | None = None
+    #: the arena's adjudication settings (``Adjudication.to_dict()``), None without
+    adjudication: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -215,6 +226,28 @@ def _is_schedule(value: object) -> bool:
     )
 
 
+def _is_move_stat(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 4
+        and _is_int(value[0], 0)
+        and all(v is None or _is_int(v, 0) for v in value[1:3])
+        and (value[3] is None or (_is_number(value[3]) and math.isfinite(value[3])))
+    )
+
+
+def _is_adjudication(value: object) -> bool:
+    if value is None:
+        return True
+    if not isinstance(value, dict):
+        return False
+    try:
+        Adjudication(**value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def _is_forfeit(value: object) -> bool:
     return value is None or (isinstance(value, dict) and _is_int(value.get("seat"), 0))
 
@@ -271,6 +304,17 @@ _RESULT_FIELDS: dict[str, tuple[Callable[[Any], bool], str, bool]] = {
         False,
     ),
     "schedule": (_is_schedule, 'null or {"format": ..., "bots": [...]}', False),
+    "move_stats": (
+        lambda v: isinstance(v, list) and all(_is_move_stat(m) for m in v),
+        "a list of [seat, depth, nodes, score] (numbers or null)",
+        False,
+    ),
+    "adjudicated": (
+        lambda v: v is None or (isinstance(v, dict) and isinstance(v.get("by"), str)),
+        'null or an object with its "by"',
+        False,
+    ),
+    "adjudication": (_is_adjudication, "null or adjudication settings", False),
 }
 
 
@@ -363,15 +407,19 @@ def play_game(
     ply_cap: int = 400,
     tc: TimeControl | None = None,
     opening: Opening | None = None,
+    adjudication: Adjudication | None = None,
 ) -> GameResult:
     """Play arena game ``index`` of ``game`` (a name with its ``variant``, or a
     :class:`plateau.GameSpec` with ``variant`` None) with ``specs[seat]`` in each seat (never
     raises for a bot's fault: that is a forfeit), with a clock per seat under the time control
-    ``tc``, from the position of ``opening`` (None: the start)."""
+    ``tc``, from the position of ``opening`` (None: the start), ended early by
+    ``adjudication`` (:mod:`plateau.adjudication`) when it says so."""
     spec = spec_of(game, variant)
     pool = _POOL if _POOL is not None else EnginePool()
     try:
-        return _play_game(spec, specs, index, seed, move_timeout, ply_cap, pool, tc, opening)
+        return _play_game(
+            spec, specs, index, seed, move_timeout, ply_cap, pool, tc, opening, adjudication
+        )
     finally:
         if pool is not _POOL:
             pool.close()
@@ -422,6 +470,10 @@ class _Seat:
         """What an engine said of itself (its name and last info line); None for a bot."""
         return None
 
+    def search_info(self) -> dict[str, Any]:
+        """What the seat's last move cost: any of ``depth``, ``nodes`` and ``score``."""
+        return {}
+
 
 class _BotSeat(_Seat):
     """A library bot, built afresh for the game, asked on the seat's view of the position."""
@@ -461,6 +513,25 @@ class _BotSeat(_Seat):
             error = f"{type(e).__name__}: {e}"
             raise self._forfeit(state.ply, error, traceback=traceback.format_exc(limit=4)) from None
         return spent
+
+    def search_info(self) -> dict[str, Any]:
+        """The bot's ``search_info()``, kept only where well formed (a bot of someone else's
+        may return anything; a fault there costs its statistics, not its game)."""
+        try:
+            info = self.bot.search_info()
+        except Exception:
+            return {}
+        if not isinstance(info, dict):
+            return {}
+        out: dict[str, Any] = {}
+        for key in ("depth", "nodes"):
+            v: Any = info.get(key)
+            if _is_int(v, 0) and v < 2**63:
+                out[key] = v
+        score: Any = info.get("score")
+        if _is_number(score) and math.isfinite(score):
+            out["score"] = float(score)
+        return out
 
 
 class _EngineSeat(_Seat):
@@ -519,6 +590,9 @@ class _EngineSeat(_Seat):
             return None
         return {"name": self.engine.id_name, "info": self.engine.last_info}
 
+    def search_info(self) -> dict[str, Any]:
+        return parse_info(self.engine.move_info) if self.engine is not None else {}
+
 
 def _play_game(
     game: GameSpec,
@@ -530,8 +604,15 @@ def _play_game(
     pool: EnginePool,
     tc: TimeControl | None = None,
     opening: Opening | None = None,
+    adjudication: Adjudication | None = None,
 ) -> GameResult:
     state = opening.start() if opening is not None else game.new_game()
+    judge: Judge | None = (
+        adjudication.judge() if adjudication is not None and adjudication.active else None
+    )
+    adjudicated: dict[str, Any] | None = None
+    adjudged: list[list[int]] | None = None
+    move_stats: list[list[Any]] = []
     clocks = [tc.base] * state.num_players if tc is not None else None
     inc = tc.inc if tc is not None else 0.0
     move_seconds: list[float] = []
@@ -565,18 +646,31 @@ def _play_game(
             forfeit = f.details
             break
         move_seconds.append(round(spent, 4))
+        info = one.search_info()
+        score = info.get("score")
+        move_stats.append([one.seat, info.get("depth"), info.get("nodes"), score])
         if clocks is not None:
             clocks[one.seat] += inc - spent
-    if forfeit is None:  # an engine that broke the protocol after its last move
+        if judge is not None and not state.is_terminal():
+            verdict = judge.after_move(state, one.seat, score)
+            if verdict is not None:
+                adjudged, adjudicated = verdict
+                break
+    if (
+        forfeit is None and adjudged is None
+    ):  # an engine that broke the protocol after its last move
         forfeit = _broken(seats, state.ply)
-    ranking = state.ranking()
+    ranking = adjudged if adjudged is not None else state.ranking()
     if forfeit is not None:
         loser = forfeit["seat"]
         ranking = [g for g in ([p for p in grp if p != loser] for grp in ranking) if g]
         ranking.append([loser])
-    if forfeit is None and state.is_terminal():
+    truncated = forfeit is None and adjudged is None and not state.is_terminal()
+    if truncated:
+        adjudicated = {"by": "ply-cap", "ply": state.ply}
+    if forfeit is None and adjudged is None and state.is_terminal():
         returns = state.returns()  # the game's own scoring of a finished game
-    else:  # a forfeit or the ply limit: points by place of the ranking at that moment
+    else:  # a forfeit, an adjudication or the ply limit: points by place of the ranking then
         returns = state.points_for(ranking)
     engines = {str(one.seat): one.engine_info() for one in seats}
     return GameResult(
@@ -590,7 +684,7 @@ def _play_game(
         returns=returns,
         plies=state.ply,
         seconds=round(time.perf_counter() - t0, 4),
-        truncated=forfeit is None and not state.is_terminal(),
+        truncated=truncated,
         forfeit=forfeit,
         record=to_record(state),
         engines={seat: info for seat, info in engines.items() if info is not None},
@@ -599,6 +693,9 @@ def _play_game(
         opening=opening.index if opening is not None else None,
         opening_plies=opening.plies if opening is not None else 0,
         openings=opening.source if opening is not None else None,
+        move_stats=move_stats,
+        adjudicated=adjudicated,
+        adjudication=adjudication.to_dict() if judge is not None and adjudication else None,
     )
 
 
@@ -659,6 +756,17 @@ def _sprt_cut(results: list[GameResult], state: SPRTState) -> list[GameResult]:
     if state.decision in ("H0", "H1"):
         return [r for r in results if r.index < 2 * state.pairs]
     return results
+
+
+@dataclass
+class SearchStats:
+    """What one bot's moves cost over an arena (None where no move said)."""
+
+    bot: str
+    moves: int
+    seconds_per_move: float | None
+    nodes_per_second: float | None
+    mean_depth: float | None
 
 
 @dataclass
@@ -723,6 +831,38 @@ class ArenaResult:
             out.append(stat)
         return out
 
+    def search_stats(self) -> list[SearchStats]:
+        """Per bot: its moves, the mean seconds a move, and from what its moves reported
+        (``GameResult.move_stats``) nodes per second (the nodes over the seconds of the moves
+        that gave nodes) and the mean depth."""
+        k = len(self.bots)
+        moves, secs = [0] * k, [0.0] * k
+        nodes, node_secs, depth, depths = [0] * k, [0.0] * k, [0] * k, [0] * k
+        for r in self.results:
+            for stat, spent in zip(r.move_stats, r.move_seconds):
+                seat, d, n, _ = stat
+                if seat >= len(r.players):
+                    continue
+                b = r.players[seat]
+                moves[b] += 1
+                secs[b] += spent
+                if n is not None:
+                    nodes[b] += n
+                    node_secs[b] += spent
+                if d is not None:
+                    depth[b] += d
+                    depths[b] += 1
+        return [
+            SearchStats(
+                bot=self.bots[b],
+                moves=moves[b],
+                seconds_per_move=secs[b] / moves[b] if moves[b] else None,
+                nodes_per_second=nodes[b] / node_secs[b] if node_secs[b] > 0 else None,
+                mean_depth=depth[b] / depths[b] if depths[b] else None,
+            )
+            for b in range(k)
+        ]
+
     def cross_table(self) -> CrossTable:
         """Every pair of bots' results against each other (:mod:`plateau.rating`: in a game of
         three or four, each pair's places compared)."""
@@ -775,6 +915,8 @@ class ArenaResult:
             lines.append(line)
         if len(self.bots) > 2 and self.results:
             lines += ["", *self._format_cross_table(labels), "", *self._format_ratings(labels)]
+        if any(r.move_stats for r in self.results):
+            lines += ["", *self._format_search(labels)]
         truncated = sum(r.truncated for r in self.results)
         lines.append("")
         if self.format == "seats":
@@ -806,6 +948,18 @@ class ArenaResult:
                     f"Openings ({', '.join(sources)}): {used} used, one for each round "
                     "(every seating of every pairing starts from it)."
                 )
+        adjudicated = [r.adjudicated for r in self.results if r.adjudicated is not None]
+        settings = next((r.adjudication for r in self.results if r.adjudication), None)
+        if settings is not None:
+            by = {
+                how: sum(a.get("by") == how for a in adjudicated)
+                for how in ("resign", "draw", "solver")
+            }
+            lines.append(
+                f"Adjudication ({Adjudication(**settings).describe()}): "
+                + ", ".join(f"{n} by {how}" for how, n in by.items())
+                + "."
+            )
         timed = sorted({r.tc for r in self.results if r.tc is not None})
         if timed:
             on_time = sum(
@@ -825,6 +979,19 @@ class ArenaResult:
                 f"lost {lost}"
             )
         return "\n".join(lines)
+
+    def _format_search(self, labels: list[str]) -> list[str]:
+        """What each bot's moves cost: time, and the nodes and depth its moves reported."""
+        lines = [
+            "| bot | moves | seconds a move | nodes/s | mean depth |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for label, s in zip(labels, self.search_stats()):
+            per = f"{s.seconds_per_move:.4f}" if s.seconds_per_move is not None else "-"
+            nps = f"{s.nodes_per_second:,.0f}" if s.nodes_per_second is not None else "-"
+            depth = f"{s.mean_depth:.1f}" if s.mean_depth is not None else "-"
+            lines.append(f"| {label} | {s.moves} | {per} | {nps} | {depth} |")
+        return lines
 
     def _format_cross_table(self, labels: list[str]) -> list[str]:
         """The cross table: row bot's score against column bot, its games and Elo interval."""
@@ -923,6 +1090,7 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
         if (
             (r.game, r.variant, r.options) != (first.game, first.variant, first.options)
             or r.schedule != first.schedule
+            or r.adjudication != first.adjudication
             or r.players != schedule.players(r.index)
             or r.seats != [bots[b] for b in r.players]
             or _without_games(r.sprt) != _without_games(first.sprt)
@@ -1153,6 +1321,7 @@ def run(
     openings: OpeningSource | None = None,
     options: Mapping[str, Any] | None = None,
     format: str | None = None,
+    adjudication: Adjudication | None = None,
 ) -> ArenaResult:
     """Play ``games`` games of ``game`` (a name with its ``variant``, None for the default, and
     its ``options``; or a :class:`plateau.GameSpec` alone) by ``bots`` (each a spec string, a
@@ -1165,6 +1334,10 @@ def run(
     than seats) plays every set of as many bots as seats in every seating, and ``"gauntlet"``
     only the sets with the first bot. Games come in rounds of every seating; a tournament's
     table adds the cross table and the Bradley-Terry ranking.
+
+    With ``adjudication`` (:class:`plateau.adjudication.Adjudication`, two-player games) a game
+    ends early by resignation, a draw or the solver, as its settings say; each such game
+    records why (``GameResult.adjudicated``), as does one stopped at ``ply_cap``.
 
     With ``sprt`` (two bots), ``games`` is a maximum: game pairs are played until the test
     decides (``ArenaResult.sprt_state()``), and the results stop at its decision.
@@ -1226,6 +1399,18 @@ def run(
     tag: dict[str, Any] | None = None
     labels = [bot_label(b) for b in bots]
     sched_tag = None if format == "seats" else {"format": format, "bots": labels}
+    if adjudication is not None and not isinstance(adjudication, Adjudication):
+        raise InvalidArgumentError(
+            f"adjudication must be a plateau.adjudication.Adjudication, got {adjudication!r}"
+        )
+    if adjudication is not None and not adjudication.active:
+        adjudication = None
+    if adjudication is not None and probe.num_players != 2:
+        raise InvalidArgumentError(
+            f"adjudication is for two-player games; {spec.game}/{spec.variant} has "
+            f"{probe.num_players} players"
+        )
+    adj_tag = adjudication.to_dict() if adjudication is not None else None
     if sprt is not None:
         if not isinstance(sprt, SPRT):
             raise InvalidArgumentError(f"sprt must be a plateau.sprt.SPRT, got {sprt!r}")
@@ -1251,6 +1436,7 @@ def run(
             # the same openings, each game from its group's
             same = same and r.openings == book_tag and r.opening == _index_of(opening_of(r.index))
             same = same and r.schedule == sched_tag and r.players == schedule.players(r.index)
+            same = same and r.adjudication == adj_tag
             if not same or r.seats != [labels[b] for b in r.players]:
                 raise InvalidArgumentError(
                     f"{out}: game {r.index} was played by another arena setup"
@@ -1283,6 +1469,7 @@ def run(
             ply_cap,
             tc,
             opening_of(i),
+            adjudication,
         )
         for i in range(games)
         if i not in done and not finished

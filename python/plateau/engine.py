@@ -55,6 +55,36 @@ MAX_BUFFERED_BYTES = 1 << 20
 MAX_COMMAND = 1 << 24
 #: stderr lines kept per engine, for forfeit reports
 STDERR_TAIL = 20
+
+
+def parse_info(line: str | None) -> dict[str, Any]:
+    """The ``depth``, ``nodes`` and ``score`` of an engine's ``info`` line, each only if it is
+    there and well formed (a whole number >= 0 below 2**63; a finite score), the rest ignored.
+
+    >>> parse_info("info depth 7 nodes 12345 time 30 score -0.25 pv a1 b2")
+    {'depth': 7, 'nodes': 12345, 'score': -0.25}
+    >>> parse_info("info depth x nodes -3 score nan")
+    {}
+    """
+    out: dict[str, Any] = {}
+    words = (line or "").split()
+    for i, word in enumerate(words[:-1]):
+        if word == "pv":
+            break
+        value = words[i + 1]
+        if word in ("depth", "nodes") and word not in out:
+            if value.isascii() and value.isdigit() and len(value) < 19:
+                out[word] = int(value)
+        elif word == "score" and word not in out:
+            try:
+                number = float(value)
+            except ValueError:
+                continue
+            if math.isfinite(number):
+                out[word] = number
+    return out
+
+
 #: an ``info string error:`` answer is cut to this many characters
 MAX_ERROR = 1000
 
@@ -267,7 +297,13 @@ class BotEngine:
         t0 = time.perf_counter()
         action = self.bot.select_action(self.state)
         ms = round(1000 * (time.perf_counter() - t0))
-        return [f"info time {ms}", f"bestaction {self.state.action_to_string(action)}"]
+        said = self.bot.search_info()
+        info = "".join(
+            f" {key} {said[key]:g}" if key == "score" else f" {key} {said[key]}"
+            for key in ("depth", "nodes", "score")
+            if key in said
+        )
+        return [f"info{info} time {ms}", f"bestaction {self.state.action_to_string(action)}"]
 
 
 def _millis(text: str) -> int:
@@ -563,6 +599,8 @@ class EngineConnection:
         self.id_name = spec.name
         self.announced: dict[str, str] = {}  # option name -> its option line
         self.last_info: str | None = None
+        #: the last ``info`` line (not ``info string``) of the last ``go``, None if it sent none
+        self.move_info: str | None = None
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
         self.output = EngineOutput()
 
@@ -681,6 +719,7 @@ class EngineConnection:
         now = time.monotonic()
         deadline = None if limit is None else now + limit
         writes = deadline if deadline is not None else now + self.spec.init_timeout
+        self.move_info = None
         try:
             self.send(position_command(state, seat, seed), writes)
             self.send(go_command(state.num_players, movetime, times, inc_ms), writes)
@@ -689,6 +728,8 @@ class EngineConnection:
                 words = line.split()
                 if words[0] == "info":
                     self.last_info = line[:500]
+                    if words[1:2] != ["string"]:
+                        self.move_info = line[:500]
                     continue
                 break
         except EngineError as e:

@@ -50,6 +50,9 @@ class SearchBot(Bot):
         self.nodes = 0
         #: the deepest depth the last select_action completed
         self.depth_reached = 0
+        #: the root's value for the mover at that depth (None: no search, one legal action)
+        self.score: float | None = None
+        self._root_value = 0.0
         self._tt: dict[int, tuple[int, Any, int, int]] = {}
         self._deadline = 0.0
         self._me = 0
@@ -64,6 +67,7 @@ class SearchBot(Bot):
         self._me = me = work.current_player
         self.nodes = 0
         self.depth_reached = 0
+        self.score = None
         self._tt = {}
         self._killers = []
         self._deadline = 0.0
@@ -91,9 +95,16 @@ class SearchBot(Bot):
             except _Timeout:
                 break  # ``work`` is left mid-search; it is not used again
             self.depth_reached = depth
+            self.score = self._root_value
             moves.remove(best)
             moves.insert(0, best)
         return best
+
+    def search_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"depth": self.depth_reached, "nodes": self.nodes}
+        if self.score is not None:
+            info["score"] = round(self.score, 4)
+        return info
 
     @staticmethod
     def _static(state: GameState, player: int) -> float:
@@ -171,6 +182,7 @@ class AlphaBetaBot(SearchBot):
                 best, best_value = a, v
                 alpha = max(alpha, v)
         self._tt[state.hash] = (depth, best_value, EXACT, best)
+        self._root_value = best_value
         return best
 
     def _child(
@@ -231,6 +243,7 @@ class ParanoidBot(SearchBot):
                 best, best_value = a, v
                 alpha = max(alpha, v)
         self._tt[state.hash] = (depth, best_value, EXACT, best)
+        self._root_value = best_value
         return best
 
     def _child(self, state: GameState, a: int, depth: int, alpha: float, beta: float) -> float:
@@ -291,6 +304,7 @@ class MaxNBot(SearchBot):
             if best_vec is None or vec[me] > best_vec[me]:
                 best, best_vec = a, vec
         self._tt[state.hash] = (depth, best_vec, EXACT, best)
+        self._root_value = best_vec[me] if best_vec is not None else 0.0
         return best
 
     def _child(self, state: GameState, a: int, depth: int) -> list[float]:

@@ -58,6 +58,12 @@ class Bot(ABC):
         """Forget what was learned during a game (called before each new game)."""
         return None
 
+    def search_info(self) -> dict[str, Any]:
+        """What the last :meth:`select_action` did, for the arena's per-move record: any of
+        ``depth`` (plies searched), ``nodes`` (positions or iterations) and ``score`` (its
+        value of the position for the mover, on the bot's own scale). The default: nothing."""
+        return {}
+
     def describe(self) -> str:
         """The spec that rebuilds this bot, e.g. ``"mcts:iters=2000"`` (non-default params)."""
         changed = [f"{k}={v}" for k, v in self.params.items() if self.defaults.get(k) != v]

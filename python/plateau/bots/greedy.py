@@ -23,6 +23,16 @@ class GreedyBot(Bot):
 
     name = "greedy"
     defaults: ClassVar[dict[str, Any]] = {}
+    #: the best one-ply score of the last select_action, for the mover
+    score: float | None = None
+    #: the positions the last select_action scored (its legal actions)
+    nodes = 0
+
+    def search_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"depth": 1, "nodes": self.nodes}
+        if self.score is not None:
+            info["score"] = round(self.score, 4)
+        return info
 
     def select_action(self, state: GameState) -> int:
         legal = state.legal_actions().tolist()
@@ -31,6 +41,7 @@ class GreedyBot(Bot):
         me = state.current_player
         best: list[int] = []
         best_score = float("-inf")
+        self.score = None
         for a in legal:
             state.apply(a)
             score = static_value(state, me, GREEDY_SCALE)
@@ -39,4 +50,5 @@ class GreedyBot(Bot):
                 best_score, best = score, [a]
             elif score == best_score:
                 best.append(a)
+        self.score, self.nodes = best_score, len(legal)
         return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]

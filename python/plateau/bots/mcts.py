@@ -150,6 +150,15 @@ class MCTSBot(Bot):
         self._scale = 0.0
         #: iterations run by the last select_action
         self.iterations = 0
+        #: the mean return, for the mover, of the action the last select_action chose (None:
+        #: no search)
+        self.score: float | None = None
+
+    def search_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"nodes": self.iterations}
+        if self.score is not None:
+            info["score"] = round(self.score, 4)
+        return info
 
     def reset(self) -> None:
         """Drop the search tree."""
@@ -177,6 +186,7 @@ class MCTSBot(Bot):
     def select_action(self, state: GameState) -> int:
         if state.is_terminal():
             raise InvalidArgumentError("no legal action: the game is over")
+        self.score = None
         wins = state.winning_actions()
         if len(wins):  # a move that wins outright needs no search
             self.iterations = 0
@@ -192,6 +202,7 @@ class MCTSBot(Bot):
             return root.untried[0]
         self.iterations = self._search(state.clone(), root)
         best = max(root.children, key=lambda ch: (ch.visits, ch.mean(root.player)))
+        self.score = best.mean(root.player)
         return best.action
 
     def _worlds(self, state: GameState) -> int:

@@ -60,6 +60,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=400,
         help="stop a game after this, scored as it stands",
     )
+    p.add_argument(
+        "--resign",
+        metavar="SETTINGS",
+        help='two players: "movecount=3 score=600" ends a game when one side has reported a '
+        "score <= -600 for 3 moves of its own and the other >= +600 for as many",
+    )
+    p.add_argument(
+        "--draw",
+        metavar="SETTINGS",
+        help='two players: "movenumber=40 movecount=8 score=10" draws a game when, after ply '
+        "40, both sides have reported |score| <= 10 for 8 moves of their own",
+    )
+    p.add_argument(
+        "--adjudicate-solver",
+        metavar="SETTINGS",
+        help='two players: "nodes=20000 after=0" ends a game as soon as the solver proves its '
+        "value within that many nodes (from that ply on)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
         "--sprt",
@@ -92,6 +110,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from plateau import arena
+    from plateau.adjudication import Adjudication
     from plateau.clock import TimeControl
     from plateau.errors import InvalidArgumentError
     from plateau.openings import OpeningSource
@@ -136,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         sprt=sprt,
         tc=TimeControl.parse(args.tc) if args.tc is not None else None,
         openings=openings,
+        adjudication=Adjudication.parse(args.resign, args.draw, args.adjudicate_solver),
     )
     print(result.format_table())
     return 0
