@@ -12,8 +12,8 @@ and records why (``GameResult.adjudicated``).
   tablebases end chess games). On Albea's Plateau the solver sees the referee's full position.
 
 Scores are on each bot's or engine's own scale (``info score``,
-:meth:`plateau.bots.Bot.search_info`), for the player who moved. The ply cap (``ply_cap``) is not here: the arena scores
-a game it stops by its ranking then, and records that too.
+:meth:`plateau.bots.Bot.search_info`), for the player who moved. The ply cap (``ply_cap``) is
+not here: the arena scores a game it stops by its ranking then, and records that too.
 """
 
 from __future__ import annotations
