@@ -115,5 +115,8 @@ def test_every_plateau_command_in_the_docs_is_valid(page: str, command: str) -> 
             parse_engine_spec(bot)
         else:
             make_bot(bot, seed=0)
-    if isinstance(getattr(args, "bot", None), str):
-        make_bot(args.bot, seed=0)
+    if isinstance(getattr(args, "bot", None), str):  # plateau suite takes engines too
+        if args.command == "suite" and is_engine_spec(args.bot):
+            parse_engine_spec(args.bot)
+        else:
+            make_bot(args.bot, seed=0)

@@ -17,6 +17,8 @@ MODULES = ["_common", "_batch"] + [
     f"{game}/{part}" for game in ("x", "albea", "empire") for part in ("core", "batch")
 ]
 BOARDS = ["ep16.json", "ep24.json"]
+#: the test-position suites shipped (plateau.suites), by game package
+SUITES = ["x/suites/plateau-x-mini.jsonl", "x/suites/plateau-x-double.jsonl"]
 
 #: in every wheel: the compiled modules with their stubs, the typing markers, the board files,
 #: the command line's entry point
@@ -25,6 +27,7 @@ WHEEL_NEEDS = (
     + [f"plateau_core/{m}.pyi" for m in MODULES]
     + ["plateau/py.typed", "plateau_core/py.typed", "plateau/__init__.py", "plateau/cli/*.py"]
     + [f"plateau/games/empire/boards/{b}" for b in BOARDS]
+    + [f"plateau/games/{s}" for s in SUITES]
     + ["plateau-*.dist-info/entry_points.txt", "plateau-*.dist-info/METADATA"]
 )
 #: in the sdist: what a build needs (sources, headers, stubs, board files, build files)
@@ -35,6 +38,7 @@ SDIST_NEEDS = (
     + ["plateau_core/_common.pxd", "plateau_core/*/kernel.pxi", "plateau_core/*/core.pxd"]
     + ["python/plateau/py.typed", "python/plateau/__init__.py"]
     + [f"python/plateau/games/empire/boards/{b}" for b in BOARDS]
+    + [f"python/plateau/games/{s}" for s in SUITES]
 )
 #: never in either: generated C, objects, compiled modules in an sdist, caches, editable-build
 #: leftovers, the repository's own tooling

@@ -155,6 +155,20 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     return BOTS[name](seed=seed, **params)
 
 
+def spec_params(spec: str) -> dict[str, Any]:
+    """The parameters a bot spec sets, in either form :func:`make_bot` takes.
+
+    >>> spec_params("mcts:iters=50"), spec_params("mypkg.bots:MyBot:depth=3")
+    ({'iters': 50}, {'depth': 3})
+    """
+    if isinstance(spec, str) and ":" in spec:
+        head, _, rest = spec.strip().partition(":")
+        attr, _, param_text = rest.partition(":")
+        if head not in BOTS and attr and "=" not in attr:
+            return parse_spec("x:" + param_text)[1]
+    return parse_spec(spec)[1]
+
+
 def _import_bot(spec: str, seed: int) -> Bot:
     module_name, _, rest = spec.strip().partition(":")
     attr, _, param_text = rest.partition(":")

@@ -32,6 +32,7 @@ from plateau.cli import (
     render,
     show,
     solve,
+    suite,
     view,
 )
 from plateau.cli.common import parse_option
@@ -52,6 +53,7 @@ COMMANDS = (
     openings,
     arena_report,
     solve,
+    suite,
     play,
     engine,
     bench,

@@ -1,0 +1,322 @@
+"""Test-position suites: positions with a proven forced win and every winning first action, the
+way chess has its EPD suites, and a bot's or engine's score on them (``docs/suites.md``).
+
+A suite is a JSON-lines file; each line is one position::
+
+    {"format": "plateau-suite", "id": "x-mini-0007", "game": "plateau-x", "variant": "mini",
+     "options": {}, "actions": ["T@c3c4d4", ...], "to_move": 1, "value": "win", "distance": 3,
+     "best": ["f5-f3"], "winning": ["f5-f3", "end"], "difficulty": 3,
+     "comment": "greedy v mcts:iters=200, seed 12, ply 31"}
+
+``actions`` lead from the start of the game (its variant and options) to the position, in
+notation; ``to_move`` is the player to act there; ``value`` and ``distance`` are what the solver
+proved for that player (a win in ``distance`` actions); ``winning`` lists every first action
+that keeps the win and ``best`` those that win fastest; ``difficulty`` grades the position
+(the distance). A bot *solves* a position when the action it chooses is one of ``winning``.
+
+The suites shipped with the library are found by name (:func:`suite_path`): each game's package
+holds its own under ``suites/``.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import os
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from plateau.checks import load_outside_json
+from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
+from plateau.registry import game_info, games, new_game
+from plateau.state import GameState
+
+FORMAT = "plateau-suite"
+#: the longest line a suite file may have (a position's actions and its lists), in characters
+MAX_LINE = 1_000_000
+
+
+@dataclass
+class SuitePosition:
+    """One position of a suite (the line format of the module's docstring)."""
+
+    id: str
+    game: str
+    variant: str
+    actions: list[str]
+    to_move: int
+    value: str
+    distance: int
+    best: list[str]
+    winning: list[str]
+    difficulty: int
+    comment: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def state(self) -> GameState:
+        """The position, replayed from the start (:class:`~plateau.InvalidResultsError` if the
+        actions do not replay or the player to move differs)."""
+        try:
+            state = new_game(self.game, self.variant, **self.options)
+            for text in self.actions:
+                state.apply(text)
+        except PlateauError as e:
+            raise InvalidResultsError(f"position {self.id}: does not replay: {e}") from None
+        if state.is_terminal() or state.current_player != self.to_move:
+            raise InvalidResultsError(
+                f"position {self.id}: after its actions, player {state.current_player} is to "
+                f"move{' in a finished game' if state.is_terminal() else ''}, not {self.to_move}"
+            )
+        return state
+
+    def winning_ids(self, state: GameState) -> set[int]:
+        """The winning first actions as ids of ``state`` (the position)."""
+        try:
+            return {state.parse_action(text) for text in self.winning}
+        except PlateauError as e:
+            raise InvalidResultsError(f"position {self.id}: a winning action: {e}") from None
+
+    def to_line(self) -> str:
+        return json.dumps({"format": FORMAT, **asdict(self)})
+
+    @classmethod
+    def from_dict(cls, data: object) -> SuitePosition:
+        """One line's data, checked field by field."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InvalidResultsError(f'not a suite position (no "format": "{FORMAT}")')
+        fields = {k: v for k, v in data.items() if k != "format"}
+        for name in fields:
+            if name not in _FIELDS:
+                raise InvalidResultsError(f"unknown field {str(name)[:100]!r}")
+        for name, (kind, required) in _FIELDS.items():
+            if name not in fields:
+                if required:
+                    raise InvalidResultsError(f"field {name!r} is missing")
+                continue
+            if not _is(fields[name], kind):
+                raise InvalidResultsError(f"field {name!r} must be {kind}")
+        if fields["game"] not in games():
+            raise InvalidResultsError(f"unknown game {str(fields['game'])[:100]!r}")
+        if fields["value"] != "win":
+            raise InvalidResultsError(f'value must be "win", got {str(fields["value"])[:20]!r}')
+        if not fields["best"] or not set(fields["best"]) <= set(fields["winning"]):
+            raise InvalidResultsError("best must be a non-empty part of winning")
+        return cls(**fields)
+
+
+#: each field: what it must be (for the message and the check) and whether it is required
+_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("a string", True),
+    "game": ("a string", True),
+    "variant": ("a string", True),
+    "actions": ("a list of strings", True),
+    "to_move": ("an integer >= 0", True),
+    "value": ("a string", True),
+    "distance": ("an integer >= 1", True),
+    "best": ("a list of strings", True),
+    "winning": ("a list of strings", True),
+    "difficulty": ("an integer >= 0", True),
+    "comment": ("a string", False),
+    "options": ("an object", False),
+}
+
+
+def _is(value: object, kind: str) -> bool:
+    if kind == "a string":
+        return isinstance(value, str) and len(value) <= 10_000
+    if kind == "a list of strings":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "an object":
+        return isinstance(value, dict)
+    low = 1 if kind.endswith(">= 1") else 0
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def read_suite(path: str | os.PathLike[str]) -> list[SuitePosition]:
+    """The positions of a suite file, each line checked (:class:`~plateau.InvalidResultsError`
+    naming the file and line); blank lines and ``#`` comments are skipped."""
+    out = []
+    ids: set[str] = set()
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if len(line) > MAX_LINE:
+                raise InvalidResultsError(f"{path}:{number}: a line of over {MAX_LINE} characters")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                data = load_outside_json(line, InvalidResultsError, "not JSON")
+                pos = SuitePosition.from_dict(data)
+            except InvalidResultsError as e:
+                raise InvalidResultsError(f"{path}:{number}: {e}") from None
+            if pos.id in ids:
+                raise InvalidResultsError(f"{path}:{number}: the id {pos.id!r} is used twice")
+            ids.add(pos.id)
+            out.append(pos)
+    return out
+
+
+def write_suite(path: str | os.PathLike[str], positions: Iterable[SuitePosition]) -> None:
+    """Write positions as a suite file."""
+    Path(path).write_text("".join(p.to_line() + "\n" for p in positions), encoding="utf-8")
+
+
+def shipped_suites() -> dict[str, Path]:
+    """The suites shipped with the library, by name (``plateau-x-mini``), from each game's
+    package (``plateau/games/<game>/suites/<name>.jsonl``)."""
+    found: dict[str, Path] = {}
+    for name in games():
+        package = game_info(name).package
+        if package is None:
+            continue
+        folder = importlib.resources.files(package) / "suites"
+        if not folder.is_dir():
+            continue
+        for entry in folder.iterdir():
+            if entry.name.endswith(".jsonl"):
+                found[entry.name[: -len(".jsonl")]] = Path(str(entry))
+    return dict(sorted(found.items()))
+
+
+def suite_path(name_or_path: str) -> Path:
+    """A shipped suite by name, or a suite file by its path."""
+    shipped = shipped_suites()
+    if name_or_path in shipped:
+        return shipped[name_or_path]
+    path = Path(name_or_path)
+    if not path.is_file():
+        raise InvalidArgumentError(
+            f"{name_or_path!r} is neither a suite file nor a shipped suite "
+            f"({', '.join(shipped) or 'none shipped'})"
+        )
+    return path
+
+
+@dataclass
+class SuiteResult:
+    """A bot's answer to one position."""
+
+    id: str
+    difficulty: int
+    action: str | None  # None: it failed to answer (an error, no legal action)
+    solved: bool
+    seconds: float
+    error: str | None = None
+
+
+@dataclass
+class SuiteReport:
+    """A bot's score on a suite: every position's answer, and the totals by difficulty."""
+
+    suite: str
+    bot: str
+    seconds: float
+    results: list[SuiteResult]
+
+    @property
+    def solved(self) -> int:
+        return sum(r.solved for r in self.results)
+
+    def by_difficulty(self) -> dict[int, tuple[int, int, float]]:
+        """Difficulty -> (solved, positions, seconds spent)."""
+        out: dict[int, tuple[int, int, float]] = {}
+        for r in self.results:
+            s, n, t = out.get(r.difficulty, (0, 0, 0.0))
+            out[r.difficulty] = (s + r.solved, n + 1, t + r.seconds)
+        return dict(sorted(out.items()))
+
+    def format_table(self) -> str:
+        lines = [
+            f"{self.bot} on {self.suite} ({self.seconds:g} s a position):",
+            "",
+            "| difficulty (win in) | solved | positions | share | seconds |",
+            "|---:|---:|---:|---:|---:|",
+        ]
+        for d, (s, n, t) in self.by_difficulty().items():
+            lines.append(f"| {d} | {s} | {n} | {100 * s / n:.1f}% | {t:.1f} |")
+        total = len(self.results)
+        spent = sum(r.seconds for r in self.results)
+        share = 100 * self.solved / total if total else 0.0
+        lines.append(f"| all | {self.solved} | {total} | {share:.1f}% | {spent:.1f} |")
+        errors = [r for r in self.results if r.error is not None]
+        if errors:
+            lines.append("")
+            lines.append(
+                f"{len(errors)} positions failed: "
+                + "; ".join(f"{r.id}: {r.error}" for r in errors[:5])
+                + (" ..." if len(errors) > 5 else "")
+            )
+        return "\n".join(lines)
+
+
+def run_suite(
+    suite: str | os.PathLike[str],
+    bot: str,
+    seconds: float = 1.0,
+    ids: Sequence[str] | None = None,
+) -> SuiteReport:
+    """Ask ``bot`` (a bot spec, or an engine spec ``engine:cmd=...``) for its action in each
+    position of ``suite`` (a shipped suite's name or a file), with ``seconds`` a position: a
+    library bot that can search by time gets them as its ``seconds`` (unless its spec sets
+    ``seconds`` or ``iters``: then the spec rules), an engine as its ``movetime``, and other bots
+    play as their spec says. ``ids``: only those positions."""
+    from plateau.arena import bot_label, build_bot
+    from plateau.bots.base import spec_params
+    from plateau.checks import check_number
+    from plateau.engine import EngineError, EnginePool, is_engine_spec
+
+    check_number(seconds, "seconds")
+    if not seconds > 0:
+        raise InvalidArgumentError(f"seconds must be > 0, got {seconds}")
+    path = suite_path(str(suite))
+    positions = read_suite(path)
+    if ids is not None:
+        wanted = set(ids)
+        positions = [p for p in positions if p.id in wanted]
+    engine = isinstance(bot, str) and is_engine_spec(bot)
+    # a spec that sets its own budget keeps it
+    budgeted = not engine and bool(set(spec_params(bot)) & {"seconds", "iters"})
+    pool = EnginePool() if engine else None
+    results = []
+    try:
+        for index, pos in enumerate(positions):
+            state = pos.state()
+            winning = pos.winning_ids(state)
+            t0 = time.perf_counter()
+            error = None
+            action: int | None = None
+            try:
+                if pool is not None:
+                    conn = pool.get(bot, 0)
+                    conn.new_game(state, index)
+                    action = conn.select_action(state, state.current_player, index, seconds)
+                else:
+                    player = build_bot(bot, index)
+                    player.check_game(state)
+                    if "seconds" in player.params and not budgeted:
+                        player.params["seconds"] = seconds  # a bot that can search by time
+                    action = player.select_action(state.view_for(state.current_player, seed=index))
+            except EngineError as e:
+                error = f"{e.reason}: {e.message}"[:200]
+                if pool is not None:
+                    pool.close()
+                    pool = EnginePool()
+            except PlateauError:
+                raise
+            except Exception as e:  # the bot's fault: this position is failed
+                error = f"{type(e).__name__}: {e}"[:200]
+            spent = time.perf_counter() - t0
+            solved = action is not None and action in winning
+            text = None
+            if action is not None and error is None:
+                try:
+                    text = state.action_to_string(action)
+                except PlateauError as e:  # not an action of this position
+                    error = f"{type(e).__name__}: {e}"[:200]
+            results.append(SuiteResult(pos.id, pos.difficulty, text, solved, spent, error))
+    finally:
+        if pool is not None:
+            pool.close()
+    return SuiteReport(path.name, bot_label(bot), seconds, results)
