@@ -149,6 +149,7 @@ def test_an_engine_is_scored_too(tmp_path: Path) -> None:
         ({"best": ["nowhere"]}, "best must be"),
         ({"game": "chess"}, "unknown game"),
         ({"id": "x" * 20_000}, "id"),
+        ({"options": {"first_player": 1, "colour": 2}}, "unknown option"),
     ],
 )
 def test_bad_suite_lines_are_refused_with_file_and_line(
@@ -158,6 +159,17 @@ def test_bad_suite_lines_are_refused_with_file_and_line(
     path = tmp_path / "bad.jsonl"
     path.write_text("# a comment\n\n" + json.dumps({**good, **change}) + "\n")
     with pytest.raises(InvalidResultsError, match=f"bad.jsonl:3: .*{message}"):
+        read_suite(path)
+
+
+def test_a_suite_line_never_names_a_file_to_open(tmp_path: Path) -> None:
+    good = json.loads(_small_suite(tmp_path / "good.jsonl", 1)[0].to_line())
+    secret = tmp_path / "board.json"
+    secret.write_text("{}")
+    line = {**good, "game": "empire-plateau", "variant": "duel", "options": {"board": str(secret)}}
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(InvalidResultsError, match=r"bad\.jsonl:1: options: "):
         read_suite(path)
 
 

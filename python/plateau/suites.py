@@ -31,7 +31,7 @@ from typing import Any
 
 from plateau.checks import load_outside_json
 from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
-from plateau.registry import game_info, games, new_game
+from plateau.registry import check_data_options, game_info, games, new_game
 from plateau.state import GameState
 
 FORMAT = "plateau-suite"
@@ -100,6 +100,10 @@ class SuitePosition:
                 raise InvalidResultsError(f"field {name!r} must be {kind}")
         if fields["game"] not in games():
             raise InvalidResultsError(f"unknown game {str(fields['game'])[:100]!r}")
+        try:  # first: an option naming a file would make the replay read it
+            check_data_options(fields["game"], fields.get("options", {}))
+        except PlateauError as e:
+            raise InvalidResultsError(f"options: {e}") from None
         if fields["value"] != "win":
             raise InvalidResultsError(f'value must be "win", got {str(fields["value"])[:20]!r}')
         if not fields["best"] or not set(fields["best"]) <= set(fields["winning"]):
