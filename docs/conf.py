@@ -31,7 +31,8 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 # an offline build cannot link to
 nitpicky = True
 nitpick_ignore_regex = [
-    (r"py:.*", r"(np|npt|numpy|numbers|typing|typing_extensions|collections|os|io|random|abc|pathlib)\..*"),
+    (r"py:.*", r"(np|npt|numpy|numbers|typing|typing_extensions|collections|os|io|random|abc)\..*"),
+    (r"py:.*", r"pathlib\..*"),
     (r"py:.*", r"(Any|Callable|Iterable|Iterator|Mapping|Sequence|Generator|Self|TypeVar)"),
     (r"py:.*", r"(gymnasium|pettingzoo|pyspiel|ray|tqdm)\..*"),
     (r"py:class", r"(int|float|str|bytes|bool|object|dict|list|tuple|type|None|NoneType)"),
