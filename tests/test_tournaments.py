@@ -299,6 +299,9 @@ def test_the_command_line_plays_a_round_robin_of_more_bots_than_seats(
         ]
     )
     assert code == 0 and "100 games of plateau-x/mini, gauntlet" in capsys.readouterr().out
+    # fewer bots than seats: the one-bot-per-seat arena's message
+    code = main(["arena", "--game", "plateau-x", "--variant", "mini", "--bots", "random"])
+    assert code == 2 and "the game has 2 seats; got 1 bots" in capsys.readouterr().err
     # one bot per seat is asked for, more are given
     code = main(
         [

@@ -1358,7 +1358,7 @@ def run(
     probe = spec.new_game()
     bots = list(bots)
     if format is None:
-        format = "seats" if len(bots) == probe.num_players else "round-robin"
+        format = "seats" if len(bots) <= probe.num_players else "round-robin"
     try:
         schedule = Schedule.make(format, len(bots), probe.num_players)
     except InvalidArgumentError as e:

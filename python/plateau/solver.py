@@ -95,7 +95,7 @@ class Solution:
         if self.value == UNKNOWN:
             return (
                 f"not proven for {who} ({cost}): neither player forces a win within "
-                f"{self.no_win_within} actions"
+                f"{self.no_win_within} action{'s' * (self.no_win_within != 1)}"
             )
         if self.value == DRAW:
             text = f"draw for {who}; drawing actions: {self._named(self.drawing_actions)}"

@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     spec = spec_of(args)
     bots = arena.split_bot_list(args.bots)
     seats = spec.new_game().num_players
-    fmt = args.format or ("seats" if len(bots) == seats else "round-robin")
+    fmt = args.format or ("seats" if len(bots) <= seats else "round-robin")
     try:
         round_games = Schedule.make(fmt, len(bots), seats).round_games
     except InvalidArgumentError as e:
