@@ -248,6 +248,7 @@ def test_result_lines_with_bad_move_stats_or_adjudication_are_refused() -> None:
         ("move_stats", [[0, 1, 2]]),
         ("move_stats", [[0, -1, 2, 0.5]]),
         ("move_stats", [[0, 1, 2, "high"]]),
+        ("move_stats", [[2, 1, 2, 0.5]]),  # a seat the two-player game does not have
         ("adjudicated", {"ply": 3}),
         ("adjudication", {"resign_score": -1}),
         ("adjudication", {"colour": "blue"}),

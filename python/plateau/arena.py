@@ -48,7 +48,8 @@ from typing import Any, TypeVar, Union, cast
 from plateau.adjudication import Adjudication, Judge
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
-from plateau.checks import check_int, load_outside_json
+from plateau.checks import FieldTable, check_fields, check_int, load_outside_json
+from plateau.checks import short_json as _short
 from plateau.clock import TimeControl, held_to_budget, own_seconds
 from plateau.engine import (
     EngineConnection,
@@ -63,7 +64,7 @@ from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.errors import InvalidArgumentError, InvalidResultsError
 from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
-from plateau.pairings import FORMATS, Schedule, seat_order
+from plateau.pairings import FORMATS, Schedule, default_format, seat_order
 from plateau.rating import CrossTable, Rating, bradley_terry, elo_interval, signed
 from plateau.record import to_record
 from plateau.registry import GameSpec, game_info, spec_of
@@ -145,20 +146,7 @@ class GameResult:
         """The game of one results line as JSON data, checked field by field (the one place
         results are checked: the statistics, ``arena-report``, ``view`` and ``show`` trust
         what comes out)."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise InvalidResultsError(f'not an arena game (no "format": "{FORMAT}")')
-        fields = {k: v for k, v in data.items() if k != "format"}
-        for name in fields:
-            if name not in _RESULT_FIELDS:
-                raise InvalidResultsError(f"unknown field {str(name)[:100]!r}")
-        for name, (check, what, required) in _RESULT_FIELDS.items():
-            if name not in fields:
-                if required:
-                    raise InvalidResultsError(f"field {name!r} is missing")
-                continue
-            if not check(fields[name]):
-                got = _short(fields[name])
-                raise InvalidResultsError(f"field {name!r} must be {what}, got {got}")
+        fields = check_fields(data, FORMAT, _RESULT_FIELDS, InvalidResultsError, "an arena game")
         n = len(fields["seats"])
         seats = sorted(seat for group in fields["ranking"] for seat in group)
         if seats != list(range(n)):
@@ -179,16 +167,12 @@ class GameResult:
                 raise InvalidResultsError(
                     f"players {got} names a bot beyond the {len(schedule['bots'])} of the schedule"
                 )
+        if any(stat[0] >= n for stat in fields.get("move_stats", [])):
+            raise InvalidResultsError(f"move_stats names a seat beyond the {n} seats")
         forfeit = fields.get("forfeit")
         if forfeit is not None and forfeit["seat"] not in range(n):
             raise InvalidResultsError(f"forfeit seat {forfeit['seat']} is not one of {n} seats")
         return cls(**fields)
-
-
-def _short(value: object, limit: int = 80) -> str:
-    """``value`` as JSON for a message, cut to ``limit`` characters."""
-    text = json.dumps(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _is_int(value: object, low: int | None = None) -> bool:
@@ -253,7 +237,7 @@ def _is_forfeit(value: object) -> bool:
 
 
 #: each field of a results line: its check, what the check wants (for the message), required
-_RESULT_FIELDS: dict[str, tuple[Callable[[Any], bool], str, bool]] = {
+_RESULT_FIELDS: FieldTable = {
     "index": (lambda v: _is_int(v, 0), "an integer >= 0", True),
     "game": (lambda v: isinstance(v, str), "a string", True),
     "variant": (lambda v: isinstance(v, str), "a string", True),
@@ -656,9 +640,8 @@ def _play_game(
             if verdict is not None:
                 adjudged, adjudicated = verdict
                 break
-    if (
-        forfeit is None and adjudged is None
-    ):  # an engine that broke the protocol after its last move
+    # an engine that broke the protocol after its last move
+    if forfeit is None and adjudged is None:
         forfeit = _broken(seats, state.ply)
     ranking = adjudged if adjudged is not None else state.ranking()
     if forfeit is not None:
@@ -841,8 +824,6 @@ class ArenaResult:
         for r in self.results:
             for stat, spent in zip(r.move_stats, r.move_seconds):
                 seat, d, n, _ = stat
-                if seat >= len(r.players):
-                    continue
                 b = r.players[seat]
                 moves[b] += 1
                 secs[b] += spent
@@ -1358,7 +1339,7 @@ def run(
     probe = spec.new_game()
     bots = list(bots)
     if format is None:
-        format = "seats" if len(bots) <= probe.num_players else "round-robin"
+        format = default_format(len(bots), probe.num_players)
     try:
         schedule = Schedule.make(format, len(bots), probe.num_players)
     except InvalidArgumentError as e:

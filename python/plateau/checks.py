@@ -133,3 +133,36 @@ def _too_deep(value: object) -> bool:
             return True
         stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list, tuple)))
     return False
+
+
+def short_json(value: object, limit: int = 80) -> str:
+    """``value`` as JSON for a message, cut to ``limit`` characters."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+#: a data line's fields: name -> (check, what the check wants, for the message; required)
+FieldTable = dict[str, tuple[Callable[[Any], bool], str, bool]]
+
+
+def check_fields(
+    data: object, fmt: str, table: FieldTable, error: type[ValueError], what: str
+) -> dict[str, Any]:
+    """The fields of one line of outside data (an arena result, a suite position) without its
+    ``"format"``, once ``data`` is an object whose ``format`` is ``fmt`` and each field is known
+    and passes its check; ``error`` naming the first fault otherwise (``what``: the kind of line,
+    for the message)."""
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise error(f'not {what} (no "format": "{fmt}")')
+    fields = {k: v for k, v in data.items() if k != "format"}
+    for name in fields:
+        if name not in table:
+            raise error(f"unknown field {str(name)[:100]!r}")
+    for name, (check, wants, required) in table.items():
+        if name not in fields:
+            if required:
+                raise error(f"field {name!r} is missing")
+            continue
+        if not check(fields[name]):
+            raise error(f"field {name!r} must be {wants}, got {short_json(fields[name])}")
+    return fields

@@ -39,6 +39,12 @@ def seat_order(index: int, num_bots: int) -> list[int]:
     return [(seat - index) % num_bots for seat in range(num_bots)]
 
 
+def default_format(num_bots: int, num_seats: int) -> str:
+    """The format an arena plays when none is named: ``seats`` with one bot per seat (or too
+    few, for its message), ``round-robin`` with more bots than seats."""
+    return "seats" if num_bots <= num_seats else "round-robin"
+
+
 @dataclass(frozen=True)
 class Schedule:
     """The seatings of one round of an arena of ``num_bots`` bots in a game of ``num_seats``

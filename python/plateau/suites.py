@@ -24,12 +24,12 @@ import importlib.resources
 import json
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from plateau.checks import load_outside_json
+from plateau.checks import FieldTable, check_fields, load_outside_json
 from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
 from plateau.registry import check_data_options, game_info, games, new_game
 from plateau.state import GameState
@@ -85,19 +85,7 @@ class SuitePosition:
     @classmethod
     def from_dict(cls, data: object) -> SuitePosition:
         """One line's data, checked field by field."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise InvalidResultsError(f'not a suite position (no "format": "{FORMAT}")')
-        fields = {k: v for k, v in data.items() if k != "format"}
-        for name in fields:
-            if name not in _FIELDS:
-                raise InvalidResultsError(f"unknown field {str(name)[:100]!r}")
-        for name, (kind, required) in _FIELDS.items():
-            if name not in fields:
-                if required:
-                    raise InvalidResultsError(f"field {name!r} is missing")
-                continue
-            if not _is(fields[name], kind):
-                raise InvalidResultsError(f"field {name!r} must be {kind}")
+        fields = check_fields(data, FORMAT, _FIELDS, InvalidResultsError, "a suite position")
         if fields["game"] not in games():
             raise InvalidResultsError(f"unknown game {str(fields['game'])[:100]!r}")
         try:  # first: an option naming a file would make the replay read it
@@ -111,32 +99,33 @@ class SuitePosition:
         return cls(**fields)
 
 
-#: each field: what it must be (for the message and the check) and whether it is required
-_FIELDS: dict[str, tuple[str, bool]] = {
-    "id": ("a string", True),
-    "game": ("a string", True),
-    "variant": ("a string", True),
-    "actions": ("a list of strings", True),
-    "to_move": ("an integer >= 0", True),
-    "value": ("a string", True),
-    "distance": ("an integer >= 1", True),
-    "best": ("a list of strings", True),
-    "winning": ("a list of strings", True),
-    "difficulty": ("an integer >= 0", True),
-    "comment": ("a string", False),
-    "options": ("an object", False),
+def _text(v: object) -> bool:
+    return isinstance(v, str) and len(v) <= 10_000
+
+
+def _texts(v: object) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _count(low: int) -> Callable[[object], bool]:
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= low
+
+
+#: each field of a suite line: its check, what the check wants, whether it is required
+_FIELDS: FieldTable = {
+    "id": (_text, "a string", True),
+    "game": (_text, "a string", True),
+    "variant": (_text, "a string", True),
+    "actions": (_texts, "a list of strings", True),
+    "to_move": (_count(0), "an integer >= 0", True),
+    "value": (_text, "a string", True),
+    "distance": (_count(1), "an integer >= 1", True),
+    "best": (_texts, "a list of strings", True),
+    "winning": (_texts, "a list of strings", True),
+    "difficulty": (_count(0), "an integer >= 0", True),
+    "comment": (_text, "a string", False),
+    "options": (lambda v: isinstance(v, dict), "an object", False),
 }
-
-
-def _is(value: object, kind: str) -> bool:
-    if kind == "a string":
-        return isinstance(value, str) and len(value) <= 10_000
-    if kind == "a list of strings":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    if kind == "an object":
-        return isinstance(value, dict)
-    low = 1 if kind.endswith(">= 1") else 0
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low
 
 
 def read_suite(path: str | os.PathLike[str]) -> list[SuitePosition]:

@@ -6,6 +6,7 @@ import argparse
 import os
 
 from plateau.cli.common import NON_NEGATIVE, POSITIVE, add_game_args, positive_float, spec_of
+from plateau.pairings import FORMATS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--format",
-        choices=["seats", "round-robin", "gauntlet"],
+        choices=FORMATS,
         default=None,
         help="who plays whom: seats (one bot per seat, rotated; the default then), round-robin "
         "(every set of bots in every seating; the default with more bots than seats), gauntlet "
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     from plateau.clock import TimeControl
     from plateau.errors import InvalidArgumentError
     from plateau.openings import OpeningSource
-    from plateau.pairings import Schedule
+    from plateau.pairings import Schedule, default_format
     from plateau.sprt import SPRT
 
     sprt = SPRT.parse(args.sprt) if args.sprt is not None else None
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     spec = spec_of(args)
     bots = arena.split_bot_list(args.bots)
     seats = spec.new_game().num_players
-    fmt = args.format or ("seats" if len(bots) <= seats else "round-robin")
+    fmt = args.format or default_format(len(bots), seats)
     try:
         round_games = Schedule.make(fmt, len(bots), seats).round_games
     except InvalidArgumentError as e:
