@@ -177,21 +177,21 @@ class Solver:
         self._table[key] = (fail, min(succeed, d)) if result else (max(fail, d), succeed)
         return result
 
-    def _value(self, state: GameState, low: int, high: int) -> tuple[str, int | None, int]:
-        """The value for the player to move by deepening from ``low`` to ``high`` (win, loss
-        or draw with its distance), or unknown with the distance searched; stops at the
-        budget (raising :class:`_Budget`)."""
+    def _value(self, state: GameState) -> tuple[str, int | None]:
+        """The value for the player to move by deepening up to ``max_distance``: win or loss
+        with its distance, draw, or unknown (``searched`` says how far); stops at the budget
+        (raising :class:`_Budget`)."""
         me = state.current_player
         other = 1 - me
-        for d in range(max(low, 1), high + 1):
+        for d in range(1, self.max_distance + 1):
             if self._forces(state, d, me, 1):
-                return WIN, d, d
+                return WIN, d
             if self._forces(state, d, other, 1):
-                return LOSS, d, d
+                return LOSS, d
             self.searched = d
             if self._forces(state, d, me, 0) and self._forces(state, d, other, 0):
-                return DRAW, None, d
-        return UNKNOWN, None, self.searched
+                return DRAW, None
+        return UNKNOWN, None
 
     # -- the public entry -----------------------------------------------------------------------
 
@@ -213,7 +213,7 @@ class Solver:
         self._deadline = t0 + self.seconds if self.seconds is not None else 0.0
         out = Solution(UNKNOWN, None, me)
         try:
-            value, distance, _ = self._value(work, 1, self.max_distance)
+            value, distance = self._value(work)
             out.value, out.distance = value, distance
             if value != UNKNOWN:
                 self._first_actions(work, out)
@@ -245,10 +245,8 @@ class Solver:
             for a in list(out.undecided_actions):
                 state.apply(a)
                 try:
-                    keeps: bool | None
-                    if state.is_terminal():
-                        keeps = self._forces(state, 0, me, goal)
-                    elif self._forces(state, d, me, goal):
+                    keeps: bool | None  # (a finished game answers one of the two at once)
+                    if self._forces(state, d, me, goal):
                         keeps = True
                     elif self._forces(state, d, other, 1 - goal):
                         keeps = False
