@@ -151,13 +151,15 @@ def bradley_terry(table: CrossTable, virtual_draws: float = 1.0) -> list[Rating]
         d = t[:, None] - t[None, :]
         return float(np.sum(w * -np.logaddexp(0.0, -d)))
 
-    info = np.zeros((k, k))
-    for _ in range(100):
-        d = theta[:, None] - theta[None, :]
-        p = 1.0 / (1.0 + np.exp(-d))
-        grad = np.sum(w - n * p, axis=1)
+    def expected_and_information(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each pair's expected score, and the Fisher information (the negated Hessian)."""
+        p = 1.0 / (1.0 + np.exp(-(t[:, None] - t[None, :])))
         weight = n * p * (1.0 - p)
-        info = np.diag(weight.sum(axis=1)) - weight
+        return p, np.diag(weight.sum(axis=1)) - weight
+
+    for _ in range(100):
+        p, info = expected_and_information(theta)
+        grad = np.sum(w - n * p, axis=1)
         step = np.linalg.pinv(info) @ grad
         base = loglik(theta)
         scale = 1.0
@@ -167,11 +169,7 @@ def bradley_terry(table: CrossTable, virtual_draws: float = 1.0) -> list[Rating]
         theta -= theta.mean()
         if float(np.max(np.abs(scale * step))) < 1e-10:
             break
-    d = theta[:, None] - theta[None, :]
-    p = 1.0 / (1.0 + np.exp(-d))
-    weight = n * p * (1.0 - p)
-    info = np.diag(weight.sum(axis=1)) - weight
-    cov = np.linalg.pinv(info)
+    cov = np.linalg.pinv(expected_and_information(theta)[1])
     out = []
     for b in range(k):
         pts, games = table.total(b)
