@@ -88,7 +88,7 @@ def budget(name: str, variant: str) -> list[str]:
 
 def test_the_registered_bots() -> None:
     # which bots the library registers; their specs are checked by tests/conformance
-    names = {"random", "greedy", "planner", "mcts", "maxn", "paranoid", "alphabeta"}
+    names = {"random", "greedy", "planner", "mcts", "ismcts", "maxn", "paranoid", "alphabeta"}
     assert names <= set(bot_names())
 
 
@@ -136,6 +136,12 @@ def test_different_seeds_differ(spec: str) -> None:
         ("planner:replies=1.5", "replies"),
         ("planner:reply_beam=true", "reply_beam"),
         ("planner:depth=2", "unknown parameter"),
+        ("ismcts:iters=0", "iters"),
+        ("ismcts:seconds=-1", "seconds must"),
+        ("ismcts:temp=0", "temp must"),
+        ("ismcts:decisive=1", "decisive must"),
+        ("ismcts:eval=deep", "eval must"),
+        ("ismcts:reuse=true", "unknown parameter"),
     ],
 )
 def test_spec_errors(spec: str, message: str) -> None:
@@ -168,6 +174,7 @@ def test_alphabeta_needs_two_players(variant: str) -> None:
     [
         "greedy",
         "mcts:iters=300",
+        "ismcts:iters=300",
         "alphabeta:depth=1",
         "alphabeta:depth=3",
         "paranoid:depth=2",
@@ -182,7 +189,8 @@ def test_takes_an_immediate_win(spec: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["greedy", "alphabeta:depth=2", "paranoid:depth=2", "maxn:depth=1"]
+    "spec",
+    ["greedy", "alphabeta:depth=2", "paranoid:depth=2", "maxn:depth=1", "ismcts:iters=500"],
 )
 def test_does_not_end_a_lost_game(spec: str) -> None:
     state = position("mini", LOSS_BY_ENDING)

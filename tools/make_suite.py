@@ -50,6 +50,13 @@ def main(argv: list[str] | None = None) -> int:
         help="keep a position only if at most this share of its actions win (default 0.34: "
         "a position where most actions win tests nothing)",
     )
+    p.add_argument(
+        "--within",
+        action="store_true",
+        help="list the first actions that win within each position's distance (the others "
+        "proven not to) instead of at any distance: for games without a move limit, where a "
+        "slower win cannot be told from no win",
+    )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = p.parse_args(argv)
     from plateau.cli.common import parse_option
@@ -80,7 +87,10 @@ def main(argv: list[str] | None = None) -> int:
                 state.apply(bots[state.current_player].select_action(state))
         if not state.is_terminal():
             continue
-        solver = Solver(nodes=args.nodes, max_distance=max(distances))
+        # within=1 means "within each position's own distance" (the solver never goes below it)
+        solver = Solver(
+            nodes=args.nodes, max_distance=max(distances), within=1 if args.within else None
+        )
         taken: dict[int, int] = {}  # distance -> the ply of the last position taken
         taken_all: list[int] = []
         misses = 0
@@ -121,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                     best=[names[a] for a in sol.best_actions],
                     winning=[names[a] for a in sol.winning_actions],
                     difficulty=d,
+                    within=sol.within,
                     comment=f"{specs[game_no % 2]} v {specs[(game_no + 1) % 2]}, seed {seed}, "
                     f"ply {state.ply}; {len(sol.winning_actions)} of "
                     f"{state.num_legal_actions()} actions win",

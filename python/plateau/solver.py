@@ -21,6 +21,12 @@ it (at any distance), not one when the opponent can then force at least a draw. 
 :attr:`Solution.winning_actions` lists them all and :attr:`Solution.best_actions` the fastest;
 with a draw, :attr:`Solution.drawing_actions` the actions that keep it.
 
+Deciding that a first action does *not* win needs a proof that the opponent holds at least a
+draw, which a game without a move limit may never give. ``within=W`` asks a smaller, always
+decidable question instead, as a chess problem's "mate in N" does: the winning first actions
+are those that force a win within ``W`` actions (counting the first), and every other first
+action is proven not to (it may still win more slowly).
+
 Games without a move limit may go on for ever (Albea's Plateau can repeat positions): there a
 forced win or loss is proven as anywhere, but a draw only when every line ends, so such a
 position may stay "not proven" however large the budget.
@@ -60,7 +66,8 @@ class Solution:
     distance: int | None
     #: the player to move when solved
     player: int
-    #: every first action that keeps the win (any distance), ascending
+    #: every first action that keeps the win (at any distance; within ``within`` actions when
+    #: that is set), ascending
     winning_actions: list[int] = field(default_factory=list)
     #: the first actions that win fastest (in ``distance``), ascending
     best_actions: list[int] = field(default_factory=list)
@@ -75,6 +82,9 @@ class Solution:
     seconds: float = 0.0
     #: the actions as text (``winning_actions`` then ``drawing_actions``), for printing
     names: dict[int, str] = field(default_factory=dict)
+    #: with a win and the solver's ``within``: ``winning_actions`` are those that win within
+    #: this many actions (at least ``distance``), every other first action proven not to
+    within: int | None = None
 
     @property
     def proven(self) -> bool:
@@ -100,8 +110,9 @@ class Solution:
         if self.value == DRAW:
             text = f"draw for {who}; drawing actions: {self._named(self.drawing_actions)}"
         elif self.value == WIN:
+            scope = "" if self.within is None else f" within {self.within}"
             text = (
-                f"win in {self.distance} for {who}; winning actions: "
+                f"win in {self.distance} for {who}; winning actions{scope}: "
                 f"{self._named(self.winning_actions)} (fastest: {self._named(self.best_actions)})"
             )
         else:
@@ -114,7 +125,8 @@ class Solution:
 class Solver:
     """One solver's budget and transposition table; :func:`solve` makes one per call. Reuse a
     solver over positions of one game to keep what it learned (the table is bounded by
-    ``table_size`` entries, then cleared)."""
+    ``table_size`` entries, then cleared). ``within``: decide a win's first actions within that
+    many actions only (see the module's docstring)."""
 
     def __init__(
         self,
@@ -122,6 +134,7 @@ class Solver:
         seconds: float | None = None,
         max_distance: int = 200,
         table_size: int = 2_000_000,
+        within: int | None = None,
     ) -> None:
         self.max_nodes = None if nodes is None else check_int(nodes, "nodes", 1)
         if seconds is not None:
@@ -131,6 +144,7 @@ class Solver:
         self.seconds = seconds
         self.max_distance = check_int(max_distance, "max_distance", 1)
         self.table_size = check_int(table_size, "table_size", 1000)
+        self.within = None if within is None else check_int(within, "within", 1)
         #: (hash, ply, player, goal) -> (largest distance known to fail, smallest to succeed)
         self._table: dict[tuple[int, int, int, int], tuple[int, int]] = {}
         self.nodes = 0
@@ -241,14 +255,18 @@ class Solver:
         out.undecided_actions = state.legal_actions().tolist()
         # a first action cannot win faster than the root's proven distance allows
         start = (out.distance or 1) - 1 if out.value == WIN else 0
-        for d in range(start, self.max_distance + 1):
+        last = self.max_distance
+        if out.value == WIN and self.within is not None:
+            out.within = max(self.within, out.distance or 1)
+            last = out.within - 1  # the actions left after the first
+        for d in range(start, last + 1):
             for a in list(out.undecided_actions):
                 state.apply(a)
                 try:
                     keeps: bool | None  # (a finished game answers one of the two at once)
                     if self._forces(state, d, me, goal):
                         keeps = True
-                    elif self._forces(state, d, other, 1 - goal):
+                    elif out.within is None and self._forces(state, d, other, 1 - goal):
                         keeps = False
                     else:
                         keeps = None
@@ -264,6 +282,8 @@ class Solver:
                         out.best_actions.append(a)
             if not out.undecided_actions:
                 return
+        if out.within is not None:  # the rest are proven not to win within out.within
+            out.undecided_actions = []
 
 
 def solve(
@@ -271,9 +291,11 @@ def solve(
     seconds: float | None = None,
     nodes: int | None = None,
     max_distance: int = 200,
+    within: int | None = None,
 ) -> Solution:
     """Solve a two-player position for the player to move within ``seconds`` and ``nodes``
     (None: no limit), searching up to ``max_distance`` actions deep: the value (win, loss,
-    draw, or unknown), the distance, and the winning (or drawing) first actions. The state is
-    left unchanged."""
-    return Solver(nodes=nodes, seconds=seconds, max_distance=max_distance).solve(state)
+    draw, or unknown), the distance, and the winning (or drawing) first actions (with
+    ``within``: those that win within that many actions). The state is left unchanged."""
+    solver = Solver(nodes=nodes, seconds=seconds, max_distance=max_distance, within=within)
+    return solver.solve(state)

@@ -450,6 +450,29 @@ class GameState(_CoreApi):
             probe.apply(a)
         return out
 
+    def action_as_seen(self, action: int | str, viewer: int) -> str:
+        """The legal action ``action`` of the player to act, in notation, as ``viewer`` will
+        see it once played: what ``history_strings(viewer)`` will show for it. All of it for
+        the actor and in a game of perfect information; a game that hides information redacts
+        what ``viewer`` cannot see (Plateau: the faces an opening or onboard puts face down).
+        Two actions with the same text are the same to ``viewer``; the text depends only on
+        the action, the player to act and ``viewer`` (information-set search groups actions by
+        it).
+
+        >>> import plateau
+        >>> s = plateau.new_game("albea-plateau")
+        >>> s.action_as_seen("xx,rb@a1", 0), s.action_as_seen("xx,rb@a1", 1)
+        ('xx,rb@a1', '??,r?@a1')
+        """
+        v = self._check_player(viewer, "viewer")
+        a = self.action_id(action)
+        self._check_legal(a, action)
+        return self._action_as_seen(a, v)
+
+    def _action_as_seen(self, action: int, viewer: int) -> str:
+        """:meth:`action_as_seen` of a checked legal id (per game; here: all of it)."""
+        return self.action_to_string(action)
+
     @classmethod
     def _registered(cls) -> GameEntry:
         """The registry's entry of this state's game (set by ``plateau.registry.register``)."""

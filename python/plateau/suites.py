@@ -12,7 +12,10 @@ A suite is a JSON-lines file; each line is one position::
 notation; ``to_move`` is the player to act there; ``value`` and ``distance`` are what the solver
 proved for that player (a win in ``distance`` actions); ``winning`` lists every first action
 that keeps the win and ``best`` those that win fastest; ``difficulty`` grades the position
-(the distance). A bot *solves* a position when the action it chooses is one of ``winning``.
+(the distance). With ``within`` (optional, for games where a slower win cannot be told from no
+win: no move limit), ``winning`` lists every first action that wins within that many actions,
+and the others are proven not to. A bot *solves* a position when the action it chooses is one
+of ``winning``.
 
 The suites shipped with the library are found by name (:func:`suite_path`): each game's package
 holds its own under ``suites/``.
@@ -55,6 +58,8 @@ class SuitePosition:
     difficulty: int
     comment: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    #: ``winning`` is complete within this many actions (None: at any distance)
+    within: int | None = None
 
     def state(self) -> GameState:
         """The position, replayed from the start (:class:`~plateau.InvalidResultsError` if the
@@ -80,7 +85,10 @@ class SuitePosition:
             raise InvalidResultsError(f"position {self.id}: a winning action: {e}") from None
 
     def to_line(self) -> str:
-        return json.dumps({"format": FORMAT, **asdict(self)})
+        data = asdict(self)
+        if data["within"] is None:
+            del data["within"]
+        return json.dumps({"format": FORMAT, **data})
 
     @classmethod
     def from_dict(cls, data: object) -> SuitePosition:
@@ -96,6 +104,8 @@ class SuitePosition:
             raise InvalidResultsError(f'value must be "win", got {str(fields["value"])[:20]!r}')
         if not fields["best"] or not set(fields["best"]) <= set(fields["winning"]):
             raise InvalidResultsError("best must be a non-empty part of winning")
+        if fields.get("within") is not None and fields["within"] < fields["distance"]:
+            raise InvalidResultsError("within must be at least the distance")
         return cls(**fields)
 
 
@@ -125,6 +135,7 @@ _FIELDS: FieldTable = {
     "difficulty": (_count(0), "an integer >= 0", True),
     "comment": (_text, "a string", False),
     "options": (lambda v: isinstance(v, dict), "an object", False),
+    "within": (lambda v: v is None or _count(1)(v), "an integer >= 1 or null", False),
 }
 
 

@@ -9,8 +9,9 @@ import copy
 import numpy as np
 import pytest
 
+import plateau
 from plateau import GameState
-from support import Case, snapshot
+from support import Case, perfect, snapshot
 
 
 def assert_is_a_determinization(view: GameState, s: GameState, player: int) -> None:
@@ -77,3 +78,38 @@ def test_views_with_perfect_information_are_clones(perfect_case: Case) -> None:
         if view.ply:
             view.undo()  # independent of the original
         assert snapshot(s) == before
+
+
+def test_actions_as_seen_are_what_history_strings_will_show(live_case: Case) -> None:
+    s = live_case.state()
+    before = snapshot(s)
+    mover = s.current_player
+    legal = s.legal_actions().tolist()
+    for viewer in range(s.num_players):
+        seen = [s.action_as_seen(a, viewer) for a in legal]
+        if viewer == mover or perfect(live_case.game):
+            assert seen == [s.action_to_string(a) for a in legal]
+        for a, text in list(zip(legal, seen))[:: max(1, len(legal) // 7)]:
+            after = s.clone()
+            after.apply(a)
+            assert after.history_strings(viewer)[-1] == text
+    assert snapshot(s) == before
+    with pytest.raises(ValueError, match="viewer"):
+        s.action_as_seen(legal[0], s.num_players)
+    illegal = next(a for a in range(s.num_distinct_actions) if a not in set(legal))
+    with pytest.raises(plateau.IllegalActionError):
+        s.action_as_seen(illegal, 0)
+
+
+def test_hidden_actions_as_seen_hide_something(hidden_case: Case) -> None:
+    # over a whole game, some action of the opponent reads differently to the other player
+    # (otherwise information-set search would have nothing to group)
+    s = plateau.new_game(hidden_case.game, hidden_case.variant)
+    redacted = 0
+    rng = np.random.default_rng(hidden_case.seed)
+    while not s.is_terminal() and s.ply < 40:
+        legal = s.legal_actions().tolist()
+        other = (s.current_player + 1) % s.num_players
+        redacted += sum(s.action_as_seen(a, other) != s.action_to_string(a) for a in legal)
+        s.apply(legal[int(rng.integers(len(legal)))])
+    assert redacted > 0

@@ -1,8 +1,8 @@
-"""Game-playing bots: ``random``, ``greedy``, ``planner``, ``mcts``, ``maxn``, ``paranoid``
-and ``alphabeta``. Importing this package registers them all; build one with
+"""Game-playing bots: ``random``, ``greedy``, ``planner``, ``mcts``, ``ismcts``, ``maxn``,
+``paranoid`` and ``alphabeta``. Importing this package registers them all; build one with
 ``make_bot("mcts:iters=2000", seed=1)``."""
 
-from plateau.bots import alphabeta, greedy, mcts, planner, random_bot
+from plateau.bots import alphabeta, greedy, ismcts, mcts, planner, random_bot
 from plateau.bots.base import BOTS, Bot, bot_names, make_bot, parse_spec, register_bot
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "alphabeta",
     "bot_names",
     "greedy",
+    "ismcts",
     "make_bot",
     "mcts",
     "parse_spec",

@@ -579,6 +579,10 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         v = self._check_player(viewer, "viewer")
         return [t if who == v else _public_text(t) for t, who in zip(texts, self._actors())]
 
+    def _action_as_seen(self, action: int, viewer: int) -> str:
+        text = _notation.format_action(action)
+        return text if viewer == self.current_player else _public_text(text)
+
     def setup_position(self, viewer: int | None = None) -> dict[str, Any] | None:
         """The set-up position the history starts from (``position_dict`` form), or None for
         a game from the opening. With ``viewer``: that player's observation of it instead
