@@ -374,3 +374,103 @@ def test_arena_report_of_a_file_without_arena_games_says_what_it_found(tmp_path:
     record.write_text(plateau.new_game("plateau-x").to_json() + "\n")
     with pytest.raises(ValueError, match="is not an arena game"):
         arena.report(record)
+
+
+def _wilson_by_hand(k: int, n: int) -> tuple[float, float]:
+    z2 = 1.96**2
+    p = k / n
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = 1.96 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return centre - half, centre + half
+
+
+def test_seat_statistics_match_a_hand_computation() -> None:
+    # five games of three seats; the table by seat counts seats, whichever bot sat there
+    games = [
+        ([[0], [1], [2]], [4.0, 2.0, 0.0]),  # seat 0 wins
+        ([[1], [0, 2]], [1.0, 3.0, 1.0]),  # seat 1 wins
+        ([[0, 1], [2]], [3.0, 3.0, 0.0]),  # seats 0 and 1 share first place
+        ([[2], [1], [0]], [0.0, 2.0, 4.0]),  # seat 2 wins
+        ([[0], [2], [1]], [4.0, 0.0, 2.0]),  # seat 0 wins
+    ]
+    results = [
+        arena.GameResult(i, "plateau-x", "triple", 0, ["a", "b", "c"], ranking, returns, 9, 0.1)
+        for i, (ranking, returns) in enumerate(games)
+    ]
+    res = arena.ArenaResult("plateau-x", "triple", ["a", "b", "c"], results)
+    s0, s1, s2 = res.seat_stats()
+    assert [(s.seat, s.games, s.wins, s.shared) for s in (s0, s1, s2)] == [
+        (0, 5, 2, 1),
+        (1, 5, 1, 1),
+        (2, 5, 1, 0),
+    ]
+    assert [s.mean for s in (s0, s1, s2)] == pytest.approx([12 / 5, 10 / 5, 7 / 5])
+    assert [s.win_rate for s in (s0, s1, s2)] == pytest.approx([0.4, 0.2, 0.2])
+    assert s0.win_ci95 == pytest.approx(_wilson_by_hand(2, 5))
+    assert s2.win_ci95 == pytest.approx(_wilson_by_hand(1, 5))
+    # 2/5: the Wilson interval is 11.8% .. 76.9%
+    assert s0.win_ci95 == pytest.approx((0.1176, 0.7693), abs=1e-4)
+    assert [s.first for s in (s0, s1, s2)] == [True, False, False]
+    table = res.format_table()
+    assert "| seat | games | wins | shared first | win rate (95% CI) | mean points |" in table
+    assert "| 0 (moves first) | 5 | 2 | 1 | 40.0% (11.8 .. 76.9) | 2.400 |" in table
+    assert "| 2 | 5 | 1 | 0 | 20.0% (" in table
+    # the seat that moves first follows the game's options
+    later = arena.ArenaResult(
+        "plateau-x", "triple", ["a", "b", "c"], results, options={"first_player": 2}
+    )
+    assert [s.first for s in later.seat_stats()] == [False, False, True]
+    assert "| 2 (moves first) | 5 | 1 | 0 |" in later.format_table()
+    # two seats, one game each way: a shared first place is no win
+    pair = [_result(0, [[0, 1]], [0.5, 0.5]), _result(1, [[1], [0]], [0.0, 1.0])]
+    a, b = arena.ArenaResult("plateau-x", "mini", ["a", "b"], pair).seat_stats()
+    assert (a.wins, a.shared, b.wins, b.shared) == (0, 1, 1, 1)
+    assert a.win_ci95 == pytest.approx((0.0, _wilson_by_hand(0, 2)[1]))
+    assert arena.ArenaResult("plateau-x", "mini", ["a", "b"], []).seat_stats() == []
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "players"),
+    [
+        ("plateau-x", "triple", 3),
+        ("albea-plateau", "standard", 2),
+        ("empire-plateau", "four", 4),
+    ],
+)
+def test_cli_table_by_seat_matches_the_games_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, variant: str, players: int
+) -> None:
+    # the same bot in every seat, as the first player's advantage is measured; random plies
+    out = tmp_path / "g.jsonl"
+    games = 2 * players
+    argv = ["arena", "--game", game, "--variant", variant, "--bots", ",".join(["random"] * players)]
+    argv += ["--games", str(games), "--random-plies", "2", "--seed", "5", "--jobs", "1"]
+    assert main([*argv, "--no-progress", "--out", str(out)]) == 0
+    table = capsys.readouterr().out
+    # tally each seat from the result lines alone
+    wins, shared, points = [0] * players, [0] * players, [0.0] * players
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == games
+    for d in lines:
+        first = d["ranking"][0]
+        for seat in range(players):
+            points[seat] += d["returns"][seat]
+            if seat in first:
+                if len(first) == 1:
+                    wins[seat] += 1
+                else:
+                    shared[seat] += 1
+    for seat in range(players):
+        lo, hi = _wilson_by_hand(wins[seat], games)
+        name = f"{seat} (moves first)" if seat == 0 else str(seat)
+        row = (
+            f"| {name} | {games} | {wins[seat]} | {shared[seat]} | "
+            f"{100 * wins[seat] / games:.1f}% ({100 * max(lo, 0):.1f} .. {100 * min(hi, 1):.1f}) "
+            f"| {points[seat] / games:.3f} |"
+        )
+        assert row in table, row
+    # arena-report rebuilds the same table, and so the same seats, from the file alone
+    assert main(["arena-report", str(out)]) == 0
+    assert capsys.readouterr().out == table
+    rebuilt = arena.report(out).seat_stats()
+    assert [(s.wins, s.shared) for s in rebuilt] == list(zip(wins, shared))

@@ -61,11 +61,11 @@ from plateau.engine import (
     parse_info,
 )
 from plateau.engine import split_outside_quotes as _split_outside_quotes
-from plateau.errors import InvalidArgumentError, InvalidResultsError
+from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
 from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
 from plateau.pairings import FORMATS, Schedule, default_format, seat_order
-from plateau.rating import CrossTable, Rating, bradley_terry, elo_interval, signed
+from plateau.rating import CrossTable, Rating, bradley_terry, elo_interval, signed, wilson
 from plateau.record import to_record
 from plateau.registry import GameSpec, game_info, spec_of
 from plateau.sprt import SPRT, SPRTCounter, SPRTState
@@ -753,6 +753,23 @@ class SearchStats:
 
 
 @dataclass
+class SeatStats:
+    """One seat's line of the table by seat (seat 0 moves first), over every game whatever bot
+    sat there: the first player's advantage when the same bot sits in every seat."""
+
+    seat: int
+    games: int
+    wins: int  # first place alone
+    shared: int  # first place shared with other seats (a draw in a two-player game)
+    win_rate: float  # wins / games
+    win_ci95: tuple[float, float]  # the Wilson 95% interval of the win rate
+    mean: float  # mean points (the game's returns)
+    #: the seat moves first from the game's start position (with its options: Plateau X's
+    #: ``first_player`` moves another seat first); False for all if that is not known
+    first: bool = False
+
+
+@dataclass
 class ArenaResult:
     """All games of an arena and their statistics (with an SPRT: up to its decision)."""
 
@@ -813,6 +830,49 @@ class ArenaResult:
                 stat.elo_ci95 = (lo, hi)
             out.append(stat)
         return out
+
+    def seat_stats(self) -> list[SeatStats]:
+        """Per seat (the player number), over all games whoever sat there: games, wins (first
+        place alone), first places shared, the win rate with its Wilson 95% interval
+        (:func:`plateau.rating.wilson`), mean points, and whether the seat moves first (seat 0
+        unless an option says otherwise, as Plateau X's ``first_player``). With the same bot in
+        every seat it measures what moving first (or second, ...) is worth. It counts from each
+        game's own ranking and returns, so it holds for every game alike; an opening's random
+        plies are part of the game (the seat that moved first is still the one marked)."""
+        n = max((len(r.seats) for r in self.results), default=0)
+        mover = self._first_mover()
+        games, wins, shared, points = [0] * n, [0] * n, [0] * n, [0.0] * n
+        for r in self.results:
+            first = r.ranking[0]
+            for seat, ret in enumerate(r.returns):
+                games[seat] += 1
+                points[seat] += ret
+                if seat in first:
+                    if len(first) == 1:
+                        wins[seat] += 1
+                    else:
+                        shared[seat] += 1
+        return [
+            SeatStats(
+                seat=k,
+                games=games[k],
+                wins=wins[k],
+                shared=shared[k],
+                win_rate=wins[k] / games[k] if games[k] else 0.0,
+                win_ci95=wilson(wins[k] / games[k], games[k]) if games[k] else (0.0, 1.0),
+                mean=points[k] / games[k] if games[k] else 0.0,
+                first=k == mover,
+            )
+            for k in range(n)
+        ]
+
+    def _first_mover(self) -> int | None:
+        """The seat to move in the start position of the arena's game and options (None if
+        the game cannot be made here, e.g. a board file this machine does not have)."""
+        try:
+            return spec_of(self.game, self.variant, self.options).new_game().current_player
+        except PlateauError:
+            return None
 
     def search_stats(self) -> list[SearchStats]:
         """Per bot: its moves, the mean seconds a move, and from what its moves reported
@@ -875,8 +935,9 @@ class ArenaResult:
         ]
 
     def format_table(self) -> str:
-        """The statistics as Markdown: a table per bot, and with more than two bots the
-        cross table of pairwise scores and the ranking by Bradley-Terry Elo."""
+        """The statistics as Markdown: a table per bot, with more than two bots the cross
+        table of pairwise scores and the ranking by Bradley-Terry Elo, and a table per seat
+        (:meth:`seat_stats`: the first player's advantage)."""
         head = "| bot | games | wins | points | mean points (95% CI) | win rate | forfeits |"
         rule = "|---|---:|---:|---:|---|---:|---:|"
         two = len(self.bots) == 2
@@ -896,6 +957,8 @@ class ArenaResult:
             lines.append(line)
         if len(self.bots) > 2 and self.results:
             lines += ["", *self._format_cross_table(labels), "", *self._format_ratings(labels)]
+        if self.results:
+            lines += ["", *self._format_seats()]
         if any(r.move_stats for r in self.results):
             lines += ["", *self._format_search(labels)]
         truncated = sum(r.truncated for r in self.results)
@@ -960,6 +1023,23 @@ class ArenaResult:
                 f"lost {lost}"
             )
         return "\n".join(lines)
+
+    def _format_seats(self) -> list[str]:
+        """The table by seat: how each seat did, whoever sat there (:meth:`seat_stats`)."""
+        lines = [
+            "By seat (whichever bot sat there; wins are first places alone, Wilson 95% CI):",
+            "",
+            "| seat | games | wins | shared first | win rate (95% CI) | mean points |",
+            "|---|---:|---:|---:|---|---:|",
+        ]
+        for s in self.seat_stats():
+            lo, hi = s.win_ci95
+            seat = f"{s.seat} (moves first)" if s.first else str(s.seat)
+            lines.append(
+                f"| {seat} | {s.games} | {s.wins} | {s.shared} | {100 * s.win_rate:.1f}% "
+                f"({100 * lo:.1f} .. {100 * hi:.1f}) | {s.mean:.3f} |"
+            )
+        return lines
 
     def _format_search(self, labels: list[str]) -> list[str]:
         """What each bot's moves cost: time, and the nodes and depth its moves reported."""
