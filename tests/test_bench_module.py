@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import json
 import os
 import stat
@@ -268,3 +269,31 @@ def test_a_busy_machine_is_seen_and_reported() -> None:
     others = load.others()
     if others is not None:  # Linux
         assert 0.0 <= others <= cores
+
+
+def _icount() -> Any:
+    """bench/icount.py (a script, not a package module), loaded from its file."""
+    path = Path(__file__).resolve().parent.parent / "bench" / "icount.py"
+    spec = importlib.util.spec_from_file_location("icount", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_instruction_counts_fail_only_on_a_rise_over_the_tolerance() -> None:
+    icount = _icount()
+    baseline = {"counts": {"g": {"perft": 1000, "list": 1000, "loop": 1000}}}
+    counts = {"g": {"perft": 1031, "list": 1029, "loop": 900, "new": 5}}
+    lines, rises = icount.compare(counts, baseline, 3.0)
+    assert len(lines) == 4 and "(no baseline)" in lines[3]
+    assert [r.split()[1] for r in rises] == ["perft"]
+    assert "+3.10%" in rises[0] and "-10.00%" in lines[2]
+    # the committed baseline covers every game that has a bench spec, each workload counted
+    data = json.loads(Path(icount.BASELINE).read_text())
+    assert set(icount.ENV_KEYS) <= set(data["environment"])
+    benched = {g for g in plateau.games() if plateau.game_info(g).bench is not None}
+    assert set(data["counts"]) == benched
+    for works in data["counts"].values():
+        assert {"perft", "generate", "apply-undo", "python-loop"} <= set(works)
+        assert all(isinstance(n, int) and n > 0 for n in works.values())
