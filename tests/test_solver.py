@@ -256,3 +256,44 @@ def test_the_command_line_solves_a_record_at_a_ply_and_actions(
     assert "the record has" in capsys.readouterr().err
     assert main(["solve", "--game", "plateau-x", "--variant", "mini", "--ply", "3"]) == 2
     assert "--ply picks a position of a --record" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_within_lists_the_first_actions_that_win_that_soon(seed: int) -> None:
+    # brute force decides each first action: a forced win within the remaining actions or not
+    checked = 0
+    for back in (1, 2, 3, 4):
+        state = _near_the_end("plateau-x", "mini", seed, back)
+        sol = solve(state, max_distance=5, within=3)
+        if sol.value != "win" or (sol.distance or 0) > 3:
+            continue
+        checked += 1
+        assert sol.within == 3 and not sol.undecided_actions and sol.complete
+        me = state.current_player
+        for a in state.legal_actions().tolist():
+            child = state.clone()
+            child.apply(a)
+            wins = _brute(child, me, 2, -1)[0] == 1
+            assert (a in sol.winning_actions) == wins, a
+        assert set(sol.best_actions) <= set(sol.winning_actions)
+        assert "winning actions within 3:" in str(sol)
+        # without within, a slower win counts too: a superset
+        assert set(sol.winning_actions) <= set(solve(state, max_distance=7).winning_actions)
+    assert checked >= 1
+
+
+def test_within_decides_a_game_without_a_move_limit() -> None:
+    # Albea's Plateau has no move limit by default: a slower win cannot be told from no win
+    found = 0
+    for seed in range(8):
+        state = _near_the_end("albea-plateau", "standard", seed, 1)
+        if state.winning_actions().size == 0:
+            continue
+        sol = solve(state, nodes=100_000, within=1)
+        assert (sol.value, sol.distance, sol.within) == ("win", 1, 1)
+        assert sol.complete and sol.winning_actions == state.winning_actions().tolist()
+        assert sol.best_actions == sol.winning_actions
+        found += 1
+    assert found >= 4
+    with pytest.raises(ValueError, match="within"):
+        Solver(within=0)

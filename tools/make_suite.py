@@ -9,7 +9,12 @@ Each game is played by the bots (alternating who starts, a few random plies firs
 back from its end: each position is solved within ``--nodes``; a proven win whose every first
 action is decided, at a wanted distance whose share is not yet full, joins the suite (at most
 two positions per distance per game, four plies apart or more), if at most ``--max-share`` of
-its actions win. The walk stops after three unproven positions in a row.
+its actions win. In a game with hidden information the position must also have the same answer
+in ``--views`` worlds drawn from the mover's view (bots are handed such a view). The walk stops
+after three unproven positions in a row.
+
+    python tools/make_suite.py albea-plateau standard OUT --distances 1,3 --within \
+        --bots greedy,alphabeta:depth=2 --nodes 200000
 """
 
 from __future__ import annotations
@@ -21,8 +26,34 @@ import time
 
 import plateau
 from plateau.bots import make_bot
-from plateau.solver import Solver
+from plateau.solver import Solution, Solver
 from plateau.suites import SuitePosition, write_suite
+
+
+def same_in_views(
+    state: plateau.GameState, sol: Solution, solver: Solver, views: int, rng: random.Random
+) -> bool:
+    """Whether ``views`` worlds drawn from the mover's view of ``state`` (a game with hidden
+    information; always true otherwise) have the answer ``sol`` has for the referee's position."""
+    if plateau.game_info(state.game).perfect_information:
+        return True
+    sampler = state.determinizer(state.current_player)
+
+    def answer(s: plateau.GameState, got: Solution) -> tuple[object, ...]:
+        return (
+            got.value,
+            got.distance,
+            got.complete,
+            sorted(s.action_to_string(a) for a in got.winning_actions),
+            sorted(s.action_to_string(a) for a in got.best_actions),
+        )
+
+    want = answer(state, sol)
+    for _ in range(views):
+        world = sampler.sample(rng.getrandbits(63))
+        if answer(world, solver.solve(world)) != want:
+            return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,6 +87,14 @@ def main(argv: list[str] | None = None) -> int:
         help="list the first actions that win within each position's distance (the others "
         "proven not to) instead of at any distance: for games without a move limit, where a "
         "slower win cannot be told from no win",
+    )
+    p.add_argument(
+        "--views",
+        type=int,
+        default=8,
+        help="games with hidden information: keep a position only if the solver gives the same "
+        "answer (value, distance, winning and fastest actions) in this many worlds drawn from "
+        "the mover's view as in the referee's position, so that a bot handed a view can know it",
     )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = p.parse_args(argv)
@@ -113,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
                 or len(found[d]) >= share[d]
                 or len(sol.winning_actions) > args.max_share * state.num_legal_actions()
             ):
+                continue
+            if not same_in_views(state, sol, solver, args.views, rng):
                 continue
             seen.add(state.hash)
             taken[d] = state.ply
