@@ -10,15 +10,17 @@ callgrind and does, after a warm-up of each, these workloads: ``perft`` (the spe
 position at its quick depth, the count checked), ``generate`` (the legal actions generated
 afresh 400 times), ``apply-undo`` (every legal action of the midgame applied and undone, to 600),
 ``clone`` (300 clones), ``playouts`` (20 random playouts in the core), ``python-loop`` (300
-steps of ``legal_actions``, a ``random.randrange`` pick and ``apply``) and ``batch-step`` (50
+steps of ``legal_actions``, a ``random.randrange`` pick and ``apply``), ``python-fast`` (the same
+steps through ``apply_index(randrange(num_legal_actions()))``) and ``batch-step`` (50
 random steps of a ``StateBatch`` of 64 games, where the game has batches). The workloads are
 separated by calls of ``os.getppid``, before each of which callgrind dumps its counters
 (``--dump-before``), so that each count holds exactly one workload.
 
 A count that rose by more than ``--tolerance`` percent (3) over the baseline fails the check;
 every change is printed. A baseline holds for the environment it was measured in (CPython,
-numpy, the Cython that generated the core, compiler and valgrind versions, recorded with it): in another environment the changes
-are printed and nothing fails (re-baseline there with ``--update``).
+numpy, the Cython that generated the core, compiler and valgrind versions, recorded with it):
+in another environment the changes are printed and nothing fails (re-baseline there with
+``--update``).
 """
 
 from __future__ import annotations
@@ -145,6 +147,16 @@ def workloads(game: str) -> list[tuple[str, Callable[[], object]]]:
             s.apply(int(actions[rng.randrange(len(actions))]))
 
     work.append(("python-loop", python_loop))
+
+    def python_fast() -> None:  # the same random game through the fast path
+        rng = random.Random(1)
+        s = plateau.new_game(game, variant)
+        for _ in range(300):
+            if s.is_terminal():
+                s = plateau.new_game(game, variant)
+            s.apply_index(rng.randrange(s.num_legal_actions()))
+
+    work.append(("python-fast", python_fast))
     if info.batch is not None:
         batch = plateau.StateBatch(game, variant, n=64, seed=1)
         actions = batch.sample_random()

@@ -209,6 +209,8 @@ cdef class GameCore:
     cdef int _count(self) noexcept                      # legal actions (after _gen)
     cdef void _write_list(self, int64_t* out) noexcept  # ascending ids (after _gen)
     cdef void _write_mask(self, uint8_t* out) noexcept  # 1 at legal ids, out zeroed
+    cdef long _nth(self, int k) except -1              # the k-th legal id, ascending (after
+                                                        # _gen; 0 <= k < _count())
     cdef void _save(self, char* snap, int a) noexcept   # undo record before applying a
     cdef void _restore(self, const char* snap) noexcept
     cdef void _make(self, int a) noexcept

@@ -266,6 +266,16 @@ cdef class GameCore:
         pass
     cdef void _write_mask(self, uint8_t* out) noexcept:
         pass
+    cdef long _nth(self, int k) except -1:
+        # any game: the whole list, then one entry (a game with a cached list overrides it)
+        cdef int64_t* ids = <int64_t*>malloc(max(self._count(), 1) * sizeof(int64_t))
+        cdef long a
+        if ids == NULL:
+            raise MemoryError("no memory for the legal list")
+        self._write_list(ids)
+        a = ids[k]
+        free(ids)
+        return a
     cdef void _save(self, char* snap, int a) noexcept:
         (<int32_t*>snap)[0] = a
     cdef void _restore(self, const char* snap) noexcept:
@@ -421,6 +431,29 @@ cdef class GameCore:
                 return
         self._apply_other(a)
 
+    def apply_index(self, k) -> int:
+        """Apply the action at index ``k`` of ``legal_actions()`` and return its id: the
+        Python loop's fast path, with no array built (``s.apply_index(random.randrange(
+        s.num_legal_actions()))`` plays a uniformly random legal action). ``k`` is any
+        integral type but bool; ArgumentError unless ``0 <= k < num_legal_actions()``
+        (IllegalActionError once the game is over: there is no legal action)."""
+        cdef int n
+        cdef long ki = -1, a
+        self._gen()
+        n = self._count()
+        if n == 0 or self._over():
+            raise IllegalActionError(f"apply_index({k!r}): the game is over")
+        if type(k) is int:
+            try:
+                ki = k
+            except OverflowError:
+                ki = -1
+        if not 0 <= ki < n:
+            ki = check_int(k, 0, n, f"the index of one of the {n} legal actions")
+        a = self._nth(<int>ki)
+        self._push(a)
+        return a
+
     def _apply_other(self, a) -> None:
         """What ``apply`` does with anything but a legal int (or int64) id: apply any other
         integer type's legal id, refuse the rest (InvalidActionError: not an id of the game;
@@ -574,3 +607,6 @@ cdef class ListCore(GameCore):
         cdef int i
         for i in range(self._nlegal):
             out[self._legal[i]] = 1
+
+    cdef long _nth(self, int k) except -1:
+        return self._legal[k]

@@ -119,14 +119,19 @@ def test_quick_run_reports_every_workload(
     for r in rows:
         by_workload.setdefault(r.workload.split(" ")[0], []).append(r)
     expected = {"perft", "apply-undo", "legal", "clone", "playouts", "python-loop", "memory"}
+    expected |= {"python-fast"}
     expected |= {"batch-1", "batch-2"} if info.batch is not None else set()
     expected |= {"determinizer"} if not info.perfect_information else set()
     assert set(by_workload) == expected
     assert len(by_workload["perft"]) == len(spec.positions)
     assert all(r.ours > 0 for r in rows if r.workload != "memory")
     # the yardstick column: the fake one where it measures, the engine's own figures elsewhere
-    for r in by_workload["perft"] + by_workload["playouts"] + by_workload["python-loop"]:
+    loops = by_workload["python-loop"] + by_workload["python-fast"]
+    for r in by_workload["perft"] + by_workload["playouts"] + loops:
         assert r.yardstick == "fake yardstick" and r.theirs and r.ratio
+    # both loops against the yardstick's one loop, the fast one saying so
+    assert loops[0].theirs == loops[1].theirs
+    assert any("no such fast path" in n for n in loops[1].notes)
     assert by_workload["clone"][0].yardstick == "apply() + undo()"
     if info.batch is not None:
         assert by_workload["batch-1"][0].theirs == 1000.0
@@ -154,9 +159,11 @@ def test_yardsticks_that_cannot_run_leave_a_note(game: str) -> None:
     )
     info = plateau.game_info(game)
     sticks = bench._Yardsticks.of(dataclasses.replace(spec_of(game), yardsticks=(missing,)), None)
-    row = bench.bench_python_loop(info, quick=True, sticks=sticks)
-    assert row.theirs is None and row.notes == ["absent: install it"]
-    assert "(absent: install it)" in bench.format_table([row])
+    rows = bench.bench_python_loop(info, quick=True, sticks=sticks)
+    assert [r.workload for r in rows] == ["python-loop", "python-fast"]
+    for row in rows:
+        assert row.theirs is None and row.notes == ["absent: install it"]
+        assert "(absent: install it)" in bench.format_table([row])
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -407,20 +407,29 @@ def bench_batch(
 
 
 def python_loop(
-    seconds: float, game: str | GameSpec, variant: str | None = None
+    seconds: float, game: str | GameSpec, variant: str | None = None, fast: bool = False
 ) -> tuple[float, GameState]:
     """Steps per second of the loop every Python program driving the engine runs: legal
-    actions, a random pick, apply (a new game when one ends); and the last game's state."""
+    actions, a random pick, apply (a new game when one ends); and the last game's state.
+    ``fast``: the same random game through the fast path, ``apply_index(randrange(
+    num_legal_actions()))`` (no array built)."""
     rng = random.Random(3)
     steps = 0
     state = new_game(game, variant)
     t0 = time.perf_counter()
     while True:
-        for _ in range(1000):
-            if state.is_terminal():
-                state = new_game(game, variant)
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
+        if fast:
+            randrange = rng.randrange
+            for _ in range(1000):
+                if state.is_terminal():
+                    state = new_game(game, variant)
+                state.apply_index(randrange(state.num_legal_actions()))
+        else:
+            for _ in range(1000):
+                if state.is_terminal():
+                    state = new_game(game, variant)
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
         steps += 1000
         dt = time.perf_counter() - t0
         if dt >= seconds:
@@ -429,28 +438,37 @@ def python_loop(
 
 def bench_python_loop(
     info: GameInfo, quick: bool, sticks: _Yardsticks | None = None, game: GameSpec | None = None
-) -> Row:
-    """The Python loop on ``game`` (None: the default variant and options); its last game must
-    replay to the same position (every step applied a legal action)."""
+) -> list[Row]:
+    """The Python loop on ``game`` (None: the default variant and options), and the same
+    loop through the fast path (``apply_index``); each last game must replay to the same
+    position (every step applied a legal action)."""
     sticks = sticks or _Yardsticks(None, [], [])
     seconds = 0.5 if quick else 3.0
     g = game or resolve(info.name)
-    ours, state = python_loop(seconds, g)
-    replay = g.new_game()
-    replay.apply_all(state.history)
-    if replay.hash != state.hash:
-        raise BenchError("the Python loop's game does not replay to the same position")
-    row = Row(
-        "Python loop: legal_actions + random pick + apply, steps/s",
-        ours,
-        "steps/s",
-        workload="python-loop",
-    )
-    y = sticks.first("python_loop")
-    if y is not None and y.python_loop is not None:
-        row.theirs, row.yardstick = y.python_loop(seconds), y.name
-    sticks.note(row, "python_loop")
-    return row
+    rows = []
+    theirs: float | None = None
+    for fast in (False, True):
+        ours, state = python_loop(seconds, g, fast=fast)
+        replay = g.new_game()
+        replay.apply_all(state.history)
+        if replay.hash != state.hash:
+            raise BenchError("the Python loop's game does not replay to the same position")
+        label = (
+            "Python loop, fast path: apply_index(randrange(num_legal_actions())), steps/s"
+            if fast
+            else "Python loop: legal_actions + random pick + apply, steps/s"
+        )
+        row = Row(label, ours, "steps/s", workload="python-fast" if fast else "python-loop")
+        y = sticks.first("python_loop")
+        if y is not None and y.python_loop is not None:
+            if theirs is None:
+                theirs = y.python_loop(seconds)
+            row.theirs, row.yardstick = theirs, y.name
+            if fast:
+                row.notes.append("the yardstick runs its usual loop (it has no such fast path)")
+        sticks.note(row, "python_loop")
+        rows.append(row)
+    return rows
 
 
 # -- memory and determinization ---------------------------------------------------------------
@@ -550,7 +568,7 @@ def run(
         rows += measured("determinization", lambda: bench_determinizer(spec, quick))
     _set_targets(rows, {**DEFAULT_TARGETS, **spec.targets})
     if g != resolve(game):
-        played = ("playouts", "batch-1", "batch-2", "python-loop")
+        played = ("playouts", "batch-1", "batch-2", "python-loop", "python-fast")
         for r in rows:
             if r.workload not in played:
                 r.notes.append("the registered positions, default options")

@@ -79,8 +79,8 @@ class BenchSpec:
     yardsticks: tuple[Yardstick, ...] = ()
     #: the targets shown in the report, by workload: ``perft`` (every position) or
     #: ``perft <label>``, ``legal``, ``apply-undo``, ``clone``, ``playouts``, ``batch-1``,
-    #: ``batch-2``, ``python-loop``, ``memory``, ``determinizer`` (``plateau.bench`` sets
-    #: those every game shares)
+    #: ``batch-2``, ``python-loop``, ``python-fast``, ``memory``, ``determinizer``
+    #: (``plateau.bench`` sets those every game shares)
     targets: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -419,6 +419,41 @@ def test_apply_by_string_equals_apply_by_id(live_case: Case) -> None:
         assert by_id.ply == s.ply + 1
 
 
+def test_apply_index_applies_that_entry_of_the_legal_list(live_case: Case) -> None:
+    s = live_case.state()
+    legal = s.legal_actions().tolist()
+    before = snapshot(s)
+    for bad in (len(legal), -1, 2**70, True, 1.0, "0", np.int64(len(legal))):
+        with pytest.raises(plateau.InvalidArgumentError, match="legal actions"):
+            s.apply_index(bad)  # type: ignore[arg-type]
+        assert snapshot(s) == before, bad
+    rng = random.Random(live_case.seed)
+    for k in {0, len(legal) - 1, rng.randrange(len(legal))}:
+        via_index, via_id = s.clone(), s.clone()
+        for index in (k, np.int32(k)):  # any integral type
+            got = via_index.apply_index(index)
+            assert got == legal[k] and type(got) is int
+            via_id.apply(legal[k])
+            assert snapshot(via_index) == snapshot(via_id)
+            via_index.undo()
+            via_id.undo()
+
+
+def test_apply_index_plays_whole_games(game_variant: tuple[str, str]) -> None:
+    # the fast path of the Python loop plays the same game as legal_actions + apply
+    fast, slow = plateau.new_game(*game_variant), plateau.new_game(*game_variant)
+    r1, r2 = random.Random(5), random.Random(5)
+    while not slow.is_terminal() and slow.ply < 400:
+        legal = slow.legal_actions()
+        slow.apply(int(legal[r1.randrange(len(legal))]))
+        fast.apply_index(r2.randrange(fast.num_legal_actions()))
+        assert fast.hash == slow.hash
+    assert snapshot(fast) == snapshot(slow)
+    if fast.is_terminal():
+        with pytest.raises(IllegalActionError, match="game is over"):
+            fast.apply_index(0)
+
+
 def test_history_strings_replay(case: Case) -> None:
     s = case.state()
     texts = s.history_strings()
