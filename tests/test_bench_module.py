@@ -304,3 +304,37 @@ def test_instruction_counts_fail_only_on_a_rise_over_the_tolerance() -> None:
     for works in data["counts"].values():
         assert {"perft", "generate", "apply-undo", "python-loop"} <= set(works)
         assert all(isinstance(n, int) and n > 0 for n in works.values())
+
+
+def test_throughput_curves_measure_and_draw(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    points = bench.batch_curve("plateau-x", sizes=(1, 8), threads=(1, 2), seconds=0.01)
+    assert [(p.size, p.threads) for p in points] == [(1, 1), (1, 2), (8, 1), (8, 2)]
+    assert all(p.game == "plateau-x" and p.steps > 0 for p in points)
+    table = bench.format_curve(points)
+    assert table.splitlines()[0] == "| game | batch size | 1 thread | 2 threads |"
+    assert len(table.splitlines()) == 4
+    more = points + [bench.CurvePoint("albea-plateau", s, 1, 1000.0 * s) for s in (1, 8)]
+    svg = ET.fromstring(bench.curve_svg(more, "a <title>"))
+    lines = svg.findall("{http://www.w3.org/2000/svg}polyline")
+    assert len(lines) == 3  # plateau-x on 1 and 2 threads, albea-plateau on 1
+    assert len(lines[0].get("points", "").split()) == 2
+    with pytest.raises(plateau.InvalidArgumentError):
+        bench.curve_svg([])
+    with pytest.raises(plateau.InvalidArgumentError, match="size"):
+        bench.batch_curve("plateau-x", sizes=(0,))
+
+
+def test_the_plot_command_writes_the_picture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bench, "BATCH_SIZES", (1, 2, 4, 8, 16, 32))
+    out = tmp_path / "curves.svg"
+    assert main(["bench", "--plot", str(out), "--quick"]) == 0
+    text = capsys.readouterr().out
+    assert "game-steps per second" in text and f"drawn to {out}" in text
+    batched = [g for g in plateau.games() if plateau.game_info(g).batch is not None]
+    for g in batched:
+        assert f"| {g} | 1 |" in text and f"| {g} | 32 |" in text
+    assert out.read_text().count("<polyline") == 2 * len(batched)

@@ -19,6 +19,7 @@ count raises :class:`BenchError` instead of timing it.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import random
 import re
@@ -35,10 +36,12 @@ import numpy as np
 
 from plateau.batch import StateBatch
 from plateau.bench_spec import BenchSpec, Yardstick
+from plateau.checks import check_int
 from plateau.errors import InvalidArgumentError
 from plateau.registry import (
     GameInfo,
     GameSpec,
+    game_info,
     new_game,
     random_playouts,
     resolve,
@@ -624,3 +627,162 @@ def format_table(rows: list[Row]) -> str:
             + "."
         )
     return "\n".join(lines)
+
+
+# -- throughput curves ---------------------------------------------------------------------------
+
+#: the batch sizes of :func:`batch_curve`
+BATCH_SIZES = (1, 4, 16, 64, 256, 1024, 4096, 16384, 32768)
+
+
+@dataclass
+class CurvePoint:
+    """One point of a throughput curve: ``threads`` batches of ``size`` games of ``game``
+    stepped at random, ``steps`` game-steps per second in all."""
+
+    game: str
+    size: int
+    threads: int
+    steps: float
+
+
+def batch_curve(
+    game: str | GameSpec,
+    sizes: Sequence[int] = BATCH_SIZES,
+    threads: Sequence[int] = (1, 2),
+    seconds: float = 0.3,
+) -> list[CurvePoint]:
+    """Random ``StateBatch`` steps per second of ``game`` against the batch size, on each
+    number of threads (one batch of that size per thread, masks filled each step where the
+    game's bench says a learner would), about ``seconds`` a point."""
+    g = game if isinstance(game, GameSpec) else resolve(game)
+    info = game_info(g.game)
+    if info.batch is None:
+        raise InvalidArgumentError(f"{g.game} has no batches")
+    masks = _spec(info).batch_masks
+    out = []
+    for size in sizes:
+        check_int(size, "size", 1, 1 << 20)
+        calibrate: list[int] = []
+        t0 = time.perf_counter()
+        _batch_worker(StateBatch(g, n=size, seed=1), 3, masks, calibrate)
+        secs = time.perf_counter() - t0
+        iterations = int(min(max(seconds * 3 / max(secs, 1e-9), 3), 1_000_000))
+        for t in threads:
+            batches = [StateBatch(g, n=size, seed=1 + k) for k in range(t)]
+            done: list[int] = []
+            workers = [
+                threading.Thread(target=_batch_worker, args=(b, iterations, masks, done))
+                for b in batches
+            ]
+
+            def run_all(workers: list[threading.Thread] = workers) -> None:
+                for w in workers:
+                    w.start()
+                for w in workers:
+                    w.join()
+
+            _, secs = _timed(run_all)
+            out.append(CurvePoint(g.game, size, t, sum(done) / secs))
+    return out
+
+
+def format_curve(points: Sequence[CurvePoint]) -> str:
+    """The points as a markdown table: one row per game and batch size, a column per thread
+    count (game-steps per second)."""
+    threads = sorted({p.threads for p in points})
+    head = "| game | batch size | " + " | ".join(f"{t} thread{'s' * (t > 1)}" for t in threads)
+    lines = [head + " |", "|---|---:|" + "---:|" * len(threads)]
+    by_key = {(p.game, p.size, p.threads): p.steps for p in points}
+    for game, size in dict.fromkeys((p.game, p.size) for p in points):
+        cells = [f"{by_key[(game, size, t)]:,.0f}" for t in threads]
+        lines.append(f"| {game} | {size:,} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+#: line colours of the curves, by game (in registry order)
+_COLOURS = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400")
+
+
+def curve_svg(points: Sequence[CurvePoint], title: str = "") -> str:
+    """The points as an SVG line chart: game-steps per second (log scale) against the batch
+    size (log scale), a colour per game, solid for one thread and dashed for more."""
+    if not points:
+        raise InvalidArgumentError("no points to draw")
+    width, height, left, right, top, bottom = 800, 460, 80, 240, 40, 60
+    xs = [math.log2(p.size) for p in points]
+    ys = [math.log10(max(p.steps, 1.0)) for p in points]
+    x0, x1 = min(xs), max(max(xs), min(xs) + 1)
+    y0, y1 = math.floor(min(ys)), math.ceil(max(ys))
+    y1 = max(y1, y0 + 1)
+
+    def px(x: float) -> float:
+        return left + (x - x0) / (x1 - x0) * (width - left - right)
+
+    def py(y: float) -> float:
+        return height - bottom - (y - y0) / (y1 - y0) * (height - top - bottom)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+    ]
+    if title:
+        parts.append(f'<text x="{left}" y="24" font-size="14">{_escape(title)}</text>')
+    for k in range(int(x0), int(x1) + 1):
+        if k % 2 == 0 or x1 - x0 < 8:
+            x = px(k)
+            parts.append(
+                f'<line x1="{x:.1f}" y1="{py(y0):.1f}" x2="{x:.1f}" y2="{py(y1):.1f}" '
+                'stroke="#ddd"/>'
+            )
+            parts.append(
+                f'<text x="{x:.1f}" y="{py(y0) + 16:.1f}" text-anchor="middle">{2**k:,}</text>'
+            )
+    for k in range(y0, y1 + 1):
+        y = py(k)
+        parts.append(
+            f'<line x1="{px(x0):.1f}" y1="{y:.1f}" x2="{px(x1):.1f}" y2="{y:.1f}" stroke="#ddd"/>'
+        )
+        parts.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">1e{k}</text>')
+    parts.append(
+        f'<text x="{(left + width - right) / 2:.1f}" y="{height - 18}" text-anchor="middle">'
+        "games in a batch</text>"
+    )
+    parts.append(
+        f'<text x="18" y="{(top + height - bottom) / 2:.1f}" text-anchor="middle" '
+        f'transform="rotate(-90 18 {(top + height - bottom) / 2:.1f})">game-steps per second'
+        "</text>"
+    )
+    games = list(dict.fromkeys(p.game for p in points))
+    legend_y = top + 10
+    for gi, game in enumerate(games):
+        colour = _COLOURS[gi % len(_COLOURS)]
+        for t in sorted({p.threads for p in points if p.game == game}):
+            line = sorted((p for p in points if p.game == game and p.threads == t), key=_size)
+            dash = "" if t == 1 else ' stroke-dasharray="6 4"'
+            coords = " ".join(
+                f"{px(math.log2(p.size)):.1f},{py(math.log10(max(p.steps, 1.0))):.1f}" for p in line
+            )
+            parts.append(
+                f'<polyline points="{coords}" fill="none" stroke="{colour}" '
+                f'stroke-width="2"{dash}/>'
+            )
+            lx = width - right + 16
+            parts.append(
+                f'<line x1="{lx}" y1="{legend_y}" x2="{lx + 28}" y2="{legend_y}" '
+                f'stroke="{colour}" stroke-width="2"{dash}/>'
+            )
+            label = f"{game}, {t} thread{'s' * (t > 1)}"
+            parts.append(f'<text x="{lx + 34}" y="{legend_y + 4}">{_escape(label)}</text>')
+            legend_y += 20
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _size(p: CurvePoint) -> int:
+    return p.size
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
