@@ -209,7 +209,8 @@ SHIPPED = shipped_suites()
 
 
 def test_suites_are_shipped_for_the_two_player_variants() -> None:
-    assert "plateau-x-mini" in SHIPPED and "plateau-x-double" in SHIPPED
+    wanted = {"plateau-x-mini", "plateau-x-double", "albea-plateau-standard", "empire-plateau-duel"}
+    assert wanted <= set(SHIPPED)
 
 
 @pytest.mark.parametrize("name", list(SHIPPED))
@@ -219,7 +220,9 @@ def test_each_shipped_suite_replays_and_is_graded(name: str) -> None:
     assert len({p.id for p in positions}) == len(positions)
     for pos in positions:
         state = pos.state()
-        assert pos.difficulty == pos.distance and pos.distance % 2 == 1
+        assert pos.difficulty == pos.distance
+        # a suite without a move limit lists the wins within the distance (solver's within=)
+        assert pos.within in (None, pos.distance)
         ids = pos.winning_ids(state)
         # a position where most actions win tests nothing
         assert len(ids) <= 0.34 * state.num_legal_actions()
@@ -231,8 +234,9 @@ def test_every_shipped_suite_position_is_proven_again(name: str) -> None:
     for pos in read_suite(SHIPPED[name]):
         state = pos.state()
         # the distance the suites were made with (tools/make_suite.py: their deepest grade)
-        sol = solve(state, nodes=2_000_000, max_distance=7)
+        sol = solve(state, nodes=2_000_000, max_distance=7, within=pos.within)
         assert (sol.value, sol.distance) == ("win", pos.distance), pos.id
+        assert sol.within == pos.within
         assert sol.complete, pos.id
         names = [state.action_to_string(a) for a in sol.winning_actions]
         assert sorted(names) == sorted(pos.winning), pos.id

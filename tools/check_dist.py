@@ -18,7 +18,12 @@ MODULES = ["_common", "_batch"] + [
 ]
 BOARDS = ["ep16.json", "ep24.json"]
 #: the test-position suites shipped (plateau.suites), by game package
-SUITES = ["x/suites/plateau-x-mini.jsonl", "x/suites/plateau-x-double.jsonl"]
+SUITES = [
+    "x/suites/plateau-x-mini.jsonl",
+    "x/suites/plateau-x-double.jsonl",
+    "albea/suites/albea-plateau-standard.jsonl",
+    "empire/suites/empire-plateau-duel.jsonl",
+]
 
 #: in every wheel: the compiled modules with their stubs, the typing markers, the board files,
 #: the command line's entry point
