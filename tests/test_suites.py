@@ -83,6 +83,41 @@ class Crasher(Bot):
         raise RuntimeError("boom")
 
 
+class LibraryErrorBot(Bot):
+    """A bot whose own bad call raises a library error (a PlateauError)."""
+
+    name = "test-suite-library-error"
+
+    def select_action(self, state: plateau.GameState) -> int:
+        state.clone().apply_index(10**6)
+        return 0
+
+
+class Declines(Bot):
+    name = "test-suite-declines"
+
+    def check_game(self, state: plateau.GameState) -> None:
+        raise InvalidArgumentError("this bot plays no suite")
+
+    def select_action(self, state: plateau.GameState) -> int:
+        return 0
+
+
+def test_a_bot_that_raises_a_library_error_fails_its_positions(tmp_path: Path) -> None:
+    # as in the arena, where it forfeits: the run goes on
+    path = tmp_path / "s.jsonl"
+    positions = _small_suite(path, 2)
+    report = run_suite(str(path), _spec(LibraryErrorBot), 0.1)
+    assert report.solved == 0 and len(report.results) == len(positions)
+    errors = [r.error or "" for r in report.results]
+    assert all(e.startswith("InvalidArgumentError: the index") for e in errors)
+    # the caller's errors still stop it: a bot that declines the game, a bad spec
+    with pytest.raises(InvalidArgumentError, match="plays no suite"):
+        run_suite(str(path), _spec(Declines), 0.1)
+    with pytest.raises(InvalidArgumentError, match="unknown bot"):
+        run_suite(str(path), "no-such-bot", 0.1)
+
+
 def test_a_bots_score_is_what_it_chose(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     positions = _small_suite(path)

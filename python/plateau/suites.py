@@ -291,25 +291,25 @@ def run_suite(
             t0 = time.perf_counter()
             error = None
             action: int | None = None
+            player = None
+            if pool is None:  # a bad spec, or a bot that declines the game: the caller's error
+                player = build_bot(bot, index)
+                player.check_game(state)
+                if "seconds" in player.params and not budgeted:
+                    player.params["seconds"] = seconds  # a bot that can search by time
             try:
                 if pool is not None:
                     conn = pool.get(bot, 0)
                     conn.new_game(state, index)
                     action = conn.select_action(state, state.current_player, index, seconds)
-                else:
-                    player = build_bot(bot, index)
-                    player.check_game(state)
-                    if "seconds" in player.params and not budgeted:
-                        player.params["seconds"] = seconds  # a bot that can search by time
+                elif player is not None:
                     action = player.select_action(state.view_for(state.current_player, seed=index))
             except EngineError as e:
                 error = f"{e.reason}: {e.message}"[:200]
                 if pool is not None:
                     pool.close()
                     pool = EnginePool()
-            except PlateauError:
-                raise
-            except Exception as e:  # the bot's fault: this position is failed
+            except Exception as e:  # the bot's fault (a library error included): position failed
                 error = f"{type(e).__name__}: {e}"[:200]
             spent = time.perf_counter() - t0
             solved = action is not None and action in winning
