@@ -366,3 +366,19 @@ def test_custom_bot_plays_through_the_interface() -> None:
 
     state = plateau.new_game("plateau-x", "mini")
     assert First(seed=1).select_action(state) == int(state.legal_actions()[0])
+
+
+def test_the_search_table_tells_a_repeated_position_by_its_ply() -> None:
+    # Albea's Plateau repeats positions; with a move limit (max_plies) the same position a few
+    # plies later is worth something else, so the alpha-beta table keys on the ply too
+    from plateau.bots.alphabeta import _key
+
+    rng = random.Random(15)  # a random game that comes back to a position at plies 81 and 85
+    s = plateau.new_game("albea-plateau", max_plies=200)
+    keys: dict[int, tuple[int, int]] = {}
+    while s.hash not in keys:
+        keys[s.hash] = (s.ply, _key(s))
+        s.apply(rng.choice(s.legal_actions().tolist()))
+    ply, key = keys[s.hash]
+    assert (ply, s.ply) == (81, 85)
+    assert _key(s) != key

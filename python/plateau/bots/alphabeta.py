@@ -5,8 +5,9 @@ All three deepen iteratively from depth 1 to ``depth``; with ``seconds`` > 0 the
 time is up and play the best move of the last completed depth (depth 1 always completes).
 Leaves are scored with the game's ``heuristic(player)``; finished games with
 :func:`~plateau.bots.base.outcome_value` times 1e6, far above any heuristic. A transposition
-table keyed on ``state.hash`` (cleared at every move) stores depth, value, bound flag and best
-move.
+table keyed on ``state.hash`` mixed with ``state.ply`` (cleared at every move) stores depth,
+value, bound flag and best move: the ply, because a game's move limit (Albea's ``max_plies``)
+makes a position repeated later a different one.
 
 Move ordering: at the root, the actions are shuffled by ``random.Random(seed)`` (so the seed
 breaks ties between equal moves) and then stably sorted by their static score (the searching
@@ -29,6 +30,12 @@ from plateau.state import GameState
 TERMINAL_SCALE = 1e6
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = float("inf")
+_MIX = 0x9E3779B97F4A7C15
+
+
+def _key(state: GameState) -> int:
+    """The transposition table's key: the position's hash mixed with its ply."""
+    return state.hash ^ ((state.ply * _MIX) & 0xFFFFFFFFFFFFFFFF)
 
 
 class _Timeout(Exception):
@@ -181,7 +188,7 @@ class AlphaBetaBot(SearchBot):
             if v > best_value:
                 best, best_value = a, v
                 alpha = max(alpha, v)
-        self._tt[state.hash] = (depth, best_value, EXACT, best)
+        self._tt[_key(state)] = (depth, best_value, EXACT, best)
         self._root_value = best_value
         return best
 
@@ -205,7 +212,7 @@ class AlphaBetaBot(SearchBot):
     def _negamax(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         """Value for the player to move in ``state`` (not finished), ``depth`` >= 1 plies."""
         self._tick()
-        key = state.hash
+        key = _key(state)
         hit, alpha, beta, tt_move = self._probe(key, depth, alpha, beta)
         if hit is not None:
             return hit
@@ -242,7 +249,7 @@ class ParanoidBot(SearchBot):
             if v > best_value:
                 best, best_value = a, v
                 alpha = max(alpha, v)
-        self._tt[state.hash] = (depth, best_value, EXACT, best)
+        self._tt[_key(state)] = (depth, best_value, EXACT, best)
         self._root_value = best_value
         return best
 
@@ -261,7 +268,7 @@ class ParanoidBot(SearchBot):
 
     def _paranoid(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         self._tick()
-        key = state.hash
+        key = _key(state)
         hit, alpha, beta, tt_move = self._probe(key, depth, alpha, beta)
         if hit is not None:
             return hit
@@ -303,7 +310,7 @@ class MaxNBot(SearchBot):
             vec = self._child(state, a, depth)
             if best_vec is None or vec[me] > best_vec[me]:
                 best, best_vec = a, vec
-        self._tt[state.hash] = (depth, best_vec, EXACT, best)
+        self._tt[_key(state)] = (depth, best_vec, EXACT, best)
         self._root_value = best_vec[me] if best_vec is not None else 0.0
         return best
 
@@ -323,7 +330,7 @@ class MaxNBot(SearchBot):
 
     def _maxn(self, state: GameState, depth: int) -> list[float]:
         self._tick()
-        key = state.hash
+        key = _key(state)
         entry = self._tt.get(key)
         tt_move = -1
         if entry is not None:
