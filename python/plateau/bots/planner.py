@@ -34,7 +34,7 @@ def best_turns(state: GameState, beam: int, count: int, rng: random.Random) -> l
     """The ``count`` best complete turns of the player to move, best first, scored by that
     player's :func:`_value` after the turn, found by a beam search of width ``beam`` over the
     turn's actions (unfinished turns are ranked by the same value). ``state`` is left as it was.
-    Ties are broken by draws from ``rng``."""
+    Equal values go to the shorter turn, then by draws from ``rng``."""
     me = state.current_player
     frontier: list[list[int]] = [[]]
     done: list[Turn] = []
@@ -59,7 +59,8 @@ def best_turns(state: GameState, beam: int, count: int, rng: random.Random) -> l
         frontier = [t[2] for t in going[:beam]]
     else:  # a turn longer than MAX_TURN: its best beginnings count as turns
         done.extend(going[:beam])
-    done.sort(key=lambda t: (t[0], t[1]), reverse=True)
+    # equal values: the shorter turn first (a win in one action before a win in two)
+    done.sort(key=lambda t: (t[0], -len(t[2]), t[1]), reverse=True)
     return done[:count]
 
 
@@ -72,7 +73,7 @@ class PlannerBot(Bot):
     highest is chosen. Its first action is returned, and the rest are returned on the next calls
     while the position is the one the plan expects (else it plans again). With one action a turn
     this is two plies of look-ahead; with more than two players only the next player replies.
-    Ties are broken by ``random.Random(seed)``."""
+    Equal values go to the shorter turn (the faster win), then by ``random.Random(seed)``."""
 
     name = "planner"
     defaults: ClassVar[dict[str, Any]] = {"beam": 6, "replies": 8, "reply_beam": 4}
@@ -125,7 +126,7 @@ class PlannerBot(Bot):
             value = _value(work, me)
             for _ in range(len(turn) + len(reply)):
                 work.undo()
-            if best is None or (value, tie) > (best[0], best[1]):
+            if best is None or (value, -len(turn), tie) > (best[0], -len(best[2]), best[1]):
                 best = (value, tie, turn)
         assert best is not None  # a running game has a legal action, so a turn
         return best[2]
