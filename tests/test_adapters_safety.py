@@ -343,3 +343,59 @@ def test_gymnasium_keeps_its_own_spec_attribute(pg: Any) -> None:
         assert env.unwrapped.game_spec == plateau.resolve("plateau-x", "mini")
     finally:
         gymnasium.registry.pop("plateau-test/mini-v0", None)
+
+
+# -- masks kept in place (reuse_masks=True): a refused call leaves them as they were -------------
+
+
+def views(env: Any) -> Any:
+    """What the agents see now, as bytes: every AEC agent's mask and legal ids, or the
+    single-agent env's."""
+    raw = env.unwrapped
+    if hasattr(raw, "possible_agents"):
+        return [
+            (
+                raw.observe(a)["action_mask"].tobytes(),
+                raw.legal_actions(a).tolist(),
+                raw.infos[a]["legal_actions"].tolist() if a in raw.infos else None,
+            )
+            for a in raw.possible_agents
+        ]
+    return raw.action_masks().tobytes(), raw.legal_actions().tolist()
+
+
+def test_refused_steps_leave_reused_masks_as_they_were(pg: Any, pz: Any) -> None:
+    aec = pz.env(game="plateau-x", variant="mini", reuse_masks=True)
+    aec.reset(seed=1)
+    for bad in (NOT_IDS[0], NUM_ACTIONS, int(np.flatnonzero(aec.last()[0]["action_mask"] == 0)[0])):
+        before = views(aec)
+        with pytest.raises(plateau.ActionError):
+            aec.step(bad)
+        assert views(aec) == before
+    env = single(pg, illegal_action="raise", reuse_masks=True)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    for bad in (NOT_IDS[0], illegal):
+        before = views(env)
+        with pytest.raises(plateau.ActionError):
+            env.step(bad)
+        assert views(env) == before
+    env = single(pg, max_game_length=3, reuse_masks=True)
+    done = False
+    while not done:
+        _, _, terminated, truncated, _ = env.step(int(env.legal_actions()[0]))
+        done = terminated or truncated
+    before = views(env)
+    with pytest.raises(pg.ResetNeeded):
+        env.step(0)
+    assert views(env) == before == (bytes(NUM_ACTIONS), [])
+
+
+def test_reuse_masks_is_a_keyword_and_not_a_game_option(pg: Any, pz: Any) -> None:
+    # it is the adapters' own: a game built with it is the game without it
+    assert pz.raw_env("plateau-x", "mini", reuse_masks=True).game_spec == plateau.resolve(
+        "plateau-x", "mini"
+    )
+    single = pg.SingleAgentEnv("plateau-x", "mini", reuse_masks=True)
+    assert single.game_spec == plateau.resolve("plateau-x", "mini")
+    batch = pg.BatchEnv("plateau-x", "mini", num_envs=2, reuse_masks=True)
+    assert batch.game_spec == plateau.resolve("plateau-x", "mini")

@@ -264,3 +264,111 @@ def test_docs_ecosystem_examples_run(pg: Any) -> None:
         if "pettingzoo" in block:
             require_extra("pettingzoo", "pettingzoo")
         exec(compile(block, str(page), "exec"), {"__name__": "__main__"})
+
+
+# -- the legal ids compactly, and masks kept in place (issue 25) ---------------------------------
+
+#: every registered game and variant, from the registry
+ALL_VARIANTS = [(g, v) for g in plateau.games() for v in plateau.game_info(g).variants]
+
+
+def check_single(env: Any, info: dict[str, Any], kept: list[Any] | None) -> None:
+    """``info`` and the env's masks and legal ids: the game's legal mask when the agent is to
+    act, else all False; with ``reuse_masks=True`` always the one read-only buffer."""
+    s = env.state
+    to_act = env._no_step is None and not s.is_terminal() and s.current_player == env.seat
+    if to_act:
+        expected = s.legal_actions_mask()
+    else:
+        expected = np.zeros(s.num_distinct_actions, dtype=np.bool_)
+    for mask in (info["action_mask"], env.action_masks()):
+        assert mask.dtype == np.bool_ and np.array_equal(mask, expected)
+        if kept is not None:
+            assert not mask.flags.writeable
+            if not kept:
+                kept.append(mask)
+            assert np.shares_memory(mask, kept[0]), "a new mask array"
+    for ids in (info["legal_actions"], env.legal_actions()):
+        assert ids.dtype == np.int64 and np.array_equal(ids, np.flatnonzero(expected))
+
+
+@pytest.mark.parametrize("reuse", [False, True], ids=["fresh", "reuse"])
+@pytest.mark.parametrize(("game", "variant"), ALL_VARIANTS)
+def test_single_agent_masks_and_legal_ids_at_every_step(
+    pg: Any, game: str, variant: str, reuse: bool
+) -> None:
+    # a whole game against random bots (a refused illegal id now and then), a game cut by the
+    # length cap, a game lost by an illegal id; each after a reset
+    import random
+
+    rng = random.Random(6)
+    kept: list[Any] | None = [] if reuse else None
+    env = pg.SingleAgentEnv(game, variant, seat=0, illegal_action="raise", reuse_masks=reuse)
+    _, info = env.reset(seed=1)
+    check_single(env, info, kept)
+    done = False
+    while not done:
+        legal = info["legal_actions"]
+        if env.state.ply % 40 == 3:
+            illegal = next(a for a in range(len(legal) + 1) if a not in set(legal.tolist()))
+            with pytest.raises(plateau.IllegalActionError):
+                env.step(illegal)
+            check_single(env, info, kept)
+        _, _, terminated, truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
+        check_single(env, info, kept)
+        done = terminated or truncated
+    assert terminated and env.state.is_terminal()
+    capped = pg.SingleAgentEnv(game, variant, seat=0, max_game_length=6, reuse_masks=reuse)
+    kept = [] if reuse else None
+    _, info = capped.reset(seed=2)
+    done = False
+    while not done:
+        check_single(capped, info, kept)
+        action = int(info["legal_actions"][0])
+        _, _, terminated, truncated, info = capped.step(action)
+        done = terminated or truncated
+    assert truncated and not terminated
+    # the step's info has the cut position's mask if the agent is to move there; then the
+    # episode is over (a buffer kept in place is cleared by the next call)
+    s = capped.state
+    if s.current_player == 0:
+        assert np.array_equal(info["action_mask"], s.legal_actions_mask())
+        assert np.array_equal(info["legal_actions"], s.legal_actions())
+    else:
+        assert not info["action_mask"].any() and len(info["legal_actions"]) == 0
+    assert not capped.action_masks().any() and len(capped.legal_actions()) == 0
+    _, info = capped.reset(seed=3)
+    check_single(capped, info, kept)
+    _, _, terminated, _, info = capped.step(int(np.flatnonzero(~capped.action_masks())[0]))
+    assert terminated and info["illegal_action"]  # lost: no legal action any more
+    check_single(capped, info, kept)
+
+
+@pytest.mark.parametrize(("game", "variant"), BATCHED)
+def test_batch_env_reused_masks_and_legal_ids(pg: Any, game: str, variant: str) -> None:
+    n = 3
+    fresh = pg.BatchEnv(game, variant, num_envs=n, ply_cap=25)
+    reused = pg.BatchEnv(game, variant, num_envs=n, ply_cap=25, reuse_masks=True)
+    fresh.reset(seed=4)
+    reused.reset(seed=4)
+    buffer = reused.action_masks()
+    assert not buffer.flags.writeable and buffer.shape == (n, fresh.single_action_space.n)
+    for step in range(80):
+        if step == 40:
+            fresh.reset(seed=5)
+            reused.reset(seed=5)
+        expected = fresh.action_masks()
+        masks = reused.action_masks()
+        assert np.shares_memory(masks, buffer) and np.array_equal(masks, expected)
+        ids, counts = reused.legal_actions()
+        assert ids.dtype == np.int64 and counts.tolist() == expected.sum(axis=1).tolist()
+        assert ids.shape[1] == counts.max()
+        for i in range(n):
+            assert np.array_equal(ids[i, : counts[i]], np.flatnonzero(expected[i]))
+            assert (ids[i, counts[i] :] == -1).all()
+        actions = fresh.sample_legal()
+        assert np.array_equal(actions, reused.sample_legal())
+        fresh.step(actions)
+        reused.step(actions)
+    narrow, counts = reused.legal_actions(width=2)
+    assert narrow.shape == (n, 2) and (counts >= 1).all()

@@ -3,6 +3,7 @@ tests; agents see only their own views; rewards are the returns."""
 
 from __future__ import annotations
 
+import random
 import warnings
 from typing import Any
 
@@ -152,3 +153,172 @@ def test_rgb_array_render(pz: Any) -> None:
     picture = env.render()
     assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
     assert picture.min() < 255, "a blank picture"
+
+
+# -- the legal ids compactly, and masks kept in place (issue 25) ---------------------------------
+
+#: every registered game and variant, from the registry
+ALL_VARIANTS = [(g, v) for g in plateau.games() for v in plateau.game_info(g).variants]
+
+
+def check_views(env: Any, kept: dict[str, Any] | None) -> None:
+    """Every agent's mask is the game's legal mask for the agent to act and all zeros for the
+    others; its legal ids (``legal_actions`` and, for an agent still in the game, its info) are
+    the ids set in that mask. ``kept``: with ``reuse_masks=True``, each agent's buffer, which
+    every observation must hand out again (read-only)."""
+    raw = env.unwrapped
+    s = raw.state
+    for p, agent in enumerate(raw.possible_agents):
+        mask = env.observe(agent)["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (s.num_distinct_actions,)
+        if s.current_player == p:
+            expected = s.legal_actions_mask()
+            assert np.array_equal(mask.view(np.bool_), expected)
+        else:
+            expected = np.zeros(s.num_distinct_actions, dtype=np.bool_)
+            assert not mask.any()
+        ids = raw.legal_actions(agent)
+        assert ids.dtype == np.int64
+        assert np.array_equal(ids, np.flatnonzero(expected))
+        if agent in raw.infos:
+            assert np.array_equal(raw.infos[agent]["legal_actions"], ids)
+        if kept is not None:
+            assert not mask.flags.writeable
+            assert np.shares_memory(mask, kept.setdefault(agent, mask)), "a new mask array"
+
+
+@pytest.mark.parametrize("reuse", [False, True], ids=["fresh", "reuse"])
+@pytest.mark.parametrize(("game", "variant"), ALL_VARIANTS)
+def test_masks_and_legal_ids_are_right_at_every_step(
+    pz: Any, game: str, variant: str, reuse: bool
+) -> None:
+    # whole random games, a refused illegal id now and then, and a second game after a reset
+    env = pz.env(game=game, variant=variant, reuse_masks=reuse)
+    kept: dict[str, Any] | None = {} if reuse else None
+    rng = random.Random(5)
+    histories = []
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        check_views(env, kept)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, info = env.last()
+            check_views(env, kept)
+            if terminated or truncated:
+                assert len(info["legal_actions"]) == 0
+                env.step(None)
+                continue
+            legal = info["legal_actions"]
+            assert np.array_equal(legal, np.flatnonzero(obs["action_mask"]))
+            assert agent == env.agent_selection
+            if env.unwrapped.state.ply % 40 == 3:
+                illegal = next(a for a in range(len(legal) + 1) if a not in set(legal.tolist()))
+                with pytest.raises(plateau.IllegalActionError):
+                    env.step(illegal)
+                check_views(env, kept)
+            env.step(int(legal[rng.randrange(len(legal))]))
+        assert env.unwrapped.state.is_terminal()
+        check_views(env, kept)
+        histories.append(env.unwrapped.state.history)
+    assert histories[0] != histories[1]
+
+
+@pytest.mark.parametrize(("game", "variant"), ALL_VARIANTS)
+def test_masks_and_legal_ids_after_truncation(pz: Any, game: str, variant: str) -> None:
+    # the cut position keeps its masks and legal ids (what a learner that bootstraps needs),
+    # though the agents take None only; both modes alike, and a reset starts afresh
+    runs = []
+    for reuse in (False, True):
+        env = pz.env(game=game, variant=variant, max_game_length=7, reuse_masks=reuse)
+        kept: dict[str, Any] | None = {} if reuse else None
+        env.reset(seed=3)
+        masks = []
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, info = env.last()
+            check_views(env, kept)
+            masks.append((agent, obs["action_mask"].tobytes(), info["legal_actions"].tolist()))
+            if terminated or truncated:
+                assert truncated and not terminated and env.unwrapped.state.ply == 7
+                env.step(None)
+                continue
+            env.step(int(info["legal_actions"][-1]))
+        check_views(env, kept)
+        env.reset()
+        check_views(env, kept)
+        runs.append(masks)
+    assert runs[0] == runs[1]
+
+
+def test_reused_masks_are_one_read_only_buffer_per_agent(pz: Any) -> None:
+    env = pz.env(game="empire-plateau", variant="duel", reuse_masks=True)
+    env.reset()
+    obs, *_ = env.last()
+    mask = obs["action_mask"]
+    copy = mask.copy()
+    with pytest.raises(ValueError, match="read-only"):
+        mask[0] = 1
+    env.step(int(env.unwrapped.legal_actions()[0]))
+    again, *_ = env.last()
+    assert np.shares_memory(again["action_mask"], mask)  # the same buffer, overwritten
+    assert not np.array_equal(mask, copy) and np.array_equal(copy, copy.astype(bool))
+    other = pz.env(game="empire-plateau", variant="duel")  # the default: a fresh array each time
+    other.reset()
+    first, *_ = other.last()
+    second, *_ = other.last()
+    assert first["action_mask"].flags.writeable
+    assert not np.shares_memory(first["action_mask"], second["action_mask"])
+
+
+def test_legal_actions_of_the_agent_selected_and_of_the_others(pz: Any) -> None:
+    env = pz.raw_env("plateau-x", "mini")
+    env.reset()
+    s = env.state
+    assert np.array_equal(env.legal_actions(), s.legal_actions())
+    other = next(a for a in env.possible_agents if a != env.agent_selection)
+    assert len(env.legal_actions(other)) == 0 and env.legal_actions(other).dtype == np.int64
+    assert len(env.infos[other]["legal_actions"]) == 0
+
+
+def test_env_wrapper_checks_as_pettingzoos_order_enforcing_wrapper(pz: Any) -> None:
+    # env() wraps in a faster subclass of PettingZoo's wrapper: the same refusals, word for word
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    def outcome(call: Any, env: Any) -> Any:
+        try:
+            result = call(env)
+        except Exception as e:
+            return type(e), str(e)
+        return "ok", repr(result)[:60]
+
+    calls = [
+        lambda e: e.agents,
+        lambda e: e.agent_selection,
+        lambda e: e.infos,
+        lambda e: e._cumulative_rewards,
+        lambda e: e._index,
+        lambda e: e.last(),
+        lambda e: e.step(0),
+        lambda e: e.observe("player_0"),
+        lambda e: str(e),
+        lambda e: e.num_agents,
+    ]
+    ours = pz.env(game="plateau-x", variant="mini", max_game_length=2)
+    theirs = OrderEnforcingWrapper(pz.raw_env("plateau-x", "mini", max_game_length=2))
+    assert isinstance(ours, OrderEnforcingWrapper)
+    for stage in range(4):
+        if stage == 1:
+            ours.reset(seed=1)
+            theirs.reset(seed=1)
+        for call in calls:
+            assert outcome(call, ours) == outcome(call, theirs)
+        if stage >= 1:
+            for e in (ours, theirs):
+                obs, _, terminated, truncated, _ = e.last()
+                e.step(None if terminated or truncated else int(np.argmax(obs["action_mask"])))
+            assert ours.unwrapped.state.history == theirs.unwrapped.state.history
+    while ours.agents:
+        ours.step(None)
+        theirs.step(None)
+    ours.step(None)  # (both warn and do nothing once every agent is done)
+    theirs.step(None)
+    for call in calls:
+        assert outcome(call, ours) == outcome(call, theirs)

@@ -1,6 +1,7 @@
 """What the ecosystem adapters (``plateau.openspiel``, ``plateau.pettingzoo``,
 ``plateau.gymnasium``) share, once for every game: the possible results of a variant (from the
-registry alone) and rendering. Imports no optional package."""
+registry alone), rendering and the masks kept in place (``reuse_masks=True``). Imports no
+optional package."""
 
 from __future__ import annotations
 
@@ -11,18 +12,70 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from plateau.checks import check_int
 from plateau.errors import InvalidActionError, InvalidArgumentError
 from plateau.registry import GameSpec, spec_of
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
 
     from plateau.state import GameState
 
 #: the render modes of the environments
 RENDER_MODES = ("ansi", "rgb_array")
+
+
+def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+#: the legal action ids of an agent that is not to act: empty, int64, read-only, shared
+NO_ACTIONS: npt.NDArray[np.int64] = _read_only(np.zeros(0, dtype=np.int64))
+
+
+class ReusedMask:
+    """One agent's legal-action mask kept by an environment and updated in place (the
+    environments' ``reuse_masks=True``): :meth:`show` clears the entries of the ids it set last
+    time and sets the new ones, so a step writes twice the number of legal actions, not
+    ``num_distinct_actions`` entries (372,417 in Empire Plateau), and allocates nothing.
+
+    What it hands out is one read-only view of the buffer (a write raises, so that nothing can
+    put the buffer out of step with the ids it remembers); it is overwritten at the next
+    :meth:`show` or :meth:`clear`.
+
+    >>> m = ReusedMask(6, np.int8)
+    >>> m.show(np.array([1, 4])).tolist(), m.show(np.array([2])).tolist(), m.clear().tolist()
+    ([0, 1, 0, 0, 1, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 0])
+    """
+
+    __slots__ = ("_array", "_set", "view")
+
+    def __init__(self, size: int, dtype: npt.DTypeLike) -> None:
+        self._array: npt.NDArray[Any] = np.zeros(size, dtype=dtype)
+        #: the ids set now (an array only this object holds)
+        self._set: npt.NDArray[np.int64] = NO_ACTIONS
+        #: the read-only view handed out
+        self.view: npt.NDArray[Any] = _read_only(self._array)
+
+    def show(self, legal: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
+        """The mask of ``legal`` (ids in range, an array the caller will not change)."""
+        a = self._array
+        if len(self._set):
+            a[self._set] = 0
+        a[legal] = 1
+        self._set = legal
+        return self.view
+
+    def clear(self) -> npt.NDArray[Any]:
+        """The mask of no action (all zeros)."""
+        if len(self._set):
+            self._array[self._set] = 0
+            self._set = NO_ACTIONS
+        return self.view
 
 
 class ResetNeeded(RuntimeError):

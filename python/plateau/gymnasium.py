@@ -23,7 +23,15 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from plateau._adapt import RENDER_MODES, ResetNeeded, action_id, check_render_mode, render_state
+from plateau._adapt import (
+    NO_ACTIONS,
+    RENDER_MODES,
+    ResetNeeded,
+    ReusedMask,
+    action_id,
+    check_render_mode,
+    render_state,
+)
 from plateau.batch import StateBatch
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
@@ -52,7 +60,13 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
     Observations are the agent's ``observation_tensor(seat)`` (float32, in a ``Box`` bounded by the
     state's ``observation_bounds()``); actions are ``Discrete(num_distinct_actions)`` ids;
     :meth:`action_masks` (and ``info["action_mask"]``) give the legal ones, as masked-policy
-    learners ask. The reward is 0 until the game ends, then the agent's ``returns()`` (points by
+    learners ask, and :meth:`legal_actions` (and ``info["legal_actions"]``) the same as int64
+    ids, ascending (empty when the agent is not to act). ``reuse_masks=True``: the mask is one
+    read-only buffer kept by the environment and updated in place (the entries of the last
+    legal ids cleared, the new ones set), overwritten at the next ``action_masks()``,
+    ``step()`` or ``reset()``: copy one you keep. The default is a fresh array each time.
+
+    The reward is 0 until the game ends, then the agent's ``returns()`` (points by
     place). ``max_game_length`` (None: no cap) truncates a game after that many actions. An illegal
     action: ``illegal_action="lose"`` (the default, so that unmasked learners and ``check_env`` can
     send any id of the space) ends the episode with reward ``illegal_reward`` and
@@ -75,6 +89,8 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         illegal_action: str = "lose",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        *,
+        reuse_masks: bool = False,
         **options: Any,
     ) -> None:
         #: the game, variant and options of every game played here
@@ -100,32 +116,58 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         self.action_space = gymnasium.spaces.Discrete(self.state.num_distinct_actions)
         self._bots: dict[int, Bot] = {}
         self._view_seed = 0
+        self._perfect = self.game_spec.info.perfect_information
+        #: ``reuse_masks=True``: the agent's mask, kept and updated in place (else None)
+        self.reuse_masks = bool(reuse_masks)
+        self._mask = ReusedMask(self.state.num_distinct_actions, np.bool_) if reuse_masks else None
         #: why a step would be refused now (no episode has begun, or it has ended), else None
         self._no_step: str | None = "step() before reset(): call reset() first"
 
+    def _to_act(self) -> bool:
+        s = self.state
+        return self._no_step is None and not s.is_terminal() and s.current_player == self.seat
+
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the agent now (all False before the first reset and once the
-        episode is over)."""
-        s = self.state
-        if self._no_step is not None or s.is_terminal() or s.current_player != self.seat:
+        episode is over); with ``reuse_masks=True`` the kept buffer, overwritten at the next
+        call."""
+        mask = self._mask
+        if mask is not None:
+            return mask.show(self.state.legal_actions()) if self._to_act() else mask.clear()
+        if not self._to_act():
             return np.zeros(self.state.num_distinct_actions, dtype=np.bool_)
         return self.state.legal_actions_mask()
+
+    def legal_actions(self) -> npt.NDArray[np.int64]:
+        """The ids set in :meth:`action_masks`, int64, ascending (empty when the agent is not
+        to act)."""
+        return self.state.legal_actions() if self._to_act() else NO_ACTIONS
 
     def _observe(self) -> npt.NDArray[np.float32]:
         return self.state.observation_tensor(self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "ply": self.state.ply}
+        return {
+            "action_mask": self.action_masks(),
+            "legal_actions": self.legal_actions(),
+            "ply": self.state.ply,
+        }
 
     def _capped(self) -> bool:
         return self.max_game_length is not None and self.state.ply >= self.max_game_length
 
     def _play_opponents(self) -> None:
         s = self.state
-        while not s.is_terminal() and s.current_player != self.seat and not self._capped():
+        # with perfect information a bot's view is a clone (what view_for gives, without its
+        # checks: a tenth of the time in Empire Plateau, where the bots play most actions)
+        perfect = self._perfect
+        cap = self.max_game_length
+        seat = self.seat
+        while not s.is_terminal() and s.current_player != seat and (cap is None or s.ply < cap):
             p = s.current_player
             self._view_seed += 1
-            s.apply(self._bots[p].select_action(s.view_for(p, self._view_seed)))
+            view = s.clone() if perfect else s.view_for(p, self._view_seed)
+            s.apply(self._bots[p].select_action(view))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -211,6 +253,12 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
       reward 0, not terminated, and ``infos["mover"][i] = -1``. Gymnasium's vector
       observation wrappers (``NormalizeObservation`` ...) accept only this mode.
 
+    :meth:`legal_actions` gives the legal ids compactly: int64 ``(num_envs, width)`` padded
+    with -1 and their numbers. ``reuse_masks=True``: :meth:`action_masks` returns one read-only
+    buffer kept by the environment and updated in place (the entries of the last legal ids
+    cleared, the new ones set), overwritten at the next call: copy one you keep. The default is
+    a fresh array each call.
+
     A step before the first ``reset()`` raises :class:`ResetNeeded`; a refused step or reset
     changes nothing.
     """
@@ -225,6 +273,8 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         seed: int = 0,
         ply_cap: int | None = None,
         autoreset_mode: str | AutoresetMode = "same_step",
+        *,
+        reuse_masks: bool = False,
         **options: Any,
     ) -> None:
         modes = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP}
@@ -255,10 +305,44 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         #: next_step mode: the games that finished at the last step (restarted in the batch)
         self._pending = np.zeros(self.num_envs, dtype=np.bool_)
         self._reset_done = False
+        self._width = 256  # (the width legal_actions asks for first; it grows as needed)
+        #: ``reuse_masks=True``: the masks of every game, kept and updated in place (else None)
+        self.reuse_masks = bool(reuse_masks)
+        self._masks = (
+            ReusedMask(self.num_envs * self.batch.num_distinct_actions, np.bool_)
+            if reuse_masks
+            else None
+        )
+        #: where each game's row begins in the flat masks
+        self._row_starts = (
+            np.arange(self.num_envs, dtype=np.int64)[:, None] * self.batch.num_distinct_actions
+        )
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Legal actions of the seat to act in each game, bool ``(num_envs, actions)``."""
-        return self.batch.legal_masks().view(np.bool_)
+        """Legal actions of the seat to act in each game, bool ``(num_envs, actions)``; with
+        ``reuse_masks=True`` the kept buffer, overwritten at the next call."""
+        if self._masks is None:
+            return self.batch.legal_masks().view(np.bool_)
+        ids, _ = self.legal_actions()
+        flat = ids + self._row_starts
+        mask = self._masks.show(flat[ids >= 0])  # (the padding is -1)
+        return mask.reshape(self.num_envs, self.batch.num_distinct_actions)
+
+    def legal_actions(
+        self, width: int | None = None
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+        """The legal ids of the seat to act in each game, ascending, int64
+        ``(num_envs, width)`` padded with -1, and their numbers, int32 ``(num_envs,)``
+        (:meth:`plateau.StateBatch.legal_lists`). ``width`` None: the largest number now, so
+        that no id is left out."""
+        if width is not None:
+            return self.batch.legal_lists(width)
+        ids, counts = self.batch.legal_lists(self._width)
+        most = int(counts.max())
+        if most > self._width:  # (rare: the lists are made again, as wide as the longest)
+            self._width = most
+            ids, counts = self.batch.legal_lists(most)
+        return ids[:, :most] if most < self._width else ids, counts
 
     def sample_legal(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per game (the batch's seeded generator)."""
