@@ -309,7 +309,7 @@ def test_instruction_counts_fail_only_on_a_rise_over_the_tolerance() -> None:
 def test_throughput_curves_measure_and_draw(tmp_path: Path) -> None:
     import xml.etree.ElementTree as ET
 
-    points = bench.batch_curve("plateau-x", sizes=(1, 8), threads=(1, 2), seconds=0.01)
+    points = bench.batch_curve("plateau-x", sizes=(1, 8), threads=(1, 2), seconds=0.01, warm_up=3)
     assert [(p.size, p.threads) for p in points] == [(1, 1), (1, 2), (8, 1), (8, 2)]
     assert all(p.game == "plateau-x" and p.steps > 0 for p in points)
     table = bench.format_curve(points)

@@ -651,10 +651,13 @@ def batch_curve(
     sizes: Sequence[int] = BATCH_SIZES,
     threads: Sequence[int] = (1, 2),
     seconds: float = 0.3,
+    warm_up: int = 100,
 ) -> list[CurvePoint]:
     """Random ``StateBatch`` steps per second of ``game`` against the batch size, on each
     number of threads (one batch of that size per thread, masks filled each step where the
-    game's bench says a learner would), about ``seconds`` a point."""
+    game's bench says a learner would), about ``seconds`` a point. Each batch first plays
+    ``warm_up`` steps untimed, so that its games are spread over every phase of a game (a big
+    batch is timed for few steps, which from the start would all be openings)."""
     g = game if isinstance(game, GameSpec) else resolve(game)
     info = game_info(g.game)
     if info.batch is None:
@@ -670,6 +673,8 @@ def batch_curve(
         iterations = int(min(max(seconds * 3 / max(secs, 1e-9), 3), 1_000_000))
         for t in threads:
             batches = [StateBatch(g, n=size, seed=1 + k) for k in range(t)]
+            for b in batches:
+                _batch_worker(b, warm_up, masks, [])
             done: list[int] = []
             workers = [
                 threading.Thread(target=_batch_worker, args=(b, iterations, masks, done))

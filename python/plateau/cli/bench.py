@@ -73,7 +73,7 @@ def plot(args: argparse.Namespace) -> int:
         if game_info(game).batch is None:
             continue
         print(f"  running: {game}", file=sys.stderr, flush=True)
-        points += batch_curve(game, sizes=sizes, seconds=seconds)
+        points += batch_curve(game, sizes=sizes, seconds=seconds, warm_up=5 if args.quick else 100)
     cpu = platform.processor() or platform.machine()
     where = f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
     Path(args.plot).write_text(
