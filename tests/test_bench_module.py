@@ -338,3 +338,11 @@ def test_the_plot_command_writes_the_picture(
     for g in batched:
         assert f"| {g} | 1 |" in text and f"| {g} | 32 |" in text
     assert out.read_text().count("<polyline") == 2 * len(batched)
+
+
+def test_the_plot_command_refuses_a_missing_folder_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "--plot", str(tmp_path / "nowhere" / "c.svg"), "--quick"]) == 2
+    out, err = capsys.readouterr()
+    assert "no such folder" in err and "running" not in err and out == ""

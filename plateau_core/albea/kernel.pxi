@@ -207,7 +207,7 @@ cdef int _square_moves(const AlbeaState* s, int o, uint16_t* out, int cnt,
                        uint32_t* stomps) noexcept nogil:
     """Append the move ids (ascending) of the stack on ``o`` if the player to act owns its top,
     and set its stomps' bits (``o * 2 + flip``) in ``stomps``; returns the new length."""
-    cdef int me = s.player, n = s.ht[o], h, nflip, flip, k, p, L, Lc, upf, base
+    cdef int me = s.player, n = s.ht[o], h, nflip, flip, k, p, L, Lc, upf, base, p_lo, p_hi
     cdef uint32_t colp, gcol
     cdef bint tc
     cdef uint8_t top
@@ -222,22 +222,23 @@ cdef int _square_moves(const AlbeaState* s, int o, uint16_t* out, int cnt,
         colp = (s.col[o] & ~(<uint32_t>1 << (n - 1))) | ((<uint32_t>tc) << (n - 1))
         if h < n and tc:
             stomps[0] |= <uint32_t>1 << (o * 2 + flip)
+        # the paths the up face allows: x (0) every ray, b (1) the diagonal rays 4-7, r (2) the
+        # orthogonal rays 0-3, o (3) the twisters 8-15
+        if upf == 0:
+            p_lo, p_hi = 0, 8
+        elif upf == 1:
+            p_lo, p_hi = 4, 8
+        elif upf == 2:
+            p_lo, p_hi = 0, 4
+        else:
+            p_lo, p_hi = 8, 16
         for k in range(1, h + 1):
             gcol = (colp >> (n - k)) & FULL(k)
             base = ALBEA_BASE_MOVE + MOVE_OFF[o] + (flip * 5 + k - 1) * BLOCK[o]
-            for p in range(16):
+            for p in range(p_lo, p_hi):
                 L = PATH_LEN[o][p]
                 if L == 0:
                     continue
-                if p < 4:
-                    if upf != 0 and upf != 2:
-                        continue
-                elif p < 8:
-                    if upf != 0 and upf != 1:
-                        continue
-                else:
-                    if upf != 3:
-                        continue
                 if p < 8:
                     Lc = L if L < h else h
                     cnt = _walk_ray(s, &PATH_SQ[o][p][0], L, Lc, 0, 0, k, gcol, tc, me,

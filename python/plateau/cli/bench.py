@@ -64,8 +64,12 @@ def plot(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from plateau.bench import BATCH_SIZES, batch_curve, curve_svg, format_curve
+    from plateau.errors import InvalidArgumentError
     from plateau.registry import game_info, games
 
+    folder = Path(args.plot).resolve().parent
+    if not folder.is_dir():  # say so before minutes of measuring, not after
+        raise InvalidArgumentError(f"--plot {args.plot}: no such folder {str(folder)!r}")
     sizes = BATCH_SIZES[:6] if args.quick else BATCH_SIZES
     seconds = 0.05 if args.quick else 0.3
     points = []
