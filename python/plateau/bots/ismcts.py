@@ -28,6 +28,7 @@ import time
 from typing import Any, ClassVar
 
 from plateau.bots.base import Bot, register_bot
+from plateau.bots.mcts import leaf_returns
 from plateau.checks import check_int, check_number
 from plateau.errors import InvalidArgumentError
 from plateau.registry import game_info
@@ -156,7 +157,7 @@ class ISMCTSBot(Bot):
         players = range(state.num_players)
         deadline = time.perf_counter() + seconds if seconds > 0 else 0.0
         random01, getrandbits = rng.random, rng.getrandbits
-        log, sqrt, exp = math.log, math.sqrt, math.exp
+        log, sqrt = math.log, math.sqrt
         scale = 0.0
         done = 0
         while True:
@@ -230,14 +231,8 @@ class ISMCTSBot(Bot):
                     world.apply(int(win[0]))
                     applied += 1
                     ret = world.returns()
-                elif mode == "playout":
-                    ret = world.random_playout(getrandbits(63), ply_cap, sensible)
                 else:
-                    top_pts = scale if scale > 0 else 1.0
-                    ret = [top_pts / (1.0 + exp(-world.heuristic(q) / temp)) for q in players]
-                    if mode == "mixed":
-                        rp = world.random_playout(getrandbits(63), ply_cap, sensible)
-                        ret = [0.5 * (x + y) for x, y in zip(ret, rp)]
+                    ret = leaf_returns(world, mode, scale, temp, ply_cap, sensible, getrandbits)
             top = max(ret)
             if top > scale:
                 scale = top

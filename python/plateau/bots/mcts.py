@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -85,6 +85,29 @@ class Node:
     def mean(self, player: int) -> float:
         """Mean return of ``player`` over the visits (0 before any)."""
         return self.sums[player] / self.visits if self.visits else 0.0
+
+
+def leaf_returns(
+    state: GameState,
+    mode: str,
+    scale: float,
+    temp: float,
+    ply_cap: int,
+    sensible: bool,
+    getrandbits: Callable[[int], int],
+) -> list[float]:
+    """The returns a new, unfinished leaf is valued at (the module's docstring): a playout
+    (``mode`` ``"playout"``), ``top * sigmoid(heuristic / temp)`` for every player
+    (``"heuristic"``, ``top`` being ``scale`` or 1 before any), or their mean (``"mixed"``);
+    playouts are seeded by ``getrandbits(63)``. Shared by ``mcts`` and ``ismcts``."""
+    if mode == "playout":
+        return state.random_playout(getrandbits(63), ply_cap, sensible)
+    top_pts = scale if scale > 0 else 1.0
+    ret = [top_pts / (1.0 + math.exp(-state.heuristic(p) / temp)) for p in range(state.num_players)]
+    if mode == "mixed":
+        rp = state.random_playout(getrandbits(63), ply_cap, sensible)
+        ret = [0.5 * (a + b) for a, b in zip(ret, rp)]
+    return ret
 
 
 @register_bot
@@ -254,7 +277,7 @@ class MCTSBot(Bot):
         deadline = time.perf_counter() + seconds if seconds > 0 else 0.0
         players = range(len(root.sums))
         scale = self._scale
-        apply, undo, playout = sim.apply, sim.undo, sim.random_playout
+        apply, undo = sim.apply, sim.undo
         random01, getrandbits = rng.random, rng.getrandbits
         log, sqrt, argmax, npsqrt = math.log, math.sqrt, np.argmax, np.sqrt
         done = 0
@@ -306,14 +329,7 @@ class MCTSBot(Bot):
             # simulation
             ret = node.returns
             if ret is None:
-                if mode == "playout":
-                    ret = playout(getrandbits(63), ply_cap, sensible)
-                else:
-                    top_pts = scale if scale > 0 else 1.0
-                    ret = [top_pts / (1.0 + math.exp(-sim.heuristic(p) / temp)) for p in players]
-                    if mode == "mixed":
-                        rp = playout(getrandbits(63), ply_cap, sensible)
-                        ret = [0.5 * (a + b) for a, b in zip(ret, rp)]
+                ret = leaf_returns(sim, mode, scale, temp, ply_cap, sensible, getrandbits)
             top = max(ret)
             if top > scale:
                 scale = top
