@@ -17,6 +17,12 @@ cdef class BatchCore:
     cdef tuple obs_shape        # observation planes of one game
     cdef Py_ssize_t obs_size    # floats in one game's observation
     cdef bint _busy             # a method is running without the GIL on these arrays
+    # legal_masks(update=True): the ids each game's row was last given, per game a run of
+    # _kept_ids[_kept_off[i]:_kept_off[i + 1]] (two buffers: the ids written, the ids now)
+    cdef int32_t* _kept_ids[2]
+    cdef Py_ssize_t _kept_cap[2]
+    cdef Py_ssize_t* _kept_off[2]
+    cdef int _kept_now          # the buffer holding the last call's ids (-1: none kept)
 
     cdef int _setup(self, int n, unsigned long long seed, int ply_cap) except -1
     cdef int _enter(self) except -1
@@ -25,6 +31,7 @@ cdef class BatchCore:
     cdef void _copy_actions(self, const int64_t[::1] actions) noexcept
     cdef int _copy_skips(self, object skip) except -1
     cdef int _first_bad(self, const int32_t* acts) noexcept nogil
+    cdef int _masks_kept(self, uint8_t[:, ::1] out, bint update) noexcept nogil
 
     # -- per-game hooks (game i of the batch; called without the GIL) --------------------------
     cdef void _init_game(self, int i) noexcept nogil

@@ -8,7 +8,8 @@ otherwise reach memory out of bounds (lengths, shapes, ranges, legality).
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
 
 from plateau_core._common cimport Rng, rng_seed
 from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
@@ -24,10 +25,18 @@ cdef class BatchCore:
     def __cinit__(self, *args, **kwargs):
         self._acts = NULL
         self.rngs = NULL
+        self._kept_ids[0] = self._kept_ids[1] = NULL
+        self._kept_off[0] = self._kept_off[1] = NULL
+        self._kept_cap[0] = self._kept_cap[1] = 0
+        self._kept_now = -1
 
     def __dealloc__(self):
         free(self._acts)
         free(self.rngs)
+        free(self._kept_ids[0])
+        free(self._kept_ids[1])
+        free(self._kept_off[0])
+        free(self._kept_off[1])
 
     cdef int _setup(self, int n, unsigned long long seed, int ply_cap) except -1:
         # called by the game's __cinit__ once n_actions, n_players, list_cap and obs_shape
@@ -35,7 +44,10 @@ cdef class BatchCore:
         cdef int i
         self._acts = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
         self.rngs = <Rng*>malloc(max(n, 1) * sizeof(Rng))
-        if self._acts == NULL or self.rngs == NULL:
+        self._kept_off[0] = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        self._kept_off[1] = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        if self._acts == NULL or self.rngs == NULL or self._kept_off[0] == NULL \
+                or self._kept_off[1] == NULL:
             raise MemoryError(f"no memory for a batch of {n:,} games (actions)")
         self.num_envs = n
         self.ply_cap = ply_cap
@@ -85,19 +97,71 @@ cdef class BatchCore:
         finally:
             self._busy = False
 
-    def legal_masks(self, uint8_t[:, ::1] out) -> None:
-        """Fill ``out`` (uint8, shape ``(n, num_distinct_actions)``) with 1 at legal actions."""
+    def legal_masks(self, uint8_t[:, ::1] out, int mode=0) -> None:
+        """Fill ``out`` (uint8, shape ``(n, num_distinct_actions)``) with 1 at legal actions.
+        ``mode`` 0: every row written whole; 1: the same, and the ids set are kept; 2: ``out``
+        holds what the last call of mode 1 or 2 wrote (the caller vouches for it): only the
+        kept ids are cleared and the legal ones set, and those are kept. Whatever ``out``
+        holds, every write lands inside it (kept ids are below ``num_distinct_actions``)."""
         if out.shape[0] != self.num_envs or out.shape[1] != self.n_actions:
             raise _c.ArgumentError(f"mask array must have shape ({self.num_envs}, {self.n_actions}), "
                              f"got ({out.shape[0]}, {out.shape[1]})")
-        cdef int i
+        if not 0 <= mode <= 2:
+            raise _c.ArgumentError(f"mode must be 0, 1 or 2, got {mode!r}")
+        if mode == 2 and self._kept_now < 0:
+            mode = 1  # nothing kept (a failed allocation dropped it): write whole rows
+        cdef int i, bad = 0
         self._enter()
         try:
             with nogil:
-                for i in range(self.num_envs):
-                    self._fill_mask(i, &out[i, 0])
+                if mode == 0:
+                    for i in range(self.num_envs):
+                        self._fill_mask(i, &out[i, 0])
+                else:
+                    bad = self._masks_kept(out, mode == 2)
         finally:
             self._busy = False
+        if bad:
+            raise MemoryError("no memory for the kept legal ids of the batch's masks")
+
+    cdef int _masks_kept(self, uint8_t[:, ::1] out, bint update) noexcept nogil:
+        # (under the guard) modes 1 and 2 of legal_masks: list each game's legal ids into the
+        # buffer not holding the kept ones, clear the kept ids of its row (mode 2) or the whole
+        # row (mode 1), set the new ones; then the new buffer is the kept one. Returns 1 (and
+        # keeps nothing; the rows written so far are right, the rest zero) if memory runs out.
+        cdef int nxt = 0 if self._kept_now == 1 else 1, old = 1 - nxt
+        cdef int i, k, m
+        cdef Py_ssize_t used = 0, want, j
+        cdef int32_t* ids
+        cdef int32_t* grown
+        cdef uint8_t* row
+        for i in range(self.num_envs):
+            row = &out[i, 0]
+            if update:
+                ids = self._kept_ids[old]
+                for j in range(self._kept_off[old][i], self._kept_off[old][i + 1]):
+                    row[ids[j]] = 0
+            else:
+                memset(row, 0, self.n_actions)
+            if used + self.list_cap > self._kept_cap[nxt]:
+                want = max(2 * self._kept_cap[nxt], used + self.list_cap)
+                grown = <int32_t*>realloc(self._kept_ids[nxt], want * sizeof(int32_t))
+                if grown == NULL:
+                    self._kept_now = -1
+                    for k in range(i, self.num_envs):
+                        memset(&out[k, 0], 0, self.n_actions)
+                    return 1
+                self._kept_ids[nxt] = grown
+                self._kept_cap[nxt] = want
+            ids = self._kept_ids[nxt] + used
+            m = self._list(i, ids)
+            for k in range(m):
+                row[ids[k]] = 1
+            self._kept_off[nxt][i] = used
+            used += m
+        self._kept_off[nxt][self.num_envs] = used
+        self._kept_now = nxt
+        return 0
 
     def legal_lists(self, int64_t[:, ::1] ids, int32_t[::1] counts) -> None:
         """Fill ``counts[i]`` with the number of legal actions of game ``i`` and ``ids[i]``

@@ -121,6 +121,7 @@ def test_quick_run_reports_every_workload(
     expected = {"perft", "apply-undo", "legal", "clone", "playouts", "python-loop", "memory"}
     expected |= {"python-fast"}
     expected |= {"batch-1", "batch-2"} if info.batch is not None else set()
+    expected |= {"batch-masks"} if info.batch is not None and spec.batch_masks else set()
     expected |= {"determinizer"} if not info.perfect_information else set()
     assert set(by_workload) == expected
     assert len(by_workload["perft"]) == len(spec.positions)
@@ -137,6 +138,8 @@ def test_quick_run_reports_every_workload(
         assert by_workload["batch-1"][0].theirs == 1000.0
         assert by_workload["batch-1"][0].yardstick == "fake yardstick playouts"
         assert by_workload["batch-2"][0].yardstick == "the 1-thread figure"
+    if "batch-masks" in by_workload:  # with masks, against the same batch without them
+        assert by_workload["batch-masks"][0].theirs == by_workload["batch-1"][0].ours
     # targets: the game's, then those every game shares
     for r in rows:
         general = r.workload.split(" ")[0]

@@ -90,8 +90,11 @@ cdef class XBatch(BatchCore):
         return x_random_action(&self.states[i], self._m(i), &self.rngs[i])
 
     cdef void _make(self, int i, int a) noexcept nogil:
+        # the next position's masks at once, while the position is in cache: every next
+        # call (masks, sampling, or the legality check of the next step) reads them
         x_make(&self.states[i], a)
-        self.masks_ok[i] = 0
+        x_masks(&self.states[i], &self.masks[i])
+        self.masks_ok[i] = 1
 
     cdef bint _ended(self, int i) noexcept nogil:
         return self.states[i].ended != 0

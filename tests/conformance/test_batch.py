@@ -100,6 +100,35 @@ def test_random_stepping_alone_follows_single_states(batch_variant: tuple[str, s
         assert b.hashes().tolist() == [s.hash for s in singles]
 
 
+def test_masks_updated_in_place_equal_masks_written_whole(
+    batch_variant: tuple[str, str],
+) -> None:
+    """``legal_masks(update=True)`` into the array it filled last writes only what changed,
+    and the array equals a mask written whole at every step: across restarts, a reset, a
+    skipped game, a switch to another array and back, and a call without ``update`` into the
+    kept array (which must make the next update write it whole again)."""
+    game, variant = batch_variant
+    b = new_batch(game, variant)
+    kept = np.full((N, b.num_distinct_actions), 7, dtype=np.uint8)  # junk: the first is whole
+    other = np.zeros_like(kept)
+    for step in range(STEPS):
+        target = other if step % 23 == 11 else kept
+        if step % 17 == 8:
+            b.legal_masks(kept)  # without update: the kept array must be forgotten
+            kept[:, :] = 5  # ... so this junk is overwritten by the next update
+        got = b.legal_masks(target, update=True)
+        assert got is target
+        assert np.array_equal(got, b.legal_masks()), step
+        if step == 50:
+            b.reset()
+            assert np.array_equal(b.legal_masks(kept, update=True), b.legal_masks())
+            target = kept
+        skip = np.zeros(N, dtype=np.uint8)
+        skip[step % N] = step % 3 == 0
+        b.step(b.sample_random(), skip=skip)
+    assert b.games_finished > 0
+
+
 def test_skipped_games_are_left_as_they_are(batch_variant: tuple[str, str]) -> None:
     game, variant = batch_variant
     b = new_batch(game, variant)

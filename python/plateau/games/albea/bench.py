@@ -22,7 +22,8 @@ def _random_position(seed: int, plies: int) -> AlbeaPlateauState:
 
 
 #: what ``plateau bench`` times: positions and counts of tests/albea/perft.json (a test
-#: keeps them equal); the targets are those of docs/albea-plateau-design.md
+#: keeps them equal); the targets are those of docs/albea-plateau-design.md, and the Python
+#: loop's is the speed goal of docs/performance.md (ahead of OpenSpiel's loop)
 BENCH = BenchSpec(
     positions=(
         BenchPosition("start", AlbeaPlateauState, 3, 232_225_980, 1_455_300),
@@ -35,6 +36,6 @@ BENCH = BenchSpec(
     targets={
         "perft start": ">= 46 M/s (perft(3) of the start in <= 5 s)",
         "playouts": ">= 300,000 plies/s",
-        "python-loop": ">= 300,000 steps/s",
+        "python-loop": ">= 1.0x",
     },
 )

@@ -20,7 +20,8 @@ def _ply_9() -> EmpirePlateauState:
     return state
 
 
-#: what ``plateau bench`` times; the targets are the issue's (docs/empire-plateau.md, Speed)
+#: what ``plateau bench`` times; the targets are those of docs/empire-plateau.md (Speed), and
+#: the Python loop's is the speed goal of docs/performance.md (ahead of OpenSpiel's loop)
 BENCH = BenchSpec(
     positions=(
         BenchPosition("two start", lambda: EmpirePlateauState("two"), 3, 306_197, 11_323),
@@ -32,7 +33,7 @@ BENCH = BenchSpec(
     targets={
         "perft two start": ">= 3.1 M/s (perft(3) of the start in < 0.1 s)",
         "playouts": ">= 200,000 actions/s",
-        "python-loop": ">= 0.5x",
+        "python-loop": ">= 1.0x",
         "clone": "<= 3x",
     },
 )

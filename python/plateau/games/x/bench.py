@@ -62,9 +62,8 @@ BENCH = BenchSpec(
     state_size=(_x.STATE_NBYTES, _x.HISTORY_NBYTES_PER_PLY),
     yardsticks=(yardsticks.program("native yardstick"), yardsticks.OPENSPIEL_BREAKTHROUGH),
     targets={
-        "perft": ">= 0.3x",
-        "playouts": ">= 0.5x",
-        "batch-1": ">= 0.3x",
-        "python-loop": ">= 1.0x",
+        "perft": ">= 1.0x",
+        "playouts": ">= 1.2x",
+        "python-loop": ">= 2.0x",
     },
 )
