@@ -28,6 +28,8 @@ cdef class BatchCore:
     cdef int _enter(self) except -1
     cdef int _check_len(self, Py_ssize_t length, str what) except -1
     cdef int32_t* _acts          # the batch's private copy of the actions being applied
+    cdef int32_t* _drawn         # per game, the action sample_random drew in its position
+                                 # (legal there: step need not check it again), else -1
     cdef void _copy_actions(self, const int64_t[::1] actions) noexcept
     cdef int _copy_skips(self, object skip) except -1
     cdef int _first_bad(self, const int32_t* acts) noexcept nogil

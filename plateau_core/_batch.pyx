@@ -24,6 +24,7 @@ cdef class BatchCore:
 
     def __cinit__(self, *args, **kwargs):
         self._acts = NULL
+        self._drawn = NULL
         self.rngs = NULL
         self._kept_ids[0] = self._kept_ids[1] = NULL
         self._kept_off[0] = self._kept_off[1] = NULL
@@ -32,6 +33,7 @@ cdef class BatchCore:
 
     def __dealloc__(self):
         free(self._acts)
+        free(self._drawn)
         free(self.rngs)
         free(self._kept_ids[0])
         free(self._kept_ids[1])
@@ -43,10 +45,11 @@ cdef class BatchCore:
         # are set and its arrays are allocated
         cdef int i
         self._acts = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
+        self._drawn = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
         self.rngs = <Rng*>malloc(max(n, 1) * sizeof(Rng))
         self._kept_off[0] = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
         self._kept_off[1] = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
-        if self._acts == NULL or self.rngs == NULL or self._kept_off[0] == NULL \
+        if self._acts == NULL or self._drawn == NULL or self.rngs == NULL or self._kept_off[0] == NULL \
                 or self._kept_off[1] == NULL:
             raise MemoryError(f"no memory for a batch of {n:,} games (actions)")
         self.num_envs = n
@@ -94,6 +97,7 @@ cdef class BatchCore:
         try:
             for i in range(self.num_envs):
                 self._init_game(i)
+                self._drawn[i] = -1
         finally:
             self._busy = False
 
@@ -209,7 +213,8 @@ cdef class BatchCore:
         try:
             with nogil:
                 for i in range(self.num_envs):
-                    out[i] = self._random_action(i)
+                    self._drawn[i] = self._random_action(i)
+                    out[i] = self._drawn[i]
         finally:
             self._busy = False
 
@@ -265,7 +270,7 @@ cdef class BatchCore:
     cdef int _first_bad(self, const int32_t* acts) noexcept nogil:
         cdef int i
         for i in range(self.num_envs):
-            if acts[i] == SKIP:
+            if acts[i] == SKIP or acts[i] == self._drawn[i]:
                 continue
             if acts[i] < 0 or not self._is_legal(i, acts[i]):
                 return i
@@ -311,6 +316,7 @@ cdef class BatchCore:
                             done[i] = 0
                             continue
                         self._make(i, acts[i])
+                        self._drawn[i] = -1
                         if self._ended(i):
                             done[i] = 1
                             self._returns(i, &returns[i, 0])

@@ -10,6 +10,7 @@ cdef enum:
     X_MAX_PIECES = 4       # players * pieces per player, in every variant
     X_MAX_ACTIONS = 2720   # >= num_distinct_actions of every variant (7x7: 2679)
     X_MAX_BUILDS = 280     # >= number of build actions of every variant (7x7: 277)
+    X_MAX_MOVES = 2352     # >= number of move actions of every variant (7x7: 49 * 48)
     X_SHAPES = 7           # tile shapes: S, D horizontal, D vertical, T orientations 0-3
     X_MAX_TILES = 56       # >= tiles in a game: 37 triples + 4 players x (3 singles + 1 double)
     X_NO_TILE = 0xFF
@@ -52,9 +53,16 @@ ctypedef struct XSpec:
     uint8_t build_shape[X_MAX_BUILDS]
     int8_t build_anchor[X_MAX_BUILDS]
     # per build action: the side-neighbour pairs that cross the tile's border, whose
-    # relations the build changes: (pair anchor, 0 = horizontal / 1 = vertical, outside space)
+    # relations the build changes: (pair anchor, outside space), the border_e[a] horizontal
+    # pairs first, then the vertical ones (border_n[a] in all); and their anchors as masks
     uint8_t border_n[X_MAX_BUILDS]
-    uint8_t border[X_MAX_BUILDS][8][3]
+    uint8_t border_e[X_MAX_BUILDS]
+    uint8_t border[X_MAX_BUILDS][8][2]
+    uint64_t border_mask_e[X_MAX_BUILDS]
+    uint64_t border_mask_n[X_MAX_BUILDS]
+    # per move action (id - base_move): its start and end space
+    int8_t move_from[X_MAX_MOVES]
+    int8_t move_to[X_MAX_MOVES]
 
 
 ctypedef struct XState:

@@ -93,6 +93,10 @@ cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
     sp.base_move = sp.base_enter + sp.nn
     sp.base_end = sp.base_move + sp.nn * (sp.nn - 1)
     sp.num_actions = sp.base_end + 1
+    for f in range(sp.nn):
+        for t in range(sp.nn - 1):
+            sp.move_from[f * (sp.nn - 1) + t] = f
+            sp.move_to[f * (sp.nn - 1) + t] = t if t < f else t + 1
     cdef int cells[3]
     cdef int a, m, shape, anchor
     for a in range(sp.base_enter):
@@ -112,20 +116,28 @@ cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
         sp.build_shape[a] = shape
         sp.build_anchor[a] = anchor
         sp.border_n[a] = 0
-        for k in range(m):
-            c = cells[k]
-            # (pair anchor, direction, neighbour) for the four sides of c
-            for anchor2, direction, nb, ok in (
-                (c - 1, 0, c - 1, c % n > 0),
-                (c, 0, c + 1, c % n < n - 1),
-                (c - n, 1, c - n, c >= n),
-                (c, 1, c + n, c < sp.nn - n),
-            ):
-                if ok and not (sp.build_cover[a] >> nb) & 1:
-                    sp.border[a][sp.border_n[a]][0] = anchor2
-                    sp.border[a][sp.border_n[a]][1] = direction
-                    sp.border[a][sp.border_n[a]][2] = nb
-                    sp.border_n[a] += 1
+        sp.border_mask_e[a] = 0
+        sp.border_mask_n[a] = 0
+        for direction in (0, 1):  # the horizontal pairs first
+            for k in range(m):
+                c = cells[k]
+                # (pair anchor, direction, neighbour) for the four sides of c
+                for anchor2, d2, nb, ok in (
+                    (c - 1, 0, c - 1, c % n > 0),
+                    (c, 0, c + 1, c % n < n - 1),
+                    (c - n, 1, c - n, c >= n),
+                    (c, 1, c + n, c < sp.nn - n),
+                ):
+                    if d2 == direction and ok and not (sp.build_cover[a] >> nb) & 1:
+                        sp.border[a][sp.border_n[a]][0] = anchor2
+                        sp.border[a][sp.border_n[a]][1] = nb
+                        sp.border_n[a] += 1
+                        if direction:
+                            sp.border_mask_n[a] |= (<uint64_t>1) << anchor2
+                        else:
+                            sp.border_mask_e[a] |= (<uint64_t>1) << anchor2
+            if direction == 0:
+                sp.border_e[a] = sp.border_n[a]
 
 
 for _i, _v in enumerate(VARIANTS):

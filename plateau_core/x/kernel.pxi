@@ -82,6 +82,11 @@ cdef inline uint64_t _blocked(const XState* s, int player) noexcept nogil:
 
 
 cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
+    """The legal actions of ``s`` as masks."""
+    _masks(s, m)
+
+
+cdef inline void _masks(const XState* s, XMasks* m) noexcept nogil:
     cdef const XSpec* sp = s.spec
     cdef int p = s.player, n = sp.n, i, q, sq, k, tmp, own_lo
     cdef uint64_t free, eqe, eqn, blk, allowed, dest
@@ -144,6 +149,10 @@ cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
 
 
 cdef int x_count(const XMasks* m) noexcept nogil:
+    return _count(m)
+
+
+cdef inline int _count(const XMasks* m) noexcept nogil:
     cdef int total = pl_popcount(m.s) + pl_popcount(m.dh) + pl_popcount(m.dv) \
         + pl_popcount(m.t[0]) + pl_popcount(m.t[1]) + pl_popcount(m.t[2]) + pl_popcount(m.t[3]) \
         + pl_popcount(m.enter) + m.end
@@ -303,25 +312,17 @@ cdef int x_cells(const XSpec* sp, int a, int* cells) noexcept nogil:
     return 3
 
 
-cdef inline void _pair(uint64_t* eq, uint64_t* step, int a, int la, int lb) noexcept nogil:
-    """Set bit ``a`` of the same-level and one-apart relations from the two levels (branchless)."""
-    cdef int d = la - lb
-    cdef uint64_t m = bit(a)
-    eq[0] = (eq[0] & ~m) | ((<uint64_t>(d == 0)) << a)
-    step[0] = (step[0] & ~m) | ((<uint64_t>(d * d == 1)) << a)
-
-
 cdef void x_make(XState* s, int a) noexcept nogil:
     """Apply legal action ``a`` in place."""
     _make(s, a, True)
 
 
 cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
-    """Apply legal action ``a``; without ``tile_table`` the tile table and top tiles are left
-    alone (perft's children, which never read them)."""
+    """Apply legal action ``a``; without ``tile_table`` the tile table, the top tiles and the
+    Zobrist key are left alone (perft's children, which never read them)."""
     cdef const XSpec* sp = s.spec
-    cdef int p = s.player, n = sp.n, i, c, h, q, f, t, r, shape
-    cdef uint64_t cover, b
+    cdef int p = s.player, n = sp.n, i, c, h, q, f, t, r, shape, d, nb
+    cdef uint64_t cover, b, eq, step
     if a < sp.base_enter:
         cover = sp.build_cover[a]
         h = s.level[pl_ctz(cover)]
@@ -350,26 +351,40 @@ cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
             s.level[c] = h + 1
             if tile_table:
                 s.top[c] = s.ntiles
-        for i in range(sp.border_n[a]):
-            c = sp.border[a][i][2]
-            if sp.border[a][i][1]:
-                _pair(&s.eq_n, &s.step_n, sp.border[a][i][0], s.level[c], h + 1)
-            else:
-                _pair(&s.eq_e, &s.step_e, sp.border[a][i][0], s.level[c], h + 1)
+        # (each pair: its bit in the same-level relation if the outside space is at the
+        # tile's level, in the one-apart relation if it is one above or below)
+        nb = sp.border_e[a]
+        eq = s.eq_e & ~sp.border_mask_e[a]
+        step = s.step_e & ~sp.border_mask_e[a]
+        for i in range(nb):
+            d = s.level[sp.border[a][i][1]] - (h + 1)
+            eq |= (<uint64_t>(d == 0)) << sp.border[a][i][0]
+            step |= (<uint64_t>(d == 1 or d == -1)) << sp.border[a][i][0]
+        s.eq_e = eq
+        s.step_e = step
+        eq = s.eq_n & ~sp.border_mask_n[a]
+        step = s.step_n & ~sp.border_mask_n[a]
+        for i in range(nb, sp.border_n[a]):
+            d = s.level[sp.border[a][i][1]] - (h + 1)
+            eq |= (<uint64_t>(d == 0)) << sp.border[a][i][0]
+            step |= (<uint64_t>(d == 1 or d == -1)) << sp.border[a][i][0]
+        s.eq_n = eq
+        s.step_n = step
         s.ntiles += 1
-        s.zob ^= _rotl(Z_TILE[a], h + 1)
+        if tile_table:
+            s.zob ^= _rotl(Z_TILE[a], h + 1)
         if shape == 0:
-            s.zob ^= Z_STOCK[p][0][s.singles[p]]
+            if tile_table:
+                s.zob ^= Z_STOCK[p][0][s.singles[p]] ^ Z_STOCK[p][0][s.singles[p] - 1]
             s.singles[p] -= 1
-            s.zob ^= Z_STOCK[p][0][s.singles[p]]
         elif shape <= 2:
-            s.zob ^= Z_STOCK[p][1][s.doubles[p]]
+            if tile_table:
+                s.zob ^= Z_STOCK[p][1][s.doubles[p]] ^ Z_STOCK[p][1][s.doubles[p] - 1]
             s.doubles[p] -= 1
-            s.zob ^= Z_STOCK[p][1][s.doubles[p]]
         else:
-            s.zob ^= Z_SUPPLY[s.supply]
+            if tile_table:
+                s.zob ^= Z_SUPPLY[s.supply] ^ Z_SUPPLY[s.supply - 1]
             s.supply -= 1
-            s.zob ^= Z_SUPPLY[s.supply]
     elif a < sp.base_move:
         c = a - sp.base_enter
         for i in range(sp.ppp):
@@ -379,13 +394,12 @@ cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
         s.pos[q] = c
         s.stamp[q] = s.ply
         s.occ |= bit(c)
-        s.zob ^= Z_PIECE[q][c]
+        if tile_table:
+            s.zob ^= Z_PIECE[q][c]
     elif a < sp.base_end:
         r = a - sp.base_move
-        f = r // (sp.nn - 1)
-        t = r % (sp.nn - 1)
-        if t >= f:
-            t += 1
+        f = sp.move_from[r]
+        t = sp.move_to[r]
         for i in range(sp.ppp):
             q = p * sp.ppp + i
             if s.pos[q] == f:
@@ -393,18 +407,22 @@ cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
         s.pos[q] = t
         s.stamp[q] = s.ply
         s.occ = (s.occ & ~bit(f)) | bit(t)
-        s.zob ^= Z_PIECE[q][f] ^ Z_PIECE[q][t]
+        if tile_table:
+            s.zob ^= Z_PIECE[q][f] ^ Z_PIECE[q][t]
     else:
         s.ended = 1
-        s.zob ^= Z_ENDED
+        if tile_table:
+            s.zob ^= Z_ENDED
         s.ply += 1
         return
-    s.zob ^= Z_TOMOVE[p]
+    if tile_table:
+        s.zob ^= Z_TOMOVE[p]
     p += 1
     if p == sp.players:
         p = 0
     s.player = p
-    s.zob ^= Z_TOMOVE[p]
+    if tile_table:
+        s.zob ^= Z_TOMOVE[p]
     s.ply += 1
 
 
@@ -574,6 +592,14 @@ cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs,
     if depth >= 2 and work_tick(w, NODE_TICKS):
         return 0
     k = x_list(s, &m, bufs)
+    if depth == 2 and bulk:  # the children's counts, inline (most of the work of a count)
+        for i in range(k):
+            memcpy(&child, s, X_HOT_BYTES)
+            _make(&child, bufs[i], False)
+            if not child.ended:
+                _masks(&child, &m)
+                total += _count(&m)
+        return total
     for i in range(k):
         # children copy the hot prefix only: nothing below reads the tile table
         memcpy(&child, s, X_HOT_BYTES)
