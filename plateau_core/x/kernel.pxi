@@ -359,7 +359,7 @@ cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
         for i in range(nb):
             d = s.level[sp.border[a][i][1]] - (h + 1)
             eq |= (<uint64_t>(d == 0)) << sp.border[a][i][0]
-            step |= (<uint64_t>(d == 1 or d == -1)) << sp.border[a][i][0]
+            step |= (<uint64_t>(((d + 1) & ~2) == 0)) << sp.border[a][i][0]  # d = +-1
         s.eq_e = eq
         s.step_e = step
         eq = s.eq_n & ~sp.border_mask_n[a]
@@ -367,7 +367,7 @@ cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
         for i in range(nb, sp.border_n[a]):
             d = s.level[sp.border[a][i][1]] - (h + 1)
             eq |= (<uint64_t>(d == 0)) << sp.border[a][i][0]
-            step |= (<uint64_t>(d == 1 or d == -1)) << sp.border[a][i][0]
+            step |= (<uint64_t>(((d + 1) & ~2) == 0)) << sp.border[a][i][0]  # d = +-1
         s.eq_n = eq
         s.step_n = step
         s.ntiles += 1
