@@ -270,9 +270,13 @@ cdef class BatchCore:
     cdef int _first_bad(self, const int32_t* acts) noexcept nogil:
         cdef int i
         for i in range(self.num_envs):
-            if acts[i] == SKIP or acts[i] == self._drawn[i]:
+            if acts[i] == SKIP:
                 continue
-            if acts[i] < 0 or not self._is_legal(i, acts[i]):
+            if acts[i] < 0:  # (out of range: never compared with a draw, which may be -1)
+                return i
+            if acts[i] == self._drawn[i]:  # drawn by sample_random in this very position
+                continue
+            if not self._is_legal(i, acts[i]):
                 return i
         return -1
 

@@ -28,6 +28,7 @@ from plateau._adapt import (
     RENDER_MODES,
     ResetNeeded,
     ReusedMask,
+    _read_only,
     action_id,
     check_render_mode,
     render_state,
@@ -308,25 +309,21 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         self._width = 256  # (the width legal_actions asks for first; it grows as needed)
         #: ``reuse_masks=True``: the masks of every game, kept and updated in place (else None)
         self.reuse_masks = bool(reuse_masks)
+        # (the batch updates the kept masks in place: StateBatch.legal_masks(update=True))
         self._masks = (
-            ReusedMask(self.num_envs * self.batch.num_distinct_actions, np.bool_)
+            np.zeros((self.num_envs, self.batch.num_distinct_actions), dtype=np.uint8)
             if reuse_masks
             else None
         )
-        #: where each game's row begins in the flat masks
-        self._row_starts = (
-            np.arange(self.num_envs, dtype=np.int64)[:, None] * self.batch.num_distinct_actions
-        )
+        self._masks_view = None if self._masks is None else _read_only(self._masks.view(np.bool_))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Legal actions of the seat to act in each game, bool ``(num_envs, actions)``; with
         ``reuse_masks=True`` the kept buffer, overwritten at the next call."""
-        if self._masks is None:
+        if self._masks is None or self._masks_view is None:
             return self.batch.legal_masks().view(np.bool_)
-        ids, _ = self.legal_actions()
-        flat = ids + self._row_starts
-        mask = self._masks.show(flat[ids >= 0])  # (the padding is -1)
-        return mask.reshape(self.num_envs, self.batch.num_distinct_actions)
+        self.batch.legal_masks(self._masks, update=True)
+        return self._masks_view
 
     def legal_actions(
         self, width: int | None = None

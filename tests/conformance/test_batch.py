@@ -129,6 +129,44 @@ def test_masks_updated_in_place_equal_masks_written_whole(
     assert b.games_finished > 0
 
 
+def test_a_draw_spares_only_its_own_check(batch_variant: tuple[str, str]) -> None:
+    """``step`` skips the legality check of an action ``sample_random`` drew in the same
+    position, and only that one: an id out of range before any draw (the draw's empty slot
+    is -1), a drawn action replayed after its game moved on, and a draw followed by a reset
+    are all checked again."""
+    game, variant = batch_variant
+    b = new_batch(game, variant)
+    before = b.hashes().tolist()
+    with pytest.raises(plateau.InvalidActionError):
+        b.step(np.full(N, -1))  # no draw yet
+    drawn = b.sample_random()
+    with pytest.raises(plateau.InvalidActionError):
+        b.step(np.full(N, -1))  # drawn, but -1 is still out of range
+    assert b.hashes().tolist() == before
+    b.step(drawn)
+    singles = [plateau.new_game(game, variant) for _ in range(N)]
+    for s, a in zip(singles, drawn):
+        s.apply(int(a))
+    # the same ids again, now illegal in some game: refused, nothing changed
+    assert any(not s.is_legal(int(a)) for s, a in zip(singles, drawn))
+    moved = b.hashes().tolist()
+    with pytest.raises(plateau.IllegalActionError):
+        b.step(drawn)
+    assert b.hashes().tolist() == moved
+    start = plateau.new_game(game, variant)
+    for _ in range(300):  # play on until some game draws an action illegal at the start
+        again = b.sample_random()
+        if any(not start.is_legal(int(a)) for a in again):
+            break
+        b.step(again)
+    else:
+        raise AssertionError("no draw illegal at the start in 300 steps")
+    b.reset()
+    with pytest.raises(plateau.IllegalActionError):
+        b.step(again)  # drawn before the reset: checked again
+    assert b.hashes().tolist() == before
+
+
 def test_skipped_games_are_left_as_they_are(batch_variant: tuple[str, str]) -> None:
     game, variant = batch_variant
     b = new_batch(game, variant)
