@@ -43,8 +43,14 @@ cdef void x_init(XState* s, const XSpec* sp, int first_player) noexcept nogil:
 
 cdef uint64_t x_plateau(const XState* s, int sq) noexcept nogil:
     """The spaces of the plateau holding ``sq`` (0 if ``sq`` is at level 0)."""
-    if s.level[sq] == 0:
+    if (s.ground >> sq) & 1:
         return 0
+    return _component(s, sq)
+
+
+cdef inline uint64_t _component(const XState* s, int sq) noexcept nogil:
+    """The spaces joined to ``sq`` through sides of equal level (its plateau if it is above
+    level 0); reads the relations only."""
     cdef int n = s.spec.n
     cdef uint64_t eqe = s.eq_e, eqn = s.eq_n
     cdef uint64_t comp = bit(sq), grow
@@ -75,9 +81,9 @@ cdef inline uint64_t _blocked(const XState* s, int player) noexcept nogil:
     cdef int q, sq, own_lo = player * sp.ppp
     for q in range(sp.npieces):
         sq = s.pos[q]
-        if sq >= 0 and (q < own_lo or q >= own_lo + sp.ppp) and s.level[sq] != 0 \
-                and not (blocked & bit(sq)):
-            blocked |= x_plateau(s, sq)
+        if sq >= 0 and (q < own_lo or q >= own_lo + sp.ppp) \
+                and not ((s.ground | blocked) & bit(sq)):
+            blocked |= _component(s, sq)
     return blocked
 
 
@@ -86,42 +92,51 @@ cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
     _masks(s, m)
 
 
+cdef inline void _builds(const XState* s, int p, uint64_t free, int n,
+                         XMasks* m) noexcept nogil:
+    """The build masks of player ``p`` (``n``: the board side) and End."""
+    cdef uint64_t eqe = s.eq_e, eqn = s.eq_n, blk
+    cdef uint64_t bs = 0, bdh = 0, bdv = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0
+    # (the masks are worked out in locals and stored once: stores through m could alias
+    # the position's words, and would make the compiler read them again)
+    # A tile needs equal levels, no piece, and must not lie flush on a tile of its kind.
+    if s.singles[p]:
+        bs = free & ~s.whole[0]
+    if s.doubles[p]:
+        bdh = eqe & free & (free >> 1) & ~s.whole[1]
+        bdv = eqn & free & (free >> n) & ~s.whole[2]
+    if s.supply > 0:
+        blk = s.spec.block
+        # orientation o leaves out corner o of the 2x2 block [a, a+1, a+n, a+n+1]
+        t0 = blk & (eqn >> 1) & (eqe >> n) & (free >> 1) & (free >> n) & (free >> (n + 1)) \
+            & ~s.whole[3]
+        t1 = blk & eqn & (eqe >> n) & free & (free >> n) & (free >> (n + 1)) & ~s.whole[4]
+        t2 = blk & eqe & (eqn >> 1) & free & (free >> 1) & (free >> (n + 1)) & ~s.whole[5]
+        t3 = blk & eqe & eqn & free & (free >> 1) & (free >> n) & ~s.whole[6]
+    m.s = bs
+    m.dh = bdh
+    m.dv = bdv
+    m.t[0] = t0
+    m.t[1] = t1
+    m.t[2] = t2
+    m.t[3] = t3
+    # End is legal exactly when no build is.
+    m.end = (bs | bdh | bdv | t0 | t1 | t2 | t3) == 0
+
+
 cdef inline void _masks(const XState* s, XMasks* m) noexcept nogil:
     cdef const XSpec* sp = s.spec
     cdef int p = s.player, n = sp.n, i, q, sq, k, tmp, own_lo
-    cdef uint64_t free, eqe, eqn, blk, allowed, dest
+    cdef uint64_t free, allowed, dest
     cdef int8_t own[4]
-    m.s = 0
-    m.dh = 0
-    m.dv = 0
-    m.t[0] = 0
-    m.t[1] = 0
-    m.t[2] = 0
-    m.t[3] = 0
     m.enter = 0
     m.nmove = 0
-    m.end = 0
     if s.ended:
+        m.s = m.dh = m.dv = m.t[0] = m.t[1] = m.t[2] = m.t[3] = 0
+        m.end = 0
         return
     free = sp.board & ~s.occ
-    eqe = s.eq_e
-    eqn = s.eq_n
-    # Build. A tile needs equal levels, no piece, and must not lie flush on a tile of its kind.
-    if s.singles[p]:
-        m.s = free & ~s.whole[0]
-    if s.doubles[p]:
-        m.dh = eqe & free & (free >> 1) & ~s.whole[1]
-        m.dv = eqn & free & (free >> n) & ~s.whole[2]
-    if s.supply > 0:
-        blk = sp.block
-        # orientation o leaves out corner o of the 2x2 block [a, a+1, a+n, a+n+1]
-        m.t[0] = blk & (eqn >> 1) & (eqe >> n) & (free >> 1) & (free >> n) & (free >> (n + 1)) \
-            & ~s.whole[3]
-        m.t[1] = blk & eqn & (eqe >> n) & free & (free >> n) & (free >> (n + 1)) & ~s.whole[4]
-        m.t[2] = blk & eqe & (eqn >> 1) & free & (free >> 1) & (free >> (n + 1)) & ~s.whole[5]
-        m.t[3] = blk & eqe & eqn & free & (free >> 1) & (free >> n) & ~s.whole[6]
-    # End is legal exactly when no build is.
-    m.end = (m.s | m.dh | m.dv | m.t[0] | m.t[1] | m.t[2] | m.t[3]) == 0
+    _builds(s, p, free, n, m)
     # Enter: a piece not yet in play goes to an unoccupied level-0 space.
     k = 0
     own_lo = p * sp.ppp
@@ -312,77 +327,86 @@ cdef int x_cells(const XSpec* sp, int a, int* cells) noexcept nogil:
     return 3
 
 
+cdef inline void _build_board(const XSpec* sp, const uint8_t* level, int a, int h,
+                              XState* s) noexcept nogil:
+    """What build ``a`` on spaces of level ``h`` changes in the bitboards of ``s``: the tiles
+    lying whole on top (flush rule), the ground, and the relations of the pairs across the
+    tile's border (the levels of the spaces outside it read from ``level``; pairs inside the
+    tile keep theirs). The levels themselves are the caller's to write."""
+    cdef int n = sp.n, i, d, nb
+    cdef uint64_t cover = sp.build_cover[a], eq, step
+    # tiles with a covered space no longer lie whole on top
+    s.whole[0] &= ~cover
+    s.whole[1] &= ~(cover | (cover >> 1))
+    s.whole[2] &= ~(cover | (cover >> n))
+    s.whole[3] &= ~((cover >> 1) | (cover >> n) | (cover >> (n + 1)))
+    s.whole[4] &= ~(cover | (cover >> n) | (cover >> (n + 1)))
+    s.whole[5] &= ~(cover | (cover >> 1) | (cover >> (n + 1)))
+    s.whole[6] &= ~(cover | (cover >> 1) | (cover >> n))
+    s.whole[sp.build_shape[a]] |= bit(sp.build_anchor[a])
+    if h == 0:
+        s.ground &= ~cover
+    # each border pair: its bit in the same-level relation if the outside space is at the
+    # tile's level h + 1, in the one-apart relation if it is one above or below
+    nb = sp.border_e[a]
+    eq = s.eq_e & ~sp.border_mask_e[a]
+    step = s.step_e & ~sp.border_mask_e[a]
+    for i in range(nb):
+        d = level[sp.border[a][i][1]] - (h + 1)
+        eq |= (<uint64_t>(d == 0)) << sp.border[a][i][0]
+        step |= (<uint64_t>(((d + 1) & ~2) == 0)) << sp.border[a][i][0]  # d = +-1
+    s.eq_e = eq
+    s.step_e = step
+    eq = s.eq_n & ~sp.border_mask_n[a]
+    step = s.step_n & ~sp.border_mask_n[a]
+    for i in range(nb, sp.border_n[a]):
+        d = level[sp.border[a][i][1]] - (h + 1)
+        eq |= (<uint64_t>(d == 0)) << sp.border[a][i][0]
+        step |= (<uint64_t>(((d + 1) & ~2) == 0)) << sp.border[a][i][0]
+    s.eq_n = eq
+    s.step_n = step
+
+
 cdef void x_make(XState* s, int a) noexcept nogil:
     """Apply legal action ``a`` in place."""
     _make(s, a, True)
 
 
-cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
-    """Apply legal action ``a``; without ``tile_table`` the tile table, the top tiles and the
+cdef inline void _make(XState* s, int a, bint full) noexcept nogil:
+    """Apply legal action ``a``; without ``full`` the tile table, the top tiles and the
     Zobrist key are left alone (perft's children, which never read them)."""
     cdef const XSpec* sp = s.spec
-    cdef int p = s.player, n = sp.n, i, c, h, q, f, t, r, shape, d, nb
-    cdef uint64_t cover, b, eq, step
+    cdef int p = s.player, i, c, h, q, f, t, r, shape
+    cdef uint64_t cover, b
     if a < sp.base_enter:
         cover = sp.build_cover[a]
         h = s.level[pl_ctz(cover)]
-        # tiles with a covered space no longer lie fully on top (flush rule)
-        s.whole[0] &= ~cover
-        s.whole[1] &= ~(cover | (cover >> 1))
-        s.whole[2] &= ~(cover | (cover >> n))
-        s.whole[3] &= ~((cover >> 1) | (cover >> n) | (cover >> (n + 1)))
-        s.whole[4] &= ~(cover | (cover >> n) | (cover >> (n + 1)))
-        s.whole[5] &= ~(cover | (cover >> 1) | (cover >> (n + 1)))
-        s.whole[6] &= ~(cover | (cover >> 1) | (cover >> n))
-        shape = sp.build_shape[a]
-        s.whole[shape] |= bit(sp.build_anchor[a])
-        # the tile table and the top tile of each covered space
-        if tile_table:
+        _build_board(sp, s.level, a, h, s)
+        # the tile table, and the levels (and top tile) of the covered spaces
+        if full:
             s.tiles[s.ntiles] = a
             s.tile_level[s.ntiles] = h + 1
-        if h == 0:
-            s.ground &= ~cover
-        # Levels rise by one under the tile. Pairs inside the tile keep their relations; the
-        # pairs across its border (precomputed per action) are recomputed.
         b = cover
         while b:
             c = pl_ctz(b)
             b &= b - 1
             s.level[c] = h + 1
-            if tile_table:
+            if full:
                 s.top[c] = s.ntiles
-        # (each pair: its bit in the same-level relation if the outside space is at the
-        # tile's level, in the one-apart relation if it is one above or below)
-        nb = sp.border_e[a]
-        eq = s.eq_e & ~sp.border_mask_e[a]
-        step = s.step_e & ~sp.border_mask_e[a]
-        for i in range(nb):
-            d = s.level[sp.border[a][i][1]] - (h + 1)
-            eq |= (<uint64_t>(d == 0)) << sp.border[a][i][0]
-            step |= (<uint64_t>(((d + 1) & ~2) == 0)) << sp.border[a][i][0]  # d = +-1
-        s.eq_e = eq
-        s.step_e = step
-        eq = s.eq_n & ~sp.border_mask_n[a]
-        step = s.step_n & ~sp.border_mask_n[a]
-        for i in range(nb, sp.border_n[a]):
-            d = s.level[sp.border[a][i][1]] - (h + 1)
-            eq |= (<uint64_t>(d == 0)) << sp.border[a][i][0]
-            step |= (<uint64_t>(((d + 1) & ~2) == 0)) << sp.border[a][i][0]  # d = +-1
-        s.eq_n = eq
-        s.step_n = step
+        shape = sp.build_shape[a]
         s.ntiles += 1
-        if tile_table:
+        if full:
             s.zob ^= _rotl(Z_TILE[a], h + 1)
         if shape == 0:
-            if tile_table:
+            if full:
                 s.zob ^= Z_STOCK[p][0][s.singles[p]] ^ Z_STOCK[p][0][s.singles[p] - 1]
             s.singles[p] -= 1
         elif shape <= 2:
-            if tile_table:
+            if full:
                 s.zob ^= Z_STOCK[p][1][s.doubles[p]] ^ Z_STOCK[p][1][s.doubles[p] - 1]
             s.doubles[p] -= 1
         else:
-            if tile_table:
+            if full:
                 s.zob ^= Z_SUPPLY[s.supply] ^ Z_SUPPLY[s.supply - 1]
             s.supply -= 1
     elif a < sp.base_move:
@@ -394,7 +418,7 @@ cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
         s.pos[q] = c
         s.stamp[q] = s.ply
         s.occ |= bit(c)
-        if tile_table:
+        if full:
             s.zob ^= Z_PIECE[q][c]
     elif a < sp.base_end:
         r = a - sp.base_move
@@ -407,21 +431,21 @@ cdef inline void _make(XState* s, int a, bint tile_table) noexcept nogil:
         s.pos[q] = t
         s.stamp[q] = s.ply
         s.occ = (s.occ & ~bit(f)) | bit(t)
-        if tile_table:
+        if full:
             s.zob ^= Z_PIECE[q][f] ^ Z_PIECE[q][t]
     else:
         s.ended = 1
-        if tile_table:
+        if full:
             s.zob ^= Z_ENDED
         s.ply += 1
         return
-    if tile_table:
+    if full:
         s.zob ^= Z_TOMOVE[p]
     p += 1
     if p == sp.players:
         p = 0
     s.player = p
-    if tile_table:
+    if full:
         s.zob ^= Z_TOMOVE[p]
     s.ply += 1
 
@@ -495,21 +519,21 @@ cdef int x_random_game(XState* s, Rng* rng, int ply_cap, bint sensible_end,
     """Play random actions in place until the game ends or ``ply_cap`` actions were played;
     return whether it ended. Uniformly random, or with ``sensible_end``: a player who may End
     does so exactly when alone in first place, and otherwise plays a uniformly random other
-    action. (The tile table of ``s`` is not kept up to date.) Stops early if ``w`` says so
-    (Ctrl-C)."""
+    action. (The tile table, the top tiles and the hash key of ``s`` are not kept up to date:
+    callers read only its standings.) Stops early if ``w`` says so (Ctrl-C)."""
     cdef XMasks m
     cdef int plies = 0
     while not s.ended and plies < ply_cap:
         if work_tick(w, PLY_TICKS):
             break
         plies += 1
-        x_masks(s, &m)
-        if sensible_end and m.end and x_count(&m) > 1:
+        _masks(s, &m)
+        if sensible_end and m.end and _count(&m) > 1:
             if _leads(s, s.player):
-                x_make(s, s.spec.base_end)
+                _make(s, s.spec.base_end, False)
                 continue
             m.end = 0
-        x_make(s, x_random_action(s, &m, rng))
+        _make(s, x_random_action(s, &m, rng), False)
     return s.ended
 
 
@@ -573,6 +597,58 @@ cdef void x_observe(const XState* s, int viewer, float* out) noexcept nogil:
         out[(P + 7) * nn + i] = s.supply / 37.0
 
 
+cdef inline int _count_after(const XState* s, int a, XState* c) noexcept nogil:
+    """The number of legal actions after legal action ``a`` (perft's last ply), without
+    making the child: only the fields move generation reads are set in the scratch ``c`` (from
+    ``s``, and what ``a`` changes in them); its levels, stamps, tiles and key stay unset."""
+    cdef const XSpec* sp = s.spec
+    cdef int p = s.player, i, q, f, shape
+    cdef XMasks m
+    if a >= sp.base_end:
+        return 0  # End: the game is over
+    c.spec = sp
+    c.occ = s.occ
+    c.ground = s.ground
+    c.eq_e = s.eq_e
+    c.eq_n = s.eq_n
+    c.step_e = s.step_e
+    c.step_n = s.step_n
+    memcpy(c.whole, s.whole, sizeof(s.whole))
+    memcpy(c.pos, s.pos, sizeof(s.pos))
+    memcpy(c.singles, s.singles, sizeof(s.singles))
+    memcpy(c.doubles, s.doubles, sizeof(s.doubles))
+    c.supply = s.supply
+    c.ended = 0
+    if a < sp.base_enter:
+        _build_board(sp, s.level, a, s.level[pl_ctz(sp.build_cover[a])], c)
+        shape = sp.build_shape[a]
+        if shape == 0:
+            c.singles[p] -= 1
+        elif shape <= 2:
+            c.doubles[p] -= 1
+        else:
+            c.supply -= 1
+    elif a < sp.base_move:
+        for i in range(sp.ppp):
+            q = p * sp.ppp + i
+            if c.pos[q] < 0:
+                break
+        c.pos[q] = a - sp.base_enter
+        c.occ |= bit(a - sp.base_enter)
+    else:
+        f = sp.move_from[a - sp.base_move]
+        for i in range(sp.ppp):
+            q = p * sp.ppp + i
+            if c.pos[q] == f:
+                break
+        c.pos[q] = sp.move_to[a - sp.base_move]
+        c.occ = (c.occ & ~bit(f)) | bit(c.pos[q])
+    p += 1
+    c.player = 0 if p == sp.players else p
+    _masks(c, &m)
+    return _count(&m)
+
+
 cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs,
                      Work* w) noexcept nogil:
     """Leaves ``depth`` plies below s (bulk counting at the last ply). ``bufs`` holds
@@ -592,13 +668,9 @@ cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs,
     if depth >= 2 and work_tick(w, NODE_TICKS):
         return 0
     k = x_list(s, &m, bufs)
-    if depth == 2 and bulk:  # the children's counts, inline (most of the work of a count)
+    if depth == 2 and bulk:  # the children's counts, without making them
         for i in range(k):
-            memcpy(&child, s, X_HOT_BYTES)
-            _make(&child, bufs[i], False)
-            if not child.ended:
-                _masks(&child, &m)
-                total += _count(&m)
+            total += _count_after(s, bufs[i], &child)
         return total
     for i in range(k):
         # children copy the hot prefix only: nothing below reads the tile table
