@@ -1217,6 +1217,8 @@ class BatchHarness:
         self.mirrors = [mirror] + [mirror.clone() for _ in range(n - 1)]
         self.finished = 0
         self.log = [f"StateBatch({game!r}, {variant!r}, {args})"]
+        #: the array legal_masks(update=True) keeps updating (None: a new one next time)
+        self.kept: npt.NDArray[np.uint8] | None = None
 
     # -- bookkeeping ---------------------------------------------------------------------------
 
@@ -1489,6 +1491,34 @@ class BatchHarness:
 
     # -- queries -----------------------------------------------------------------------------
 
+    def query_kept_masks(self) -> None:
+        """``legal_masks(update=True)``: into the kept array (updated in place), a new one, or
+        the kept one after junk was written into it (every write must stay inside the array;
+        only a mask from an array left alone must be right)."""
+        p, b, n = self.p, self.b, self.n
+        if self.kept is None or p.chance(15):
+            self.kept = np.full((n, b.num_distinct_actions), p.below(3), dtype=np.uint8)
+            self.log.append("legal_masks(new array, update=True)")
+        elif p.chance(15):
+            flat = self.kept.reshape(-1)
+            for _ in range(p.below(8) + 1):
+                flat[p.below(flat.size)] = p.below(256)
+            self.log.append("junk into the kept masks")
+            b.legal_masks(self.kept, update=True)  # (must not crash; the masks may be wrong)
+            self.kept = None  # a fresh array next time, to be checked again
+            return
+        else:
+            self.log.append("legal_masks(kept, update=True)")
+        masks, err = attempt(
+            "batch.legal_masks", functools.partial(b.legal_masks, self.kept, update=True)
+        )
+        if masks is None:
+            fail("batch-kept-masks", f"{self.where()}: legal_masks(update=True) refused: {err!r}")
+            return
+        for i, s in enumerate(self.mirrors):
+            if not np.array_equal(masks[i].astype(bool), s.legal_actions_mask()):
+                fail("batch-kept-masks", f"{self.where()}: kept mask of game {i} differs")
+
     def op_query(self) -> None:
         p, b, n = self.p, self.b, self.n
         kind = p.below(6)
@@ -1501,6 +1531,10 @@ class BatchHarness:
             self.ref.reset()
             for i in range(n):
                 self.restart(i)
+            self.sync()
+            return
+        if kind == 0 and p.chance(40):
+            self.query_kept_masks()
             self.sync()
             return
         before = self.state()
