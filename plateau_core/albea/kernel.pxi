@@ -286,6 +286,7 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
     cdef int me = s.player
     cdef int b, tp, sq, i, o, g, base, m, largest
     cdef uint32_t gaps, stomps = 0
+    cdef uint32_t square_gaps[16]
     cdef int idx[64]
     cdef int val[64]
     if s.phase == ALBEA_PHASE_OVER:
@@ -316,31 +317,27 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
             out[cnt] = ALBEA_REFUSE
             cnt += 1
         return cnt
-    # play phase: onboards
+    # play phase: onboards (the gaps of each square, the same for every piece type)
     if s.res[me][7] > 0:
+        for sq in range(16):
+            square_gaps[sq] = _onboard_gaps(s, sq, me)
         for o in range(11):
             if s.res[me][OT_TYPE[o]] == 0:
                 continue
             for sq in range(16):
-                gaps = _onboard_gaps(s, sq, me)
+                gaps = square_gaps[sq]
                 base = ALBEA_BASE_ONBOARD + (o * 16 + sq) * 24
                 while gaps:
-                    g = 0
-                    while not ((gaps >> g) & 1):
-                        g += 1
-                    gaps &= gaps - 1
-                    out[cnt] = <uint16_t>(base + g)
+                    out[cnt] = <uint16_t>(base + pl_ctz(gaps))
                     cnt += 1
+                    gaps &= gaps - 1
     # moves and stomps
     for o in range(16):
         cnt = _square_moves(s, o, out, cnt, &stomps)
     while stomps:
-        i = 0
-        while not ((stomps >> i) & 1):
-            i += 1
-        stomps &= stomps - 1
-        out[cnt] = <uint16_t>(ALBEA_BASE_STOMP + i)
+        out[cnt] = <uint16_t>(ALBEA_BASE_STOMP + pl_ctz(stomps))
         cnt += 1
+        stomps &= stomps - 1
     # tenders
     m = _submultisets(&s.pri[me][0], idx, val)
     for i in range(m):
