@@ -443,6 +443,10 @@ def _w_batch_guard(game: str, variant: str, seconds: float) -> None:
                         other.append(repr(e))
                 except Exception as e:
                     other.append(repr(e))
+                # let the runner take the GIL and start a call: without this pause a slow call
+                # here (Empire Plateau's masks) and a fast step there never meet, since this
+                # thread keeps the GIL from one call to the next
+                time.sleep(0.0002)
             result = {"method": name, "refused": refused, "ok": ok, "other": other[:3]}
             print("RESULT " + json.dumps(result), flush=True)
     finally:
