@@ -284,7 +284,7 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
     """Every legal action id of s, in ascending id order (emission order = id order)."""
     cdef int cnt = 0
     cdef int me = s.player
-    cdef int b, tp, sq, i, o, g, base, m, largest
+    cdef int b, tp, sq, i, o, base, m, largest
     cdef uint32_t gaps, stomps = 0
     cdef uint32_t square_gaps[16]
     cdef int idx[64]

@@ -223,7 +223,7 @@ def decode(variant, action):
     "P" (the square entered), "M" (from, to) or "E" (no squares)."""
     cdef const XSpec* sp = _checked_spec(variant)
     cdef int cells[3]
-    cdef int k, r, f, t
+    cdef int k
     cdef int a = check_int(action, 0, sp.num_actions, "action id")
     if a < sp.base_enter:
         k = x_cells(sp, a, cells)
@@ -231,12 +231,7 @@ def decode(variant, action):
     if a < sp.base_move:
         return "P", (a - sp.base_enter,)
     if a < sp.base_end:
-        r = a - sp.base_move
-        f = r // (sp.nn - 1)
-        t = r % (sp.nn - 1)
-        if t >= f:
-            t += 1
-        return "M", (f, t)
+        return "M", (sp.move_from[a - sp.base_move], sp.move_to[a - sp.base_move])
     return "E", ()
 
 

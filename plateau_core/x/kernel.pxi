@@ -277,11 +277,8 @@ cdef bint x_masks_has(const XState* s, const XMasks* m, int a) noexcept nogil:
     if a < sp.base_move:
         return (m.enter >> (a - sp.base_enter)) & 1
     if a < sp.base_end:
-        r = a - sp.base_move
-        f = r // (sp.nn - 1)
-        t = r % (sp.nn - 1)
-        if t >= f:
-            t += 1
+        f = sp.move_from[a - sp.base_move]
+        t = sp.move_to[a - sp.base_move]
         for i in range(m.nmove):
             if m.move_from[i] == f:
                 return (m.move_to[i] >> t) & 1
@@ -327,14 +324,20 @@ cdef int x_cells(const XSpec* sp, int a, int* cells) noexcept nogil:
     return 3
 
 
-cdef inline void _build_board(const XSpec* sp, const uint8_t* level, int a, int h,
+cdef inline void _build_board(const XSpec* sp, const uint8_t* level, int a, int h, int p,
                               XState* s) noexcept nogil:
-    """What build ``a`` on spaces of level ``h`` changes in the bitboards of ``s``: the tiles
-    lying whole on top (flush rule), the ground, and the relations of the pairs across the
-    tile's border (the levels of the spaces outside it read from ``level``; pairs inside the
-    tile keep theirs). The levels themselves are the caller's to write."""
-    cdef int n = sp.n, i, d, nb
+    """What player ``p``'s build ``a`` on spaces of level ``h`` changes in ``s`` besides the
+    levels, the tile table and the key: the stock it came from, the tiles lying whole on top
+    (flush rule), the ground, and the relations of the pairs across the tile's border (the
+    levels of the spaces outside it read from ``level``; pairs inside the tile keep theirs)."""
+    cdef int n = sp.n, i, d, nb, shape = sp.build_shape[a]
     cdef uint64_t cover = sp.build_cover[a], eq, step
+    if shape == 0:
+        s.singles[p] -= 1
+    elif shape <= 2:
+        s.doubles[p] -= 1
+    else:
+        s.supply -= 1
     # tiles with a covered space no longer lie whole on top
     s.whole[0] &= ~cover
     s.whole[1] &= ~(cover | (cover >> 1))
@@ -343,7 +346,7 @@ cdef inline void _build_board(const XSpec* sp, const uint8_t* level, int a, int 
     s.whole[4] &= ~(cover | (cover >> n) | (cover >> (n + 1)))
     s.whole[5] &= ~(cover | (cover >> 1) | (cover >> (n + 1)))
     s.whole[6] &= ~(cover | (cover >> 1) | (cover >> n))
-    s.whole[sp.build_shape[a]] |= bit(sp.build_anchor[a])
+    s.whole[shape] |= bit(sp.build_anchor[a])
     if h == 0:
         s.ground &= ~cover
     # each border pair: its bit in the same-level relation if the outside space is at the
@@ -367,6 +370,15 @@ cdef inline void _build_board(const XSpec* sp, const uint8_t* level, int a, int 
     s.step_n = step
 
 
+cdef inline int _piece_on(const XState* s, int p, int sq) noexcept nogil:
+    """Player ``p``'s first piece on ``sq`` (-1: its first piece not yet in play)."""
+    cdef int q, last = (p + 1) * s.spec.ppp - 1
+    for q in range(p * s.spec.ppp, last):
+        if s.pos[q] == sq:
+            return q
+    return last  # (the caller knows there is one)
+
+
 cdef void x_make(XState* s, int a) noexcept nogil:
     """Apply legal action ``a`` in place."""
     _make(s, a, True)
@@ -376,12 +388,20 @@ cdef inline void _make(XState* s, int a, bint full) noexcept nogil:
     """Apply legal action ``a``; without ``full`` the tile table, the top tiles and the
     Zobrist key are left alone (perft's children, which never read them)."""
     cdef const XSpec* sp = s.spec
-    cdef int p = s.player, i, c, h, q, f, t, r, shape
+    cdef int p = s.player, c, h, q, f, t, r, shape
     cdef uint64_t cover, b
     if a < sp.base_enter:
         cover = sp.build_cover[a]
         h = s.level[pl_ctz(cover)]
-        _build_board(sp, s.level, a, h, s)
+        shape = sp.build_shape[a]
+        if full:  # (the key of the stock before the build; the build takes one tile)
+            if shape == 0:
+                s.zob ^= Z_STOCK[p][0][s.singles[p]] ^ Z_STOCK[p][0][s.singles[p] - 1]
+            elif shape <= 2:
+                s.zob ^= Z_STOCK[p][1][s.doubles[p]] ^ Z_STOCK[p][1][s.doubles[p] - 1]
+            else:
+                s.zob ^= Z_SUPPLY[s.supply] ^ Z_SUPPLY[s.supply - 1]
+        _build_board(sp, s.level, a, h, p, s)
         # the tile table, and the levels (and top tile) of the covered spaces
         if full:
             s.tiles[s.ntiles] = a
@@ -393,28 +413,12 @@ cdef inline void _make(XState* s, int a, bint full) noexcept nogil:
             s.level[c] = h + 1
             if full:
                 s.top[c] = s.ntiles
-        shape = sp.build_shape[a]
         s.ntiles += 1
         if full:
             s.zob ^= _rotl(Z_TILE[a], h + 1)
-        if shape == 0:
-            if full:
-                s.zob ^= Z_STOCK[p][0][s.singles[p]] ^ Z_STOCK[p][0][s.singles[p] - 1]
-            s.singles[p] -= 1
-        elif shape <= 2:
-            if full:
-                s.zob ^= Z_STOCK[p][1][s.doubles[p]] ^ Z_STOCK[p][1][s.doubles[p] - 1]
-            s.doubles[p] -= 1
-        else:
-            if full:
-                s.zob ^= Z_SUPPLY[s.supply] ^ Z_SUPPLY[s.supply - 1]
-            s.supply -= 1
     elif a < sp.base_move:
         c = a - sp.base_enter
-        for i in range(sp.ppp):
-            q = p * sp.ppp + i
-            if s.pos[q] < 0:
-                break
+        q = _piece_on(s, p, -1)
         s.pos[q] = c
         s.stamp[q] = s.ply
         s.occ |= bit(c)
@@ -424,10 +428,7 @@ cdef inline void _make(XState* s, int a, bint full) noexcept nogil:
         r = a - sp.base_move
         f = sp.move_from[r]
         t = sp.move_to[r]
-        for i in range(sp.ppp):
-            q = p * sp.ppp + i
-            if s.pos[q] == f:
-                break
+        q = _piece_on(s, p, f)
         s.pos[q] = t
         s.stamp[q] = s.ply
         s.occ = (s.occ & ~bit(f)) | bit(t)
@@ -602,7 +603,7 @@ cdef inline int _count_after(const XState* s, int a, XState* c) noexcept nogil:
     making the child: only the fields move generation reads are set in the scratch ``c`` (from
     ``s``, and what ``a`` changes in them); its levels, stamps, tiles and key stay unset."""
     cdef const XSpec* sp = s.spec
-    cdef int p = s.player, i, q, f, shape
+    cdef int p = s.player, f
     cdef XMasks m
     if a >= sp.base_end:
         return 0  # End: the game is over
@@ -620,29 +621,14 @@ cdef inline int _count_after(const XState* s, int a, XState* c) noexcept nogil:
     c.supply = s.supply
     c.ended = 0
     if a < sp.base_enter:
-        _build_board(sp, s.level, a, s.level[pl_ctz(sp.build_cover[a])], c)
-        shape = sp.build_shape[a]
-        if shape == 0:
-            c.singles[p] -= 1
-        elif shape <= 2:
-            c.doubles[p] -= 1
-        else:
-            c.supply -= 1
+        _build_board(sp, s.level, a, s.level[pl_ctz(sp.build_cover[a])], p, c)
     elif a < sp.base_move:
-        for i in range(sp.ppp):
-            q = p * sp.ppp + i
-            if c.pos[q] < 0:
-                break
-        c.pos[q] = a - sp.base_enter
+        c.pos[_piece_on(s, p, -1)] = a - sp.base_enter
         c.occ |= bit(a - sp.base_enter)
     else:
         f = sp.move_from[a - sp.base_move]
-        for i in range(sp.ppp):
-            q = p * sp.ppp + i
-            if c.pos[q] == f:
-                break
-        c.pos[q] = sp.move_to[a - sp.base_move]
-        c.occ = (c.occ & ~bit(f)) | bit(c.pos[q])
+        c.pos[_piece_on(s, p, f)] = sp.move_to[a - sp.base_move]
+        c.occ = (c.occ & ~bit(f)) | bit(sp.move_to[a - sp.base_move])
     p += 1
     c.player = 0 if p == sp.players else p
     _masks(c, &m)

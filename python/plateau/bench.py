@@ -392,9 +392,8 @@ def bench_batch(
         per_step = secs / 20 * n / 4  # seconds per step of n games, roughly
         return int(min(max((0.1 if quick else 1.0) / per_step, 5), 100_000))
 
-    def one_thread(masks: bool) -> float:
+    def one_thread(masks: bool, many: int) -> float:
         done: list[int] = []
-        many = iterations(masks)
         _, secs = _timed(lambda: _batch_worker(StateBatch(g, n=n, seed=1), many, masks, done))
         return done[0] / secs
 
@@ -402,7 +401,8 @@ def bench_batch(
         theirs, yardstick = playouts.theirs, f"{playouts.yardstick} playouts"
     else:
         theirs, yardstick = playouts.ours, "in-core random playouts"
-    single = one_thread(False)
+    many = iterations(False)
+    single = one_thread(False, many)
     rows = [
         Row(
             f"StateBatch random steps ({n:,} games), 1 thread, plies/s",
@@ -413,7 +413,6 @@ def bench_batch(
             workload="batch-1",
         )
     ]
-    many = iterations(False)
     batches = [StateBatch(g, n=n, seed=s) for s in (1, 2)]
     done: list[int] = []
     threads = [threading.Thread(target=_batch_worker, args=(b, many, False, done)) for b in batches]
@@ -440,7 +439,7 @@ def bench_batch(
         rows.append(
             Row(
                 f"StateBatch step with legal masks ({n:,} games), 1 thread, plies/s",
-                one_thread(True),
+                one_thread(True, iterations(True)),
                 "plies/s",
                 theirs=single,
                 yardstick="random steps",
