@@ -185,6 +185,36 @@ cdef inline bint ids_contain32(const int32_t* ids, int n, long a) noexcept nogil
     return False
 
 
+ctypedef struct SolverEntry:
+    # one answer of the exact solver's table: for the question (hash, ply, who, goal), the
+    # largest distance known to fail and the smallest known to succeed
+    uint64_t hash
+    int64_t ply
+    int32_t fail
+    int32_t succeed
+    uint8_t who
+    uint8_t goal
+    uint8_t full
+
+
+cdef class SolverTable:
+    # The exact solver's transposition table and budget (plateau.solver drives the search).
+    cdef SolverEntry* slots
+    cdef Py_ssize_t cap             # slots (a power of two, or 0)
+    cdef Py_ssize_t used            # answers held
+    cdef Py_ssize_t limit           # the table is cleared when it holds this many
+    cdef public long long nodes     # positions searched since the count was last reset
+    cdef long long max_nodes        # -1: no limit
+    cdef double deadline            # time.perf_counter() value; 0: none
+    cdef bint _busy
+    cdef object _clock
+    cdef void _empty(self) noexcept
+    cdef int _grow(self) except -1
+    cdef SolverEntry* _find(self, uint64_t h, int64_t ply, int who, int goal) noexcept
+    cdef int _store(self, uint64_t h, int64_t ply, int who, int goal, int32_t fail,
+                    int32_t succeed) except -1
+
+
 cdef class GameCore:
     # One game in progress with its undo history: what every game's compiled wrapper shares
     # (legal-action queries, the apply fast path, undo, clone, perft, random playouts,
@@ -225,6 +255,8 @@ cdef class GameCore:
     cdef tuple _obs_shape(self)                         # the shape _observe fills
     cdef long _ply(self) noexcept                       # plies since the game began
     cdef uint64_t _hash(self) noexcept                  # 64-bit key of the position
+    cdef void _points(self, float* out) noexcept        # each player's points by place now
+                                                        # (final once the game is over)
     cdef object _pins(self)                             # what the position points into (None:
                                                         # nothing): held while a kernel runs
 
@@ -233,6 +265,8 @@ cdef class GameCore:
     cdef int _legal_id(self, long a) except -1          # legal? (a in range)
     cdef int _check_player(self, object p) except -1
     cdef int _reset_history(self) except -1
+    cdef int _undo_one(self) noexcept
+    cdef int _solve_node(self, int d, int who, int goal, SolverTable t) except -1
 
 
 cdef class ListCore(GameCore):

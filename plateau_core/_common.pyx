@@ -3,7 +3,7 @@
 cimport cython
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 import numbers
 import operator
@@ -15,7 +15,7 @@ cnp.import_array()
 
 from plateau_core._common cimport (
     History, Playout, PLAYOUT_MAX_PLAYERS, Rng, Work, rng_seed, rng_next, rng_below, splitmix64,
-    history_writable,
+    history_writable, SolverEntry,
 )
 
 cdef extern from "Python.h":
@@ -225,6 +225,133 @@ def random_below(seed: int, n: int, count: int) -> list:
 
 
 # ---------------------------------------------------------------------------------------------
+# The exact solver's table (plateau.solver asks its questions through GameCore.solver_forces)
+
+#: the deepest question the core's solver takes (its search recurses once per action)
+SOLVER_MAX_DEPTH = 1000
+
+
+cdef inline Py_ssize_t _solver_slot(uint64_t h, int64_t ply, int who, int goal,
+                                    Py_ssize_t mask) noexcept:
+    return <Py_ssize_t>(splitmix64(h ^ (<uint64_t>ply * <uint64_t>0x9E3779B97F4A7C15)
+                                   ^ (<uint64_t>(who * 2 + goal) << 56)) & <uint64_t>mask)
+
+
+@cython.auto_pickle(False)
+cdef class SolverTable:
+    """The transposition table and budget of one exact solver (``plateau.solver.Solver`` keeps
+    one and passes it to :meth:`GameCore.solver_forces`): per question (position hash, ply,
+    player, goal), the largest distance known to fail and the smallest known to succeed. It
+    holds at most ``limit`` answers, then is emptied; ``nodes`` counts the positions searched,
+    and :meth:`budget` bounds them and the time."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.slots = NULL
+        self.cap = 0
+        self.used = 0
+        self.limit = 1
+        self.nodes = 0
+        self.max_nodes = -1
+        self.deadline = 0.0
+        self._busy = False
+
+    def __init__(self, limit):
+        import time
+        self.limit = <Py_ssize_t>check_int(limit, 1, 2**40, "limit")
+        self._clock = time.perf_counter
+
+    def __dealloc__(self):
+        free(self.slots)
+
+    def __len__(self) -> int:
+        return self.used
+
+    def budget(self, max_nodes=None, deadline=None) -> None:
+        """Stop searching once ``nodes`` reaches ``max_nodes`` or ``time.perf_counter()``
+        passes ``deadline`` (None: no bound)."""
+        cdef long long m = -1
+        cdef double dl = 0.0
+        if max_nodes is not None:
+            m = check_int(max_nodes, 0, 2**62, "max_nodes")
+        if deadline is not None:
+            if isinstance(deadline, bool) or not isinstance(deadline, numbers.Real):
+                raise ArgumentError(f"deadline must be a number, got {deadline!r}")
+            dl = deadline
+            if not dl > 0 or dl == float("inf"):
+                raise ArgumentError(f"deadline must be > 0 and finite, got {deadline!r}")
+        self.max_nodes = m
+        self.deadline = dl
+
+    def clear(self) -> None:
+        """Forget every answer."""
+        if self._busy:
+            raise RuntimeError("this solver table is in use by a search")
+        self._empty()
+
+    cdef void _empty(self) noexcept:
+        if self.slots != NULL:
+            memset(self.slots, 0, self.cap * sizeof(SolverEntry))
+        self.used = 0
+
+    cdef SolverEntry* _find(self, uint64_t h, int64_t ply, int who, int goal) noexcept:
+        cdef Py_ssize_t mask = self.cap - 1, i
+        cdef SolverEntry* e
+        if self.cap == 0:
+            return NULL
+        i = _solver_slot(h, ply, who, goal, mask)
+        while True:
+            e = &self.slots[i]
+            if not e.full:
+                return NULL
+            if e.hash == h and e.ply == ply and e.who == who and e.goal == goal:
+                return e
+            i = (i + 1) & mask
+
+    cdef int _grow(self) except -1:
+        cdef Py_ssize_t cap = max(1024, 2 * self.cap), mask = cap - 1, k, i
+        cdef SolverEntry* fresh = <SolverEntry*>malloc(cap * sizeof(SolverEntry))
+        cdef SolverEntry* e
+        if fresh == NULL:
+            raise MemoryError("no memory for the solver's table")
+        memset(fresh, 0, cap * sizeof(SolverEntry))
+        for k in range(self.cap):
+            e = &self.slots[k]
+            if e.full:
+                i = _solver_slot(e.hash, e.ply, e.who, e.goal, mask)
+                while fresh[i].full:
+                    i = (i + 1) & mask
+                fresh[i] = e[0]
+        free(self.slots)
+        self.slots = fresh
+        self.cap = cap
+        return 0
+
+    cdef int _store(self, uint64_t h, int64_t ply, int who, int goal, int32_t fail,
+                    int32_t succeed) except -1:
+        cdef SolverEntry* e
+        cdef Py_ssize_t i
+        if self.used >= self.limit:
+            self._empty()  # (as the pure-Python search empties its dict, even for an update)
+        e = self._find(h, ply, who, goal)
+        if e == NULL:
+            if 2 * (self.used + 1) > self.cap:
+                self._grow()
+            i = _solver_slot(h, ply, who, goal, self.cap - 1)
+            while self.slots[i].full:
+                i = (i + 1) & (self.cap - 1)
+            e = &self.slots[i]
+            e.hash = h
+            e.ply = ply
+            e.who = <uint8_t>who
+            e.goal = <uint8_t>goal
+            e.full = 1
+            self.used += 1
+        e.fail = fail
+        e.succeed = succeed
+        return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # GameCore: the part of every game's compiled wrapper that does not depend on the game
 # ---------------------------------------------------------------------------------------------
 cdef object _INT64 = np.int64
@@ -301,6 +428,10 @@ cdef class GameCore:
         return 0
     cdef uint64_t _hash(self) noexcept:
         return 0
+    cdef void _points(self, float* out) noexcept:
+        cdef int p
+        for p in range(self._num_players):
+            out[p] = 0
     cdef object _pins(self):
         # Everything the position points into that only this state keeps alive (an Empire
         # Plateau board's tables). perft and random_playout hold it for as long as their
@@ -329,6 +460,115 @@ cdef class GameCore:
                 return r
         self._gen()
         return self._has(a)
+
+    cdef int _undo_one(self) noexcept:
+        """Take back the last record (there must be one) and return its action id."""
+        cdef char* snap
+        self._len -= 1
+        snap = self._h.data + self._len * self._snap_size
+        self._restore(snap)
+        self._legal_ok = False
+        return (<int32_t*>snap)[0]
+
+    cdef int _solve_node(self, int d, int who, int goal, SolverTable t) except -1:
+        """One node of the exact solver's AND/OR search (``solver_forces``): 1 if ``who``
+        forces the goal within ``d`` actions, 0 if not, 2 if the budget ran out; the position
+        is restored however it returns (an exception included)."""
+        cdef float pts[PLAYOUT_MAX_PLAYERS]
+        cdef float best = -1e30
+        cdef int q, n, i, got = 0, result
+        cdef bint mine
+        cdef SolverEntry* e
+        cdef int32_t fail = 0, succeed = 1 << 30
+        cdef uint64_t h
+        cdef int64_t ply
+        cdef Py_ssize_t start
+        cdef int64_t* ids
+        if self._over():
+            self._points(pts)
+            for q in range(self._num_players):
+                if q != who and pts[q] > best:
+                    best = pts[q]
+            return (pts[who] > best) if goal else (pts[who] >= best)
+        if d <= 0:
+            return 0
+        h = self._hash()
+        ply = self._ply()
+        e = t._find(h, ply, who, goal)
+        if e != NULL:
+            if e.succeed <= d:
+                return 1
+            if e.fail >= d:
+                return 0
+            fail = e.fail
+            succeed = e.succeed
+        if t.max_nodes >= 0 and t.nodes >= t.max_nodes:
+            return 2
+        t.nodes += 1
+        if not t.nodes & 1023:
+            if t.deadline > 0 and t._clock() > t.deadline:
+                return 2
+            if _check_signals() != 0:
+                return -1          # a signal handler raised (Ctrl-C): it is pending
+            with nogil:            # let other threads run, as the interpreter would
+                pass
+        mine = self._mover() == who
+        result = not mine
+        self._gen()
+        n = self._count()
+        ids = <int64_t*>malloc(max(n, 1) * sizeof(int64_t))
+        if ids == NULL:
+            raise MemoryError("no memory for the solver's legal list")
+        self._write_list(ids)
+        start = self._len
+        try:
+            for i in range(n):
+                self._push(<int>ids[i])
+                try:
+                    got = self._solve_node(d - 1, who, goal, t)
+                finally:
+                    while self._len > start:
+                        self._undo_one()
+                if got == 2:
+                    return 2
+                if got == mine:  # an action that proves an OR node, a reply refuting an AND
+                    result = mine
+                    break
+        finally:
+            free(ids)
+        if result:
+            t._store(h, ply, who, goal, fail, min(succeed, d))
+        else:
+            t._store(h, ply, who, goal, max(fail, d), succeed)
+        return result
+
+    def solver_forces(self, d, who, goal, SolverTable table not None):
+        """Whether player ``who`` can force, within ``d`` actions (at most
+        ``SOLVER_MAX_DEPTH``), a finished game in which it is first alone (``goal`` 1) or
+        first at all (``goal`` 0): True or False, or None once ``table``'s budget ran out.
+        One question of ``plateau.solver``'s search, asked of a private copy (this state is
+        unchanged), with the answers kept in ``table``."""
+        cdef int dd = <int>check_int(d, 0, SOLVER_MAX_DEPTH + 1, "d")
+        cdef int w = self._check_player(who)
+        cdef int g = <int>check_int(goal, 0, 2, "goal")
+        cdef int r
+        cdef GameCore work
+        if table._busy:
+            raise RuntimeError("this solver table is in use by another search")
+        work = self.clone()
+        table._busy = True
+        try:
+            r = work._solve_node(dd, w, g, table)
+        finally:
+            table._busy = False
+        return None if r == 2 else r == 1
+
+    def _final_points(self) -> list:
+        """Each player's points by place as the core counts them (the solver's view of a
+        finished game; ``returns()`` once the game is over)."""
+        cdef float pts[PLAYOUT_MAX_PLAYERS]
+        self._points(pts)
+        return [pts[p] for p in range(self._num_players)]
 
     cdef int _check_player(self, object p) except -1:
         return <int>check_int(p, 0, self._num_players, "player")
@@ -477,11 +717,7 @@ cdef class GameCore:
             if self._det:
                 raise IndexError("nothing to undo: a determinization has no history")
             raise IndexError("nothing to undo: no action has been applied")
-        self._len -= 1
-        cdef char* snap = self._h.data + self._len * self._snap_size
-        self._restore(snap)
-        self._legal_ok = False
-        return (<int32_t*>snap)[0]
+        return self._undo_one()
 
     def clone(self):
         """An independent copy, history included (shared copy-on-write)."""

@@ -33,6 +33,11 @@ LONG_CALLS = {
         "s = plateau.new_game({game!r}); before = s.to_json(), s.hash\ncall = lambda: s.perft(9)"
     ),
     "random_playouts": "s = None\ncall = lambda: plateau.random_playouts({game!r}, n=10**12)",
+    "solver_forces": (
+        "from plateau_core._common import SolverTable\n"
+        "s = plateau.new_game({game!r}); before = s.to_json(), s.hash\n"
+        "call = lambda: s.solver_forces(200, 0, 1, SolverTable(10**6))"
+    ),
     "random_playout": (
         "s = plateau.new_game({game!r}); before = s.to_json(), s.hash\n"
         "call = lambda: [s.random_playout(i, ply_cap=None) for i in range(10**12)]"

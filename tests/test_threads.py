@@ -780,6 +780,44 @@ def _w_deep_perft(game: str, variant: str) -> None:
     print("OK")
 
 
+def _w_solver_table_guard(game: str, variant: str, seconds: float) -> None:
+    """The core solver searches a private copy and lets other threads run while it searches;
+    its table serves one search at a time: a second search on it from another thread is
+    refused with RuntimeError, the first goes on unharmed, and the state it was asked about
+    may change meanwhile."""
+    from plateau_core._common import SolverTable
+
+    _prepare()
+    s = _position(game, variant, seed=4, plies=6)
+    other = s.clone()
+    before = s.to_json()
+    table = SolverTable(100_000)
+    table.budget(deadline=time.perf_counter() + seconds)
+    out: list[object] = []
+    searching = threading.Thread(target=lambda: out.append(s.solver_forces(200, 0, 1, table)))
+    searching.start()
+    refused = moves = 0
+    while searching.is_alive():
+        try:
+            other.solver_forces(2, 0, 1, table)
+        except RuntimeError:
+            refused += 1
+        legal = s.legal_actions()  # the state the search was asked about moves on
+        if len(legal) and s.ply < 30:
+            s.apply(int(legal[0]))
+            moves += 1
+        elif s.ply:
+            s.undo()
+        time.sleep(0.001)
+    _join([searching])
+    assert out and out[0] in (True, False, None), out
+    assert refused > 0 and table.nodes > 1024
+    while s.ply > other.ply:
+        s.undo()
+    assert s.to_json() == before
+    print(f"OK refused={refused} moves={moves} nodes={table.nodes}")
+
+
 # ---------------------------------------------------------------------------------------------
 # the tests
 # ---------------------------------------------------------------------------------------------
@@ -848,6 +886,11 @@ def test_step_output_overlapping_the_actions(game: str, variant: str) -> None:
 @pytest.mark.parametrize(("game", "variant"), GAME_VARIANTS, ids=_ids(GAME_VARIANTS))
 def test_shared_state_survives_threads(game: str, variant: str) -> None:
     _ok(_run("_w_shared_state", game, variant, 0.8))
+
+
+@pytest.mark.parametrize(("game", "variant"), GAME_VARIANTS, ids=_ids(GAME_VARIANTS))
+def test_a_solver_table_serves_one_search_at_a_time(game: str, variant: str) -> None:
+    _ok(_run("_w_solver_table_guard", game, variant, 0.5))
 
 
 @pytest.mark.parametrize(("game", "variant"), GAME_VARIANTS, ids=_ids(GAME_VARIANTS))

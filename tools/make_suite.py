@@ -23,11 +23,12 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 import plateau
 from plateau.bots import make_bot
 from plateau.solver import Solution, Solver
-from plateau.suites import SuitePosition, write_suite
+from plateau.suites import SuitePosition, read_suite, write_suite
 
 
 def same_in_views(
@@ -96,6 +97,12 @@ def main(argv: list[str] | None = None) -> int:
         "answer (value, distance, winning and fastest actions) in this many worlds drawn from "
         "the mover's view as in the referee's position, so that a bot handed a view can know it",
     )
+    p.add_argument(
+        "--append",
+        action="store_true",
+        help="keep the positions already in OUT (a position already there is not taken again) "
+        "and add the new ones after them, numbered on: how a suite gets a deeper grade",
+    )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = p.parse_args(argv)
     from plateau.cli.common import parse_option
@@ -108,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     found: dict[int, list[SuitePosition]] = {d: [] for d in distances}
     seen: set[int] = set()
+    kept: list[SuitePosition] = []
+    if args.append and Path(args.out).exists():
+        kept = read_suite(args.out)
+        seen.update(pos.state().hash for pos in kept)
     specs = args.bots.split(",")
     t0 = time.time()
     for game_no in range(args.max_games):
@@ -182,10 +193,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"game {game_no}: {counts} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     positions = [pos for d in distances for pos in found[d]]
     prefix = f"{args.game}-{args.variant}"
-    for k, pos in enumerate(positions, 1):
+    for k, pos in enumerate(positions, len(kept) + 1):
         pos.id = f"{prefix}-{k:04d}"
-    write_suite(args.out, positions)
-    print(f"{len(positions)} positions in {args.out} ({time.time() - t0:.0f} s)")
+    write_suite(args.out, kept + positions)
+    print(
+        f"{len(positions)} new positions, {len(kept) + len(positions)} in {args.out} "
+        f"({time.time() - t0:.0f} s)"
+    )
     return 0
 
 

@@ -552,6 +552,14 @@ cdef class AlbeaCore(ListCore):
             out[st.result] = 1.0
             out[1 - st.result] = 0.0
 
+    cdef void _points(self, float* out) noexcept:
+        # a win 1 and 0, else (a draw, or a game still running) 1/2 each
+        if self.s.result == 0 or self.s.result == 1:
+            out[self.s.result] = 1.0
+            out[1 - self.s.result] = 0.0
+        else:
+            out[0] = out[1] = 0.5
+
     cdef void _observe(self, int viewer, float* out) noexcept:
         albea_observe(&self.s, viewer, out)
 

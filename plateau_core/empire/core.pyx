@@ -613,6 +613,9 @@ cdef class EmpireCore(ListCore):
         for p in range(self.s.nplayers):
             out[p] = pts[p]
 
+    cdef void _points(self, float* out) noexcept:
+        empire_returns(self.s, out)
+
     cdef void _observe(self, int viewer, float* out) noexcept:
         empire_observe(self.s, viewer, out)
 

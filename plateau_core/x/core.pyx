@@ -424,6 +424,9 @@ cdef class XCore(GameCore):
         for p in range(4):
             out[p] = pts[p]
 
+    cdef void _points(self, float* out) noexcept:
+        x_returns(&self.s, out)
+
     cdef void _observe(self, int viewer, float* out) noexcept:
         x_observe(&self.s, viewer, out)
 

@@ -14,7 +14,10 @@ resistance). The searches stop at the first action that proves (or refutes) a no
 transposition table keyed on the position's ``hash`` and ``ply`` (the ply because a game's move
 limit, when set, may not be in the hash), holding per question the largest distance known to
 fail and the smallest known to succeed. A player may act several times in a row (Empire
-Plateau's turns): the searches follow ``current_player``, not alternation.
+Plateau's turns): the searches follow ``current_player``, not alternation. The AND/OR search
+runs in the compiled core over the game's own kernels (``GameCore.solver_forces``, on a private
+copy, letting other threads run and Ctrl-C stop it every 1,024 positions); the same search in
+Python (``Solver(core=False)``) is kept as the reference it is tested against.
 
 Then every other first action is decided: a win when the player to move still forces one after
 it (at any distance), not one when the opponent can then force at least a draw. With a win,
@@ -43,6 +46,8 @@ import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from plateau_core._common import SOLVER_MAX_DEPTH, SolverTable
 
 from plateau.checks import check_int, check_number
 from plateau.errors import InvalidArgumentError
@@ -126,7 +131,10 @@ class Solver:
     """One solver's budget and transposition table; :func:`solve` makes one per call. Reuse a
     solver over positions of one game to keep what it learned (the table is bounded by
     ``table_size`` entries, then cleared). ``within``: decide a win's first actions within that
-    many actions only (see the module's docstring)."""
+    many actions only (see the module's docstring). ``max_distance`` is at most
+    ``SOLVER_MAX_DEPTH`` (1,000). ``core``: search in the compiled core (the default), or, with
+    False, in Python: the slower reference the core is tested against (the same answers and
+    node counts). A solver serves one search at a time (RuntimeError from a second thread)."""
 
     def __init__(
         self,
@@ -135,6 +143,7 @@ class Solver:
         max_distance: int = 200,
         table_size: int = 2_000_000,
         within: int | None = None,
+        core: bool = True,
     ) -> None:
         self.max_nodes = None if nodes is None else check_int(nodes, "nodes", 1)
         if seconds is not None:
@@ -142,8 +151,12 @@ class Solver:
             if not seconds > 0 or math.isinf(seconds):
                 raise InvalidArgumentError(f"seconds must be > 0 and finite, got {seconds}")
         self.seconds = seconds
-        self.max_distance = check_int(max_distance, "max_distance", 1)
+        self.max_distance = check_int(max_distance, "max_distance", 1, SOLVER_MAX_DEPTH + 1)
         self.table_size = check_int(table_size, "table_size", 1000)
+        if not isinstance(core, bool):
+            raise InvalidArgumentError(f"core must be True or False, got {core!r}")
+        self.core = core
+        self._core_table = SolverTable(self.table_size)
         self.within = None if within is None else check_int(within, "within", 1)
         #: (hash, ply, player, goal) -> (largest distance known to fail, smallest to succeed)
         self._table: dict[tuple[int, int, int, int], tuple[int, int]] = {}
@@ -156,7 +169,20 @@ class Solver:
 
     def _forces(self, state: GameState, d: int, who: int, goal: int) -> bool:
         """Can ``who`` force, within ``d`` actions, a finished game in which it is first alone
-        (goal 1: a win) or first at all (goal 0: at least a draw)?"""
+        (goal 1: a win) or first at all (goal 0: at least a draw)? In the compiled core
+        (``GameCore.solver_forces``), or with ``core=False`` in Python."""
+        if not self.core:
+            return self._forces_py(state, d, who, goal)
+        self._core_table.nodes = self.nodes
+        got = state.solver_forces(d, who, goal, self._core_table)
+        self.nodes = self._core_table.nodes
+        if got is None:
+            raise _Budget
+        return bool(got)
+
+    def _forces_py(self, state: GameState, d: int, who: int, goal: int) -> bool:
+        """``_forces`` in Python: the reference the core's search is tested against (the
+        same answers, node counts and table)."""
         if state.is_terminal():
             first = state.ranking()[0]
             return who in first and (goal == 0 or len(first) == 1)
@@ -179,7 +205,7 @@ class Solver:
         for a in state.legal_actions().tolist():
             state.apply(a)
             try:
-                got = self._forces(state, d - 1, who, goal)
+                got = self._forces_py(state, d - 1, who, goal)
             finally:
                 state.undo()
             if got == mine:  # an action that proves an OR node, a reply that refutes an AND
@@ -225,6 +251,7 @@ class Solver:
         t0 = time.perf_counter()
         self.nodes = self.searched = 0
         self._deadline = t0 + self.seconds if self.seconds is not None else 0.0
+        self._core_table.budget(self.max_nodes, self._deadline or None)
         out = Solution(UNKNOWN, None, me)
         try:
             value, distance = self._value(work)
