@@ -44,11 +44,13 @@ from typing import Any, NoReturn, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
+from plateau_core._common import SolverTable
 
 import plateau
 from plateau.errors import InvalidBoardError
 from plateau.record import from_record
 from plateau.registry import GameInfo, game_info
+from plateau.solver import Solver
 from plateau.state import GameState
 
 T = TypeVar("T")
@@ -338,6 +340,21 @@ def check_engine(s: GameState, ids: list[int], what: str, rng: random.Random) ->
     c = s.clone()
     if snapshot(c) != before:
         fail("clone", f"{what}: clone() differs: {_diff(before, snapshot(c))}")
+    # the core solver's search: on a two-player game (one input in four: the reference is
+    # slow) the Python reference's answer, node count included; else a bounded question that
+    # leaves the state alone
+    if s.num_players == 2 and rng.random() < 0.25:
+        budget = rng.choice((20, 100))
+        got = must("solve", functools.partial(Solver(nodes=budget).solve, s))
+        want = Solver(nodes=budget, core=False).solve(s)
+        mine = (got.value, got.distance, got.winning_actions, got.undecided_actions, got.nodes)
+        theirs = (want.value, want.distance, want.winning_actions, want.undecided_actions)
+        if mine != (*theirs, want.nodes):
+            fail("solver", f"{what}: the core solver says {mine}, the reference {theirs}")
+    else:
+        table = SolverTable(1000)
+        table.budget(max_nodes=100)
+        must("solver_forces", functools.partial(s.solver_forces, 3, me, 1, table))
     view = must("view_for", functools.partial(s.view_for, me, seed))
     if view.legal_actions().tolist() != ids:
         fail("view-legal", f"{what}: view_for({me}) has other legal actions than the game")
