@@ -15,7 +15,7 @@ cnp.import_array()
 
 from plateau_core._common cimport (
     History, Playout, PLAYOUT_MAX_PLAYERS, Rng, Work, rng_seed, rng_next, rng_below, splitmix64,
-    history_writable, SolverEntry,
+    history_writable, SolverEntry, nth_set_bit, pl_popcount,
 )
 
 cdef extern from "Python.h":
@@ -213,6 +213,17 @@ cdef History* history_share(History* h, Py_ssize_t length) noexcept:
 def mix64(x: int) -> int:
     """SplitMix64 finaliser of a 64-bit integer."""
     return splitmix64(<uint64_t>(x & 0xFFFFFFFFFFFFFFFF))
+
+
+def nth_set_bit_of(x: int, k: int) -> int:
+    """The index of the ``k``-th (0-based) set bit of the 64-bit ``x`` (the kernels' pick of
+    a random legal action from a mask)."""
+    cdef uint64_t v = check_seed(x, "x")
+    cdef int c = pl_popcount(v)
+    cdef int kk = <int>check_int(k, 0, max(c, 1), "k")
+    if c == 0:
+        raise ArgumentError("x has no set bit")
+    return nth_set_bit(v, kk)
 
 
 def random_below(seed: int, n: int, count: int) -> list:

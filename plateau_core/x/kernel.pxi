@@ -667,32 +667,45 @@ cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs,
 
 
 cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept nogil:
-    """A uniformly random legal action (the position must not be over)."""
+    """A uniformly random legal action (the position must not be over). Each mask is counted
+    once: the total draws ``k``, the same counts find the mask that holds it."""
     cdef const XSpec* sp = s.spec
-    cdef int k = <int>rng_below(rng, <uint32_t>x_count(m)), c, o, i
-    c = pl_popcount(m.s)
-    if k < c:
-        return sp.base_s + nth_set_bit(m.s, k)
-    k -= c
-    c = pl_popcount(m.dh)
-    if k < c:
-        return sp.base_dh + sp.dh_index[nth_set_bit(m.dh, k)]
-    k -= c
-    c = pl_popcount(m.dv)
-    if k < c:
-        return sp.base_dv + nth_set_bit(m.dv, k)
-    k -= c
-    for o in range(4):
-        c = pl_popcount(m.t[o])
-        if k < c:
-            return sp.base_t + o * sp.nb + sp.blk_index[nth_set_bit(m.t[o], k)]
-        k -= c
-    c = pl_popcount(m.enter)
-    if k < c:
-        return sp.base_enter + nth_set_bit(m.enter, k)
-    k -= c
+    cdef int cs = pl_popcount(m.s), cdh = pl_popcount(m.dh), cdv = pl_popcount(m.dv)
+    cdef int ct0 = pl_popcount(m.t[0]), ct1 = pl_popcount(m.t[1])
+    cdef int ct2 = pl_popcount(m.t[2]), ct3 = pl_popcount(m.t[3])
+    cdef int ce = pl_popcount(m.enter), c, i, k
+    cdef int cm[4]
+    cdef int total = cs + cdh + cdv + ct0 + ct1 + ct2 + ct3 + ce + m.end
     for i in range(m.nmove):
-        c = pl_popcount(m.move_to[i])
+        cm[i] = pl_popcount(m.move_to[i])
+        total += cm[i]
+    k = <int>rng_below(rng, <uint32_t>total)
+    if k < cs:
+        return sp.base_s + nth_set_bit(m.s, k)
+    k -= cs
+    if k < cdh:
+        return sp.base_dh + sp.dh_index[nth_set_bit(m.dh, k)]
+    k -= cdh
+    if k < cdv:
+        return sp.base_dv + nth_set_bit(m.dv, k)
+    k -= cdv
+    if k < ct0:
+        return sp.base_t + sp.blk_index[nth_set_bit(m.t[0], k)]
+    k -= ct0
+    if k < ct1:
+        return sp.base_t + sp.nb + sp.blk_index[nth_set_bit(m.t[1], k)]
+    k -= ct1
+    if k < ct2:
+        return sp.base_t + 2 * sp.nb + sp.blk_index[nth_set_bit(m.t[2], k)]
+    k -= ct2
+    if k < ct3:
+        return sp.base_t + 3 * sp.nb + sp.blk_index[nth_set_bit(m.t[3], k)]
+    k -= ct3
+    if k < ce:
+        return sp.base_enter + nth_set_bit(m.enter, k)
+    k -= ce
+    for i in range(m.nmove):
+        c = cm[i]
         if k < c:
             return move_id(sp, m.move_from[i], nth_set_bit(m.move_to[i], k))
         k -= c

@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--max-distance",
         type=POSITIVE,
         default=200,
-        help="the deepest distance in actions searched (default 200)",
+        help="the deepest distance in actions searched (default 200, at most 1000)",
     )
     p.add_argument("--json", action="store_true", help="the solution as one JSON object")
     p.set_defaults(func=run)
