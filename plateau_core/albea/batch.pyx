@@ -12,7 +12,7 @@ from plateau_core._batch cimport BatchCore
 from plateau_core._common cimport ids_contain, rng_below
 from plateau_core.albea.core cimport (
     AlbeaState, ALBEA_MAX_LEGAL, ALBEA_MAX_PLY, ALBEA_NUM_ACTIONS, ALBEA_PHASE_OVER, albea_init, albea_list, albea_make, albea_hash,
-    albea_observe, albea_is_legal,
+    albea_observe, albea_is_legal, albea_points,
 )
 from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
@@ -89,9 +89,7 @@ cdef class AlbeaBatch(BatchCore):
         return self.states[i].phase == ALBEA_PHASE_OVER
 
     cdef void _returns(self, int i, float* out) noexcept nogil:
-        cdef int r = self.states[i].result
-        out[0] = 0.5 if r == 2 else (1.0 if r == 0 else 0.0)
-        out[1] = 0.5 if r == 2 else (1.0 if r == 1 else 0.0)
+        albea_points(&self.states[i], out)
 
     cdef int _ply(self, int i) noexcept nogil:
         return self.states[i].ply

@@ -543,22 +543,16 @@ cdef class AlbeaCore(ListCore):
         # ``sensible_end`` has no effect: this game has no End action
         cdef AlbeaState st = self.s
         cdef Rng r
+        cdef float pts[2]
         rng_seed(&r, seed)
         with nogil:
             albea_random_game(&st, &r, cap, w)
-        if st.phase != ALBEA_PHASE_OVER or st.result == 2:
-            out[0] = out[1] = 0.5
-        else:
-            out[st.result] = 1.0
-            out[1 - st.result] = 0.0
+        albea_points(&st, pts)
+        out[0] = pts[0]
+        out[1] = pts[1]
 
     cdef void _points(self, float* out) noexcept:
-        # a win 1 and 0, else (a draw, or a game still running) 1/2 each
-        if self.s.result == 0 or self.s.result == 1:
-            out[self.s.result] = 1.0
-            out[1 - self.s.result] = 0.0
-        else:
-            out[0] = out[1] = 0.5
+        albea_points(&self.s, out)
 
     cdef void _observe(self, int viewer, float* out) noexcept:
         albea_observe(&self.s, viewer, out)

@@ -633,6 +633,16 @@ cdef uint64_t albea_perft(const AlbeaState* s, int depth, bint bulk, uint16_t* b
     return total
 
 
+cdef void albea_points(const AlbeaState* s, float* out) noexcept nogil:
+    """Each player's points: 1 and 0 after a win, else 1/2 each (a draw, or a game stopped
+    before its end: "if it ended now")."""
+    if s.phase == ALBEA_PHASE_OVER and (s.result == 0 or s.result == 1):
+        out[s.result] = 1.0
+        out[1 - s.result] = 0.0
+    else:
+        out[0] = out[1] = 0.5
+
+
 cdef uint64_t albea_hash(const AlbeaState* s) noexcept nogil:
     """64-bit key of the position: pieces (square, level, owner, type, up), reserves,
     prisoners, tender, floors, phase, player, offerer, passes and result. Shown flags (what

@@ -671,11 +671,13 @@ cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept no
     once: the total draws ``k``, the same counts find the mask that holds it."""
     cdef const XSpec* sp = s.spec
     cdef int cs = pl_popcount(m.s), cdh = pl_popcount(m.dh), cdv = pl_popcount(m.dv)
-    cdef int ct0 = pl_popcount(m.t[0]), ct1 = pl_popcount(m.t[1])
-    cdef int ct2 = pl_popcount(m.t[2]), ct3 = pl_popcount(m.t[3])
-    cdef int ce = pl_popcount(m.enter), c, i, k
+    cdef int ce = pl_popcount(m.enter), c, i, o, k
+    cdef int ct[4]
     cdef int cm[4]
-    cdef int total = cs + cdh + cdv + ct0 + ct1 + ct2 + ct3 + ce + m.end
+    cdef int total = cs + cdh + cdv + ce + m.end
+    for o in range(4):
+        ct[o] = pl_popcount(m.t[o])
+        total += ct[o]
     for i in range(m.nmove):
         cm[i] = pl_popcount(m.move_to[i])
         total += cm[i]
@@ -689,18 +691,11 @@ cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept no
     if k < cdv:
         return sp.base_dv + nth_set_bit(m.dv, k)
     k -= cdv
-    if k < ct0:
-        return sp.base_t + sp.blk_index[nth_set_bit(m.t[0], k)]
-    k -= ct0
-    if k < ct1:
-        return sp.base_t + sp.nb + sp.blk_index[nth_set_bit(m.t[1], k)]
-    k -= ct1
-    if k < ct2:
-        return sp.base_t + 2 * sp.nb + sp.blk_index[nth_set_bit(m.t[2], k)]
-    k -= ct2
-    if k < ct3:
-        return sp.base_t + 3 * sp.nb + sp.blk_index[nth_set_bit(m.t[3], k)]
-    k -= ct3
+    for o in range(4):
+        c = ct[o]
+        if k < c:
+            return sp.base_t + o * sp.nb + sp.blk_index[nth_set_bit(m.t[o], k)]
+        k -= c
     if k < ce:
         return sp.base_enter + nth_set_bit(m.enter, k)
     k -= ce
