@@ -1,6 +1,6 @@
 # Shared toolkit of the compiled core: 64-bit board helpers, a seeded PRNG and numpy arrays
 # (made through numpy's C API).
-# Every game kernel cimports these; all but new_array are inline, noexcept and nogil.
+# Every game kernel cimports these; all but new_array and new_id_array are inline, noexcept and nogil.
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int64_t
 
 cdef extern from "bits.h" nogil:
@@ -88,6 +88,7 @@ cdef inline int nth_set_bit(uint64_t x, int k) noexcept nogil:
 
 
 cdef object new_array(object shape, object dtype, bint zero, void** data)
+cdef object new_id_array(Py_ssize_t n, int64_t** data)
 
 
 # -- Ctrl-C in long kernels: a kernel that may run for long calls work_tick() in its loop; every

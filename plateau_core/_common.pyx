@@ -109,6 +109,31 @@ cdef object new_array(object shape, object dtype, bint zero, void** data):
     return out
 
 
+cdef extern from *:
+    """
+    /* a new 1-d array of n int64 (the descriptor passed is borrowed: NewFromDescr steals one
+       reference, so take one first) */
+    static inline PyObject* pl_new_int64_vector(PyObject* descr, npy_intp n) {
+        Py_INCREF(descr);
+        return PyArray_NewFromDescr(&PyArray_Type, (PyArray_Descr*)descr, 1, &n, NULL, NULL,
+                                    0, NULL);
+    }
+    """
+    object pl_new_int64_vector(object descr, cnp.npy_intp n)
+
+
+cdef object _INT64_DESCR = np.dtype(np.int64)
+
+
+cdef object new_id_array(Py_ssize_t n, int64_t** data):
+    """A fresh 1-d numpy int64 array of ``n`` entries and its data pointer: what every
+    ``legal_actions`` returns, made with the int64 descriptor kept here (the path of every step
+    of a Python loop; ``new_array`` looks the type up each time)."""
+    out = pl_new_int64_vector(_INT64_DESCR, n)
+    data[0] = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>out)
+    return out
+
+
 #: the classes of the errors the compiled core raises: ValueError until the plateau package
 #: hands down its own (``InvalidArgumentError``, ``InvalidActionError``, ``IllegalActionError``,
 #: each a ValueError) when it is imported
@@ -369,6 +394,17 @@ cdef object _INT64 = np.int64
 cdef object _BOOL = np.bool_
 cdef object _FLOAT32 = np.float32
 cdef type _NP_INT64_TYPE = np.int64
+
+
+cdef extern from *:
+    """
+    #include <numpy/arrayscalars.h>
+    /* the value of a numpy.int64 scalar (the caller has checked its exact type) */
+    static inline int64_t pl_np_int64_value(PyObject* o) {
+        return (int64_t)PyArrayScalar_VAL(o, Int64);
+    }
+    """
+    int64_t np_int64_value "pl_np_int64_value" (object o) noexcept
 
 
 @cython.auto_pickle(False)  # pickling goes through the game record (GameState.__reduce__)
@@ -640,10 +676,10 @@ cdef class GameCore:
 
     def legal_actions(self):
         """The legal action ids, ascending, as a numpy int64 array."""
-        cdef void* data
+        cdef int64_t* data
         self._gen()
-        out = new_array(self._count(), _INT64, False, &data)
-        self._write_list(<int64_t*>data)
+        out = new_id_array(self._count(), &data)
+        self._write_list(data)
         return out
 
     def legal_actions_mask(self):
@@ -672,7 +708,14 @@ cdef class GameCore:
     def apply(self, a) -> None:
         """Apply a legal action, given as an int id or a notation string."""
         cdef long ai
-        if type(a) is int or type(a) is _NP_INT64_TYPE:
+        cdef int64_t v
+        if type(a) is _NP_INT64_TYPE:
+            # an entry of legal_actions(): its value read in place (int(a) would make an int)
+            v = np_int64_value(a)
+            if 0 <= v < self._num_actions and self._legal_id(<long>v):
+                self._push(<int>v)
+                return
+        elif type(a) is int:
             try:
                 ai = a
             except OverflowError:

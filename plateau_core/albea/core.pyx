@@ -13,7 +13,7 @@ from libc.stdlib cimport malloc, realloc, free
 import numpy as np
 
 from plateau_core._common cimport (
-    GameCore, ListCore, Playout, Rng, ids_contain, new_array, run_playouts,
+    GameCore, ListCore, Playout, Rng, ids_contain, new_id_array, run_playouts,
     rng_below, rng_seed, splitmix64, check_int, check_seed, check_depth, Work, work_tick,
     raise_pending, NODE_TICKS, PLY_TICKS, pl_ctz,
 )
@@ -429,7 +429,6 @@ def encode(str kind, tuple fields):
 PHASES = ("opening", "play", "respond", "over")
 OBSERVATION_SHAPE = (276, 4, 4)
 
-cdef object _INT64 = np.int64
 
 
 ctypedef struct AlbeaSnap:
@@ -672,12 +671,11 @@ cdef class AlbeaCore(ListCore):
         """The legal actions after which the player to act has won at once (numpy int64,
         ascending; empty if none)."""
         cdef uint16_t buf[ALBEA_MAX_LEGAL]
-        cdef void* data
+        cdef int64_t* data
         cdef int k = albea_winning(&self.s, buf), i
-        out = new_array(k, _INT64, False, &data)
-        cdef int64_t* p = <int64_t*>data
+        out = new_id_array(k, &data)
         for i in range(k):
-            p[i] = buf[i]
+            data[i] = buf[i]
         return out
 
     def _values(self) -> tuple:

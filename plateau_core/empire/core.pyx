@@ -18,7 +18,7 @@ from libc.string cimport memcpy, memset
 
 from plateau_core._common cimport (
     GameCore, ListCore, Rng, Work, rng_seed, rng_below, splitmix64, pl_ctz, pl_popcount, check_int,
-    check_seed, work_tick, raise_pending, ids_contain32, new_array, NODE_TICKS, PLY_TICKS,
+    check_seed, work_tick, raise_pending, ids_contain32, new_id_array, NODE_TICKS, PLY_TICKS,
     shared_points, Playout, run_playouts,
 )
 
@@ -32,7 +32,6 @@ cdef extern from "Python.h":
 import numpy as np
 from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
-cdef object _INT64 = np.int64
 
 
 # ---------------------------------------------------------------------------------------------
@@ -682,7 +681,7 @@ cdef class EmpireCore(ListCore):
         cdef uint8_t b = self.s.army[d]
         cdef Gen* g
         cdef int32_t* buf
-        cdef void* data
+        cdef int64_t* data
         if self.s.result != EMPIRE_RUNNING or b == 0 or (b & EMPIRE_MOVED) \
                 or army_empire(b) != self.s.to_move:
             return np.zeros(0, dtype=np.int64)
@@ -693,9 +692,9 @@ cdef class EmpireCore(ListCore):
         _gen_init(g, self.s)
         n = _army_moves(g, self.s, d, EMPIRE_MAX_STEPS, buf, 0)
         free(g)
-        out = new_array(n, _INT64, False, &data)
+        out = new_id_array(n, &data)
         for i in range(n):
-            (<int64_t*>data)[i] = buf[i]
+            data[i] = buf[i]
         return out
 
     def _sample(self, seed, count) -> list:

@@ -349,10 +349,7 @@ cdef class XCore(GameCore):
         return x_count(&self._m)
 
     cdef void _write_list(self, int64_t* out) noexcept:
-        cdef uint16_t buf[X_MAX_ACTIONS]
-        cdef int k = x_list(&self.s, &self._m, buf), i
-        for i in range(k):
-            out[i] = buf[i]
+        x_list_into(&self.s, &self._m, out)
 
     cdef void _write_mask(self, uint8_t* out) noexcept:
         x_fill_mask(&self.s, &self._m, out)

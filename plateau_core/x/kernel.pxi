@@ -181,8 +181,19 @@ cdef inline int move_id(const XSpec* sp, int f, int t) noexcept nogil:
     return sp.base_move + f * (sp.nn - 1) + (t if t < f else t - 1)
 
 
+ctypedef fused id_out:
+    uint16_t
+    int64_t
+
+
 cdef int x_list(const XState* s, const XMasks* m, uint16_t* out) noexcept nogil:
     """Write the legal action ids in ascending order; return how many."""
+    return x_list_into(s, m, out)
+
+
+cdef inline int x_list_into(const XState* s, const XMasks* m, id_out* out) noexcept nogil:
+    """x_list into either width of id (``legal_actions`` writes int64 straight into its
+    array)."""
     cdef const XSpec* sp = s.spec
     cdef int k = 0, o, i, sq, f
     cdef uint64_t b
