@@ -108,7 +108,14 @@ def test_out_of_range_and_wrong_type_messages(case: Case) -> None:
         pattern = rf"{bad} out of range {span}"
         for call in (s.apply, s.action_to_string):
             refused(s, lambda c=call, b=bad: c(b), plateau.InvalidActionError, pattern)
-    for bad in (np.int64(n), np.int64(-1), np.int32(-1), np.uint64(2**64 - 1)):
+    for bad in (
+        np.int64(n),
+        np.int64(-1),
+        np.int64(2**63 - 1),
+        np.int64(-(2**63)),
+        np.int32(-1),
+        np.uint64(2**64 - 1),
+    ):
         for call in (s.apply, s.action_to_string):
             refused(s, lambda c=call, b=bad: c(b), plateau.InvalidActionError, "out of range")
     for bad in bad_actions(n):
