@@ -42,6 +42,22 @@ cdef inline bint has_run6(uint32_t m) noexcept nogil:
     return (b & (a >> 4)) != 0
 
 
+ctypedef struct Tops:
+    # What generation reads of every square again and again, worked out once per list: the
+    # size of its top unit (0: empty) and whether the player to act's opponent owns its top.
+    uint8_t unit[16]
+    uint8_t enemy[16]
+
+
+cdef inline void _tops(const AlbeaState* s, Tops* tp) noexcept nogil:
+    cdef int sq, n
+    cdef uint32_t me = <uint32_t>s.player
+    for sq in range(16):
+        n = s.ht[sq]
+        tp.unit[sq] = <uint8_t>top_unit(s, sq)
+        tp.enemy[sq] = n > 0 and ((s.own[sq] >> (n - 1)) & 1) != me
+
+
 # ------------------------------------------------------------------------------------------
 # Init
 # ------------------------------------------------------------------------------------------
@@ -62,8 +78,8 @@ cdef void albea_init(AlbeaState* s, int max_plies) noexcept nogil:
 # ------------------------------------------------------------------------------------------
 # Generation
 # ------------------------------------------------------------------------------------------
-cdef int _walk_ray(const AlbeaState* s, const int8_t* psq, int L, int Lc, int pos, int lvl,
-                   int g, uint32_t gcol, bint tc, int me, int base,
+cdef int _walk_ray(const AlbeaState* s, const Tops* tp, const int8_t* psq, int L, int Lc,
+                   int pos, int lvl, int g, uint32_t gcol, bint tc, int base,
                    uint16_t* out, int cnt) noexcept nogil:
     """Depth-first stop walk on one ray; base = id of the subtree's first code."""
     cdef int r = L - pos
@@ -73,8 +89,7 @@ cdef int _walk_ray(const AlbeaState* s, const int8_t* psq, int L, int Lc, int po
     cdef uint32_t ucol
     for d in range(pos + 1, Lc + 1):
         t = psq[d - 1]
-        n = s.ht[t]
-        enemy = n > 0 and ((s.own[t] >> (n - 1)) & 1) != <uint32_t>me
+        enemy = tp.enemy[t]
         if enemy:
             allowed = gcol != 0
             endok = tc
@@ -88,55 +103,50 @@ cdef int _walk_ray(const AlbeaState* s, const int8_t* psq, int L, int Lc, int po
                 cnt += 1
             if d < Lc and lvl < 2:
                 if not enemy:
-                    u = top_unit(s, t)
+                    u = tp.unit[t]
                     unit = g + u
+                    n = s.ht[t]
                     ucol = (gcol << u) | ((s.col[t] >> (n - u)) & FULL(u)) if u > 0 else gcol
                     for j in range(1, unit + 1):
                         if j == g:
                             continue
                         q = j - 1 - (1 if j > g else 0)
-                        cnt = _walk_ray(s, psq, L, Lc, d, lvl + 1, j,
-                                        (ucol >> (unit - j)) & FULL(j), tc, me,
+                        cnt = _walk_ray(s, tp, psq, L, Lc, d, lvl + 1, j,
+                                        (ucol >> (unit - j)) & FULL(j), tc,
                                         base + off + 1 + q * sub, out, cnt)
                 else:
                     for j in range(1, g):
                         if (gcol >> (g - j - 1)) & 1:
-                            cnt = _walk_ray(s, psq, L, Lc, d, lvl + 1, j,
-                                            (gcol >> (g - j)) & FULL(j), tc, me,
+                            cnt = _walk_ray(s, tp, psq, L, Lc, d, lvl + 1, j,
+                                            (gcol >> (g - j)) & FULL(j), tc,
                                             base + off + 1 + (j - 1) * sub, out, cnt)
         off += 1 + (CJ[lvl] * sub if lvl < 2 else 0)
     return cnt
 
 
-cdef inline bint _can_stop(const AlbeaState* s, int t, uint32_t gcol, int me) noexcept nogil:
-    cdef int n = s.ht[t]
-    if n == 0 or ((s.own[t] >> (n - 1)) & 1) == <uint32_t>me:
-        return True
-    return gcol != 0
+cdef inline bint _can_stop(const Tops* tp, int t, uint32_t gcol) noexcept nogil:
+    return not tp.enemy[t] or gcol != 0
 
 
-cdef inline bint _can_end(const AlbeaState* s, int t, bint tc, int me) noexcept nogil:
-    cdef int n = s.ht[t]
-    if n == 0 or ((s.own[t] >> (n - 1)) & 1) == <uint32_t>me:
-        return True
-    return tc
+cdef inline bint _can_end(const Tops* tp, int t, bint tc) noexcept nogil:
+    return not tp.enemy[t] or tc
 
 
-cdef int _walk_twister(const AlbeaState* s, const int8_t* psq, int g, uint32_t gcol, bint tc,
-                       int me, int base, uint16_t* out, int cnt) noexcept nogil:
+cdef int _walk_twister(const AlbeaState* s, const Tops* tp, const int8_t* psq, int g,
+                       uint32_t gcol, bint tc, int base, uint16_t* out, int cnt) noexcept nogil:
     cdef int mid = psq[0], kn = psq[1]
     cdef int n, u, unit, j, q
     cdef uint32_t ucol, cg
     cdef bint enemy
-    if _can_stop(s, kn, gcol, me) and _can_end(s, kn, tc, me):
+    if _can_stop(tp, kn, gcol) and _can_end(tp, kn, tc):
         out[cnt] = <uint16_t>base
         cnt += 1
-    if not _can_stop(s, mid, gcol, me):
+    if not _can_stop(tp, mid, gcol):
         return cnt
     n = s.ht[mid]
-    enemy = n > 0 and ((s.own[mid] >> (n - 1)) & 1) != <uint32_t>me
+    enemy = tp.enemy[mid]
     if not enemy:
-        u = top_unit(s, mid)
+        u = tp.unit[mid]
         unit = g + u
         ucol = (gcol << u) | ((s.col[mid] >> (n - u)) & FULL(u)) if u > 0 else gcol
         for j in range(1, unit + 1):
@@ -144,14 +154,14 @@ cdef int _walk_twister(const AlbeaState* s, const int8_t* psq, int g, uint32_t g
                 continue
             q = j - 1 - (1 if j > g else 0)
             cg = (ucol >> (unit - j)) & FULL(j)
-            if _can_stop(s, kn, cg, me) and _can_end(s, kn, tc, me):
+            if _can_stop(tp, kn, cg) and _can_end(tp, kn, tc):
                 out[cnt] = <uint16_t>(base + 1 + q)
                 cnt += 1
     else:
         for j in range(1, g):
             if (gcol >> (g - j - 1)) & 1:
                 cg = (gcol >> (g - j)) & FULL(j)
-                if _can_stop(s, kn, cg, me) and _can_end(s, kn, tc, me):
+                if _can_stop(tp, kn, cg) and _can_end(tp, kn, tc):
                     out[cnt] = <uint16_t>(base + j)
                     cnt += 1
     return cnt
@@ -203,17 +213,17 @@ cdef inline uint32_t _onboard_gaps(const AlbeaState* s, int sq, int me) noexcept
     return ((mine << 1) | mine) & FULL(n + 1)
 
 
-cdef int _square_moves(const AlbeaState* s, int o, uint16_t* out, int cnt,
+cdef int _square_moves(const AlbeaState* s, const Tops* tp, int o, uint16_t* out, int cnt,
                        uint32_t* stomps) noexcept nogil:
     """Append the move ids (ascending) of the stack on ``o`` if the player to act owns its top,
     and set its stomps' bits (``o * 2 + flip``) in ``stomps``; returns the new length."""
-    cdef int me = s.player, n = s.ht[o], h, nflip, flip, k, p, L, Lc, upf, base, p_lo, p_hi
+    cdef int n = s.ht[o], h, nflip, flip, k, p, L, Lc, upf, base, p_lo, p_hi, t
     cdef uint32_t colp, gcol
     cdef bint tc
     cdef uint8_t top
-    if n == 0 or ((s.own[o] >> (n - 1)) & 1) != <uint32_t>me:
+    if n == 0 or tp.enemy[o]:
         return cnt
-    h = top_unit(s, o)
+    h = tp.unit[o]
     top = s.pc[o][n - 1]
     nflip = 2 if TWOFACED[top & PIECE_FACES] else 1
     for flip in range(nflip):
@@ -240,11 +250,20 @@ cdef int _square_moves(const AlbeaState* s, int o, uint16_t* out, int cnt,
                 if L == 0:
                     continue
                 if p < 8:
-                    Lc = L if L < h else h
-                    cnt = _walk_ray(s, &PATH_SQ[o][p][0], L, Lc, 0, 0, k, gcol, tc, me,
-                                    base + PATH_OFF[o][p], out, cnt)
+                    if h == 1:
+                        # one step, to the path's first square (the walk, cut short): always
+                        # onto an own stack or an empty square, onto an enemy's only with a
+                        # colored face in the group and the top's up face colored
+                        t = PATH_SQ[o][p][0]
+                        if not tp.enemy[t] or (gcol != 0 and tc):
+                            out[cnt] = <uint16_t>(base + PATH_OFF[o][p])
+                            cnt += 1
+                    else:
+                        Lc = L if L < h else h
+                        cnt = _walk_ray(s, tp, &PATH_SQ[o][p][0], L, Lc, 0, 0, k, gcol, tc,
+                                        base + PATH_OFF[o][p], out, cnt)
                 else:
-                    cnt = _walk_twister(s, &PATH_SQ[o][p][0], k, gcol, tc, me,
+                    cnt = _walk_twister(s, tp, &PATH_SQ[o][p][0], k, gcol, tc,
                                         base + PATH_OFF[o][p], out, cnt)
     return cnt
 
@@ -256,6 +275,7 @@ cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogi
     of its square alone (``buf``: room for ``ALBEA_MAX_LEGAL`` ids)."""
     cdef int me = s.player, k, o, sq, g, n
     cdef uint32_t mine, gaps, stomps = 0
+    cdef Tops tp
     if s.phase == ALBEA_PHASE_OVER:
         return 0
     if s.phase != ALBEA_PHASE_PLAY or a >= ALBEA_BASE_OFFER:
@@ -274,9 +294,11 @@ cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogi
         o = 15
         while MOVE_OFF[o] > a - ALBEA_BASE_MOVE:
             o -= 1
-        return ids_contain(buf, _square_moves(s, o, buf, 0, &stomps), a)
+        _tops(s, &tp)
+        return ids_contain(buf, _square_moves(s, &tp, o, buf, 0, &stomps), a)
     k = a - ALBEA_BASE_STOMP
-    _square_moves(s, k // 2, buf, 0, &stomps)
+    _tops(s, &tp)
+    _square_moves(s, &tp, k // 2, buf, 0, &stomps)
     return <int>((stomps >> k) & 1)
 
 
@@ -287,6 +309,7 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
     cdef int b, tp, sq, i, o, base, m, largest
     cdef uint32_t gaps, stomps = 0
     cdef uint32_t square_gaps[16]
+    cdef Tops tops
     cdef int idx[64]
     cdef int val[64]
     if s.phase == ALBEA_PHASE_OVER:
@@ -332,8 +355,9 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
                     cnt += 1
                     gaps &= gaps - 1
     # moves and stomps
+    _tops(s, &tops)
     for o in range(16):
-        cnt = _square_moves(s, o, out, cnt, &stomps)
+        cnt = _square_moves(s, &tops, o, out, cnt, &stomps)
     while stomps:
         out[cnt] = <uint16_t>(ALBEA_BASE_STOMP + pl_ctz(stomps))
         cnt += 1
