@@ -87,6 +87,9 @@ cdef int PATH_OFF[16][16]
 cdef int PATH_CNT[16][16]
 cdef int PATH_LEN[16][16]     # geometric ray length (1..3), 2 for a Twister, 0 = no path
 cdef int8_t PATH_SQ[16][16][3]
+cdef int8_t PATHS_BY_FACE[16][4][8]  # the paths of origin o an up face allows (x every ray,
+cdef int PATHS_BY_FACE_N[16][4]      # b the diagonals 4-7, r the orthogonals 0-3, o the
+                                     # Twisters 8-15), those that exist only, ascending
 cdef int8_t RAY_DEC[4][129][5]  # nstops, d1, d2, d3 / q1, q2 packed below
 cdef int8_t RAY_DECQ[4][129][2]
 
@@ -197,6 +200,12 @@ def _init_geometry():
             for i in range(3):
                 PATH_SQ[o][p][i] = sq[i] if i < len(sq) else -1
             off += cnt
+        for face, (p_lo, p_hi) in enumerate(((0, 8), (4, 8), (0, 4), (8, 16))):
+            PATHS_BY_FACE_N[o][face] = 0
+            for p in range(p_lo, p_hi):
+                if PATH_LEN[o][p]:
+                    PATHS_BY_FACE[o][face][PATHS_BY_FACE_N[o][face]] = p
+                    PATHS_BY_FACE_N[o][face] += 1
         BLOCK[o] = off
         MOVE_OFF[o] = total
         _PY_BLOCK.append(off)

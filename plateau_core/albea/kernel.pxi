@@ -217,7 +217,8 @@ cdef int _square_moves(const AlbeaState* s, const Tops* tp, int o, uint16_t* out
                        uint32_t* stomps) noexcept nogil:
     """Append the move ids (ascending) of the stack on ``o`` if the player to act owns its top,
     and set its stomps' bits (``o * 2 + flip``) in ``stomps``; returns the new length."""
-    cdef int n = s.ht[o], h, nflip, flip, k, p, L, Lc, upf, base, p_lo, p_hi, t
+    cdef int n = s.ht[o], h, nflip, flip, k, i, p, L, upf, base, npaths, t
+    cdef const int8_t* paths
     cdef uint32_t colp, gcol
     cdef bint tc
     cdef uint8_t top
@@ -232,39 +233,34 @@ cdef int _square_moves(const AlbeaState* s, const Tops* tp, int o, uint16_t* out
         colp = (s.col[o] & ~(<uint32_t>1 << (n - 1))) | ((<uint32_t>tc) << (n - 1))
         if h < n and tc:
             stomps[0] |= <uint32_t>1 << (o * 2 + flip)
-        # the paths the up face allows: x (0) every ray, b (1) the diagonal rays 4-7, r (2) the
-        # orthogonal rays 0-3, o (3) the twisters 8-15
-        if upf == 0:
-            p_lo, p_hi = 0, 8
-        elif upf == 1:
-            p_lo, p_hi = 4, 8
-        elif upf == 2:
-            p_lo, p_hi = 0, 4
-        else:
-            p_lo, p_hi = 8, 16
+        # the paths the up face allows (PATHS_BY_FACE): x every ray, b the diagonal rays, r the
+        # orthogonal rays, o the Twisters
+        paths = &PATHS_BY_FACE[o][upf][0]
+        npaths = PATHS_BY_FACE_N[o][upf]
         for k in range(1, h + 1):
             gcol = (colp >> (n - k)) & FULL(k)
             base = ALBEA_BASE_MOVE + MOVE_OFF[o] + (flip * 5 + k - 1) * BLOCK[o]
-            for p in range(p_lo, p_hi):
-                L = PATH_LEN[o][p]
-                if L == 0:
-                    continue
-                if p < 8:
-                    if h == 1:
-                        # one step, to the path's first square (the walk, cut short): always
-                        # onto an own stack or an empty square, onto an enemy's only with a
-                        # colored face in the group and the top's up face colored
-                        t = PATH_SQ[o][p][0]
-                        if not tp.enemy[t] or (gcol != 0 and tc):
-                            out[cnt] = <uint16_t>(base + PATH_OFF[o][p])
-                            cnt += 1
-                    else:
-                        Lc = L if L < h else h
-                        cnt = _walk_ray(s, tp, &PATH_SQ[o][p][0], L, Lc, 0, 0, k, gcol, tc,
-                                        base + PATH_OFF[o][p], out, cnt)
-                else:
+            if upf == 3:
+                for i in range(npaths):
+                    p = paths[i]
                     cnt = _walk_twister(s, tp, &PATH_SQ[o][p][0], k, gcol, tc,
                                         base + PATH_OFF[o][p], out, cnt)
+            elif h == 1:
+                # one step, to each path's first square (the walk, cut short): onto an own
+                # stack or an empty square always, onto an enemy's only with a colored face in
+                # the group and the up face colored
+                for i in range(npaths):
+                    p = paths[i]
+                    t = PATH_SQ[o][p][0]
+                    if not tp.enemy[t] or (gcol != 0 and tc):
+                        out[cnt] = <uint16_t>(base + PATH_OFF[o][p])
+                        cnt += 1
+            else:
+                for i in range(npaths):
+                    p = paths[i]
+                    L = PATH_LEN[o][p]
+                    cnt = _walk_ray(s, tp, &PATH_SQ[o][p][0], L, L if L < h else h, 0, 0, k,
+                                    gcol, tc, base + PATH_OFF[o][p], out, cnt)
     return cnt
 
 
