@@ -1,6 +1,7 @@
 # Shared toolkit of the compiled core: 64-bit board helpers, a seeded PRNG and numpy arrays
 # (made through numpy's C API).
-# Every game kernel cimports these; all but new_array and new_id_array are inline, noexcept and nogil.
+# Every game kernel cimports these; all but new_array and new_id_array are inline, noexcept and
+# nogil.
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int64_t
 
 cdef extern from "bits.h" nogil:

@@ -390,7 +390,6 @@ cdef class SolverTable:
 # ---------------------------------------------------------------------------------------------
 # GameCore: the part of every game's compiled wrapper that does not depend on the game
 # ---------------------------------------------------------------------------------------------
-cdef object _INT64 = np.int64
 cdef object _BOOL = np.bool_
 cdef object _FLOAT32 = np.float32
 cdef type _NP_INT64_TYPE = np.int64

@@ -439,7 +439,6 @@ PHASES = ("opening", "play", "respond", "over")
 OBSERVATION_SHAPE = (276, 4, 4)
 
 
-
 ctypedef struct AlbeaSnap:
     int32_t action              # first: GameCore reads it
     AlbeaState s                # the position before the action

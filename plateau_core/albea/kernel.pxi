@@ -246,13 +246,12 @@ cdef int _square_moves(const AlbeaState* s, const Tops* tp, int o, uint16_t* out
                     cnt = _walk_twister(s, tp, &PATH_SQ[o][p][0], k, gcol, tc,
                                         base + PATH_OFF[o][p], out, cnt)
             elif h == 1:
-                # one step, to each path's first square (the walk, cut short): onto an own
-                # stack or an empty square always, onto an enemy's only with a colored face in
-                # the group and the up face colored
+                # one step, to each path's first square: the walk cut short (a stop there that
+                # may also end the move)
                 for i in range(npaths):
                     p = paths[i]
                     t = PATH_SQ[o][p][0]
-                    if not tp.enemy[t] or (gcol != 0 and tc):
+                    if _can_stop(tp, t, gcol) and _can_end(tp, t, tc):
                         out[cnt] = <uint16_t>(base + PATH_OFF[o][p])
                         cnt += 1
             else:
@@ -286,14 +285,13 @@ cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogi
         if s.res[me][7] == 0 or s.res[me][OT_TYPE[o]] == 0:
             return 0
         return <int>((_onboard_gaps(s, sq, me) >> g) & 1)
+    _tops(s, &tp)
     if a < ALBEA_BASE_STOMP:
         o = 15
         while MOVE_OFF[o] > a - ALBEA_BASE_MOVE:
             o -= 1
-        _tops(s, &tp)
         return ids_contain(buf, _square_moves(s, &tp, o, buf, 0, &stomps), a)
     k = a - ALBEA_BASE_STOMP
-    _tops(s, &tp)
     _square_moves(s, &tp, k // 2, buf, 0, &stomps)
     return <int>((stomps >> k) & 1)
 

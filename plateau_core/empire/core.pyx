@@ -33,7 +33,6 @@ import numpy as np
 from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Variants and material
 # ---------------------------------------------------------------------------------------------
