@@ -265,40 +265,86 @@ cdef void _fill_balls(EmpireBoard* bd) noexcept:
     free(dist)
 
 
-cdef inline uint64_t _out_word(const EmpireBoard* bd, const uint64_t* x, int j) noexcept nogil:
+ctypedef struct Lanes16:
+    char unused
+
+
+ctypedef struct LanesAny:
+    char unused
+
+
+ctypedef fused Lanes:
+    Lanes16
+    LanesAny
+
+
+# The word-parallel search is compiled twice, by the fused type ``Lanes`` that each of its
+# functions takes as a first argument (always NULL: only its type is read): ``Lanes16`` for a
+# board of lanes S = 16 and at most 3 words of dots (ep16: 16 spokes, 176 dots), where the shift
+# and the word count are constants the compiler unrolls and folds, and ``LanesAny`` for every
+# other board with lanes (S and ``lane0`` read from the board, LANE_WORDS words).
+cdef inline int _nwords(Lanes* L) noexcept nogil:
+    """The words of a bitset the search of ``L`` works on."""
+    if Lanes is Lanes16:
+        return 3
+    else:
+        return LANE_WORDS
+
+
+cdef inline int _lane(Lanes* L, const EmpireBoard* bd) noexcept nogil:
+    if Lanes is Lanes16:
+        return 16
+    else:
+        return bd.lane
+
+
+cdef inline uint64_t _lane0(Lanes* L, const EmpireBoard* bd) noexcept nogil:
+    if Lanes is Lanes16:
+        return <uint64_t>0x0001000100010001
+    else:
+        return bd.lane0
+
+
+cdef inline uint64_t _out_word(Lanes* L, const EmpireBoard* bd, const uint64_t* x,
+                               int j) noexcept nogil:
     """Word j of x moved one ring out (+S) on a board with ``lane`` S (dot ring * S + spoke)."""
-    cdef int S = bd.lane
+    cdef int S = _lane(L, bd)
     cdef uint64_t prev = x[j - 1] if j > 0 else 0
     return prev if S == 64 else (x[j] << S) | (prev >> (64 - S))
 
 
-cdef inline uint64_t _in_word(const EmpireBoard* bd, const uint64_t* x, int j) noexcept nogil:
+cdef inline uint64_t _in_word(Lanes* L, const EmpireBoard* bd, const uint64_t* x,
+                              int j) noexcept nogil:
     """Word j of x moved one ring in (-S)."""
-    cdef int S = bd.lane
-    cdef uint64_t nxt = x[j + 1] if j + 1 < LANE_WORDS else 0
+    cdef int S = _lane(L, bd)
+    cdef uint64_t nxt = x[j + 1] if j + 1 < _nwords(L) else 0
     return nxt if S == 64 else (x[j] >> S) | (nxt << (64 - S))
 
 
-cdef inline uint64_t _up_word(const EmpireBoard* bd, const uint64_t* x, int j) noexcept nogil:
+cdef inline uint64_t _up_word(Lanes* L, const EmpireBoard* bd, const uint64_t* x,
+                              int j) noexcept nogil:
     """Word j of x moved one spoke up its ring (a rotation by 1 within each lane of S bits)."""
-    return ((x[j] << 1) & ~bd.lane0) | ((x[j] >> (bd.lane - 1)) & bd.lane0)
+    cdef uint64_t L0 = _lane0(L, bd)
+    return ((x[j] << 1) & ~L0) | ((x[j] >> (_lane(L, bd) - 1)) & L0)
 
 
-cdef inline uint64_t _down_word(const EmpireBoard* bd, const uint64_t* x, int j) noexcept nogil:
+cdef inline uint64_t _down_word(Lanes* L, const EmpireBoard* bd, const uint64_t* x,
+                                int j) noexcept nogil:
     """Word j of x moved one spoke down its ring."""
-    cdef uint64_t LS = bd.lane0 << (bd.lane - 1)
-    return ((x[j] >> 1) & ~LS) | ((x[j] << (bd.lane - 1)) & LS)
+    cdef uint64_t LS = _lane0(L, bd) << (_lane(L, bd) - 1)
+    return ((x[j] >> 1) & ~LS) | ((x[j] << (_lane(L, bd) - 1)) & LS)
 
 
-cdef inline void _expand(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _expand(Lanes* L, const EmpireBoard* bd, const uint64_t* x,
+                         uint64_t* y) noexcept nogil:
     """y = the neighbours of the dots of x, by word operations: on a board with ``lane`` S the
     dot ring * S + spoke has the neighbours +-S (out, in) and the next and previous spoke on its
-    ring (a rotation within its lane of S bits). Bitsets of LANE_WORDS words; bits past the last
+    ring (a rotation within its lane of S bits). Bitsets of _nwords(L) words; bits past the last
     dot may be set."""
     cdef int j
-    for j in range(LANE_WORDS):
-        y[j] = _out_word(bd, x, j) | _in_word(bd, x, j) | _up_word(bd, x, j) \
-            | _down_word(bd, x, j)
+    for j in range(_nwords(L)):
+        y[j] = _out_word(L, bd, x, j) | _in_word(L, bd, x, j) | _up_word(L, bd, x, j) \
+            | _down_word(L, bd, x, j)
 
 
 cdef void _find_lanes(EmpireBoard* bd) noexcept:
@@ -328,7 +374,7 @@ cdef void _find_lanes(EmpireBoard* bd) noexcept:
                 u = bd.nb[d][k]
                 if u >= 0:
                     want[u >> 6] |= (<uint64_t>1) << (u & 63)
-            _expand(bd, x, y)
+            _expand(<LanesAny*>NULL, bd, x, y)
             for j in range(LANE_WORDS):
                 valid = ~(<uint64_t>0) if D >= (j + 1) * 64 else \
                     ((<uint64_t>1) << (D - j * 64)) - 1 if D > j * 64 else 0

@@ -182,6 +182,13 @@ cdef inline void _mark(Walk* w, int v, int n) noexcept nogil:
         w.left -= 1
 
 
+cdef inline void _mark_any(Walk* w, int v, int n) noexcept nogil:
+    """_mark for the searches that keep no ``need`` (every path, a 2's, a 4's jumps): only the
+    mark."""
+    w.found[v] |= <uint16_t>(1 << n)
+    w.touched[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
 cdef void _set_missing(Walk* w) noexcept nogil:
     """``left`` and ``miss`` from ``need`` and ``found`` over the reached dots."""
     cdef int i, u, n
@@ -328,15 +335,15 @@ cdef bint _quiet_off_path(Walk* w, int v, int k) noexcept nogil:
     return True
 
 
-cdef inline uint64_t _next_layer(Walk* w, uint64_t* front, uint64_t* seen,
+cdef inline uint64_t _next_layer(Lanes* L, Walk* w, uint64_t* front, uint64_t* seen,
                                  uint64_t* layer) noexcept nogil:
     """One layer of a breadth-first search by shifts over ``ends`` (the dots off the path):
     ``layer`` = the dots next to ``front`` not ``seen`` yet, added to ``seen``; ``front``
     becomes its PASS dots (``open_``), the next layer's start. Returns 0 when that is empty."""
     cdef int j
     cdef uint64_t more = 0
-    _expand(w.bd, front, layer)
-    for j in range(LANE_WORDS):
+    _expand(L, w.bd, front, layer)
+    for j in range(_nwords(L)):
         layer[j] &= w.ends[j] & ~seen[j]
         seen[j] |= layer[j]
         front[j] = layer[j] & w.open_[j]
@@ -344,7 +351,7 @@ cdef inline uint64_t _next_layer(Walk* w, uint64_t* front, uint64_t* seen,
     return more
 
 
-cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
+cdef bint _quiet_lanes(Lanes* L, Walk* w, int v, int k) noexcept nogil:
     """The subtree test of the word-parallel walk, which also finds pairs: the dots u at each
     distance e from ``v`` off the path, a layer at a time (by shifts), are found at cost k + e
     (the path to v, then a shortest way to u off it, is a simple path of that cost); then the
@@ -358,43 +365,46 @@ cdef bint _quiet_lanes(Walk* w, int v, int k) noexcept nogil:
     cdef uint64_t more, hit
     if not w.costs_missing & _costs_from(k + 1):
         return True
-    for j in range(LANE_WORDS):
+    for j in range(_nwords(L)):
         front[j] = 0
     front[v >> 6] = (<uint64_t>1) << (v & 63)
-    for j in range(LANE_WORDS):
+    for j in range(_nwords(L)):
         seen[j] = front[j]
     for e in range(1, r + 1):
-        more = _next_layer(w, front, seen, layer[e])
+        more = _next_layer(L, w, front, seen, layer[e])
         last = e
         if (w.costs_missing >> (k + e)) & 1:
-            _drop(w, k + e, layer[e])
+            _drop(L, w, k + e, layer[e])
         if not more or not w.costs_missing & _costs_from(k + e + 1):
             break
     # later: the dots still missing some cost >= k + e + 2, for e from the last layer down
-    for j in range(LANE_WORDS):
+    for j in range(_nwords(L)):
         later[j] = 0
     for n in range(w.budget, k + last + 1, -1):
-        for j in range(LANE_WORDS):
+        for j in range(_nwords(L)):
             later[j] |= w.miss[n][j]
     for e in range(last, 0, -1):
         hit = 0
-        for j in range(LANE_WORDS):
+        for j in range(_nwords(L)):
             hit |= layer[e][j] & later[j]
         if hit:
             return False
         if k + e + 1 <= w.budget:
-            for j in range(LANE_WORDS):
+            for j in range(_nwords(L)):
                 later[j] |= w.miss[k + e + 1][j]
     return True
 
 
-cdef inline void _last_step(Walk* w, int v, int c, int n) noexcept nogil:
+cdef inline void _last_step(Walk* w, int v, int c, int n, bint every) noexcept nogil:
     """The path's last step, from ``v`` (reached from ``c``) at cost ``n``."""
     cdef int dr, u
     for dr in range(4):
         u = w.bd.nb[v][dr]
         if u >= 0 and u != c and w.cls[u] != C_BLOCK:
-            _mark(w, u, n)
+            if every:
+                _mark_any(w, u, n)
+            else:
+                _mark(w, u, n)
 
 
 cdef void _walk(Walk* w, int c, int k, bint every) noexcept nogil:
@@ -411,11 +421,14 @@ cdef void _walk(Walk* w, int c, int k, bint every) noexcept nogil:
         cl = w.cls[v]
         if cl == C_BLOCK:
             continue
-        _mark(w, v, k1)        # a plain end dot or a capture / conquest (the move ends there)
+        if every:               # a plain end dot or a capture / conquest (the move ends there)
+            _mark_any(w, v, k1)
+        else:
+            _mark(w, v, k1)
         if cl != C_PASS or k1 >= w.budget or (not every and w.left == 0):
             continue
         if k1 == w.budget - 1:
-            _last_step(w, v, c, k1 + 1)
+            _last_step(w, v, c, k1 + 1, every)
         elif every or (not _quiet(w, v, k1)
                        and not (w.budget - k1 >= BFS_MIN and _quiet_off_path(w, v, k1))):
             w.cls[v] = C_BLOCK
@@ -423,12 +436,12 @@ cdef void _walk(Walk* w, int c, int k, bint every) noexcept nogil:
             w.cls[v] = C_PASS
 
 
-cdef inline void _drop(Walk* w, int n, const uint64_t* m) noexcept nogil:
+cdef inline void _drop(Lanes* L, Walk* w, int n, const uint64_t* m) noexcept nogil:
     """Mark (u, n) found for the end dots u of the bitset ``m`` (the word-parallel walk keeps
     only ``miss`` and ``costs_missing``; ``found`` is made from them at the end)."""
     cdef int j
     cdef uint64_t x, rest = 0, hit = 0
-    for j in range(LANE_WORDS):
+    for j in range(_nwords(L)):
         x = w.miss[n][j] & m[j] & w.ends[j]
         hit |= x
         w.miss[n][j] &= ~x
@@ -437,7 +450,7 @@ cdef inline void _drop(Walk* w, int n, const uint64_t* m) noexcept nogil:
         w.costs_missing &= ~(1 << n)
 
 
-cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
+cdef void _walk_lanes(Lanes* L, Walk* w, int c, int k) noexcept nogil:
     """_walk on a board with lanes: the dots reached and the dots off the path are bitsets,
     a step marks all of c's neighbours by word operations, and the subtree test is
     _quiet_lanes from LANES_MIN steps left (the bare-board _quiet below)."""
@@ -445,7 +458,7 @@ cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
     cdef const int16_t* nb = &w.bd.nb[c][0]
     cdef uint64_t bit
     if (w.costs_missing >> k1) & 1:
-        _drop(w, k1, w.bd.nbm + c * W)
+        _drop(L, w, k1, w.bd.nbm + c * W)
     if k1 >= w.budget:
         return
     for dr in range(4):
@@ -456,42 +469,42 @@ cdef void _walk_lanes(Walk* w, int c, int k) noexcept nogil:
             return
         if k1 == w.budget - 1:
             if (w.costs_missing >> w.budget) & 1:
-                _drop(w, w.budget, w.bd.nbm + v * W)    # (c is off ``ends``: on the path)
-        elif not (_quiet(w, v, k1) or (w.budget - k1 >= LANES_MIN and _quiet_lanes(w, v, k1))):
+                _drop(L, w, w.budget, w.bd.nbm + v * W)    # (c is off ``ends``: on the path)
+        elif not (_quiet(w, v, k1) or (w.budget - k1 >= LANES_MIN and _quiet_lanes(L, w, v, k1))):
             bit = (<uint64_t>1) << (v & 63)
             w.open_[v >> 6] &= ~bit
             w.ends[v >> 6] &= ~bit
-            _walk_lanes(w, v, k1)
+            _walk_lanes(L, w, v, k1)
             w.open_[v >> 6] |= bit
             w.ends[v >> 6] |= bit
 
 
-cdef inline void _step_out(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step_out(Lanes* L, const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
     """y = x moved one ring out: each dot's ``out`` neighbour, on a board with lanes."""
     cdef int j
-    for j in range(LANE_WORDS):
-        y[j] = _out_word(bd, x, j)
+    for j in range(_nwords(L)):
+        y[j] = _out_word(L, bd, x, j)
 
 
-cdef inline void _step_in(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step_in(Lanes* L, const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
     """y = x moved one ring in."""
     cdef int j
-    for j in range(LANE_WORDS):
-        y[j] = _in_word(bd, x, j)
+    for j in range(_nwords(L)):
+        y[j] = _in_word(L, bd, x, j)
 
 
-cdef inline void _step_up(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step_up(Lanes* L, const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
     """y = x moved one spoke up its ring."""
     cdef int j
-    for j in range(LANE_WORDS):
-        y[j] = _up_word(bd, x, j)
+    for j in range(_nwords(L)):
+        y[j] = _up_word(L, bd, x, j)
 
 
-cdef inline void _step_down(const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step_down(Lanes* L, const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
     """y = x moved one spoke down its ring."""
     cdef int j
-    for j in range(LANE_WORDS):
-        y[j] = _down_word(bd, x, j)
+    for j in range(_nwords(L)):
+        y[j] = _down_word(L, bd, x, j)
 
 
 cdef enum:
@@ -501,18 +514,18 @@ cdef enum:
     STEP_DOWN = 3
 
 
-cdef inline void _step(const EmpireBoard* bd, int dr, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step(Lanes* L, const EmpireBoard* bd, int dr, const uint64_t* x, uint64_t* y) noexcept nogil:
     if dr == STEP_OUT:
-        _step_out(bd, x, y)
+        _step_out(L, bd, x, y)
     elif dr == STEP_IN:
-        _step_in(bd, x, y)
+        _step_in(L, bd, x, y)
     elif dr == STEP_UP:
-        _step_up(bd, x, y)
+        _step_up(L, bd, x, y)
     else:
-        _step_down(bd, x, y)
+        _step_down(L, bd, x, y)
 
 
-cdef void _monotone_paths(Walk* w, int v, int k, int main, int side_a, int side_b) noexcept nogil:
+cdef void _monotone_paths(Lanes* L, Walk* w, int v, int k, int main, int side_a, int side_b) noexcept nogil:
     """Mark found every (u, n) of a path of one monotone family from ``v`` at cost ``k`` (over
     ``open_`` and ``ends``, which leave out the path up to v): each step is ``main`` or a side
     step, and the side steps between two main steps all go the same way (``side_a`` or
@@ -531,33 +544,33 @@ cdef void _monotone_paths(Walk* w, int v, int k, int main, int side_a, int side_
     cdef uint64_t b2[LANE_WORDS]
     cdef uint64_t alive
     cdef int n, j
-    for j in range(LANE_WORDS):
+    for j in range(_nwords(L)):
         e[j] = a[j] = b[j] = 0
     e[v >> 6] = (<uint64_t>1) << (v & 63)
     for n in range(k + 1, w.budget + 1):
-        for j in range(LANE_WORDS):
+        for j in range(_nwords(L)):
             x[j] = e[j] | a[j] | b[j]
-        _step(bd, main, x, e2)
-        for j in range(LANE_WORDS):
+        _step(L, bd, main, x, e2)
+        for j in range(_nwords(L)):
             x[j] = e[j] | a[j]
-        _step(bd, side_a, x, a2)
-        for j in range(LANE_WORDS):
+        _step(L, bd, side_a, x, a2)
+        for j in range(_nwords(L)):
             x[j] = e[j] | b[j]
-        _step(bd, side_b, x, b2)
+        _step(L, bd, side_b, x, b2)
         alive = 0
-        for j in range(LANE_WORDS):
+        for j in range(_nwords(L)):
             x[j] = (e2[j] | a2[j] | b2[j]) & w.ends[j]
             e[j] = e2[j] & w.open_[j]
             a[j] = a2[j] & w.open_[j]
             b[j] = b2[j] & w.open_[j]
             alive |= e[j] | a[j] | b[j]
         if (w.costs_missing >> n) & 1:
-            _drop(w, n, x)
+            _drop(L, w, n, x)
         if not alive or not (w.costs_missing & _costs_from(n + 1)):
             break
 
 
-cdef void _turned_paths(Walk* w, int s0) noexcept nogil:
+cdef void _turned_paths(Lanes* L, Walk* w, int s0) noexcept nogil:
     """The families that turn back once: a straight run of 1 to TURN_MAX steps from ``s0`` in
     one direction, then a monotone family whose main step is the opposite one (out 2, then
     anything that never goes out again: the way around an army in front). The run's dots
@@ -578,9 +591,9 @@ cdef void _turned_paths(Walk* w, int s0) noexcept nogil:
             run[n] = <int16_t>v
             n += 1
             if dr < 2:
-                _monotone_paths(w, v, n, dr ^ 1, STEP_UP, STEP_DOWN)
+                _monotone_paths(L, w, v, n, dr ^ 1, STEP_UP, STEP_DOWN)
             else:
-                _monotone_paths(w, v, n, dr ^ 1, STEP_OUT, STEP_IN)
+                _monotone_paths(L, w, v, n, dr ^ 1, STEP_OUT, STEP_IN)
             c = v
         while n > 0:
             n -= 1
@@ -611,7 +624,7 @@ cdef void _class_bits(Gen* g, int D) noexcept nogil:
     g.bits_ready = True
 
 
-cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noexcept nogil:
+cdef void _lanes_search(Lanes* L, Gen* g, const EmpireState* s, int s0, bint open_own) noexcept nogil:
     """The (to, cost) pairs of the army on ``s0`` (an Emblem, or a 6) on a board with lanes, by
     word operations throughout: the distances by a breadth-first search of shifts, the pairs
     they allow (``may``), the pairs the four monotone families of paths find (and, for the
@@ -633,12 +646,12 @@ cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noe
     # the classes as bitsets (the own base opened to the Emblem when it is empty)
     if not g.bits_ready:
         _class_bits(g, bd.ndots)
-    for j in range(LANE_WORDS):
+    for j in range(_nwords(L)):
         w.open_[j] = g.passb[j]
         take[j] = g.takeb[j]
     if open_own and s.army[own] == 0:
         w.open_[own >> 6] |= (<uint64_t>1) << (own & 63)
-    for j in range(LANE_WORDS):
+    for j in range(_nwords(L)):
         w.ends[j] = w.open_[j] | take[j]
         seen[j] = 0
         front[j] = 0
@@ -650,28 +663,28 @@ cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noe
     more = 1
     for n in range(1, B + 1):
         if more:
-            more = _next_layer(w, front, seen, layer[n])
+            more = _next_layer(L, w, front, seen, layer[n])
         else:
-            for j in range(LANE_WORDS):
+            for j in range(_nwords(L)):
                 layer[n][j] = 0         # (nothing further: no dot to go on from)
-        for j in range(LANE_WORDS):
+        for j in range(_nwords(L)):
             same[n][j] = layer[n][j] | (same[n - 2][j] if n >= 2 else 0)
     # may[n]: a PASS dot at distance d <= n with n - d even (a board with lanes is a part of a
     # cylinder grid of an even number of spokes, so it has two colours); a TAKE dot one step
     # past a PASS dot that may be reached at n - 1 (or next to the army, n = 1)
-    for j in range(LANE_WORDS):
+    for j in range(_nwords(L)):
         takes |= take[j] & seen[j]
     w.costs_missing = 0
     for n in range(1, B + 1):
         if takes and n >= 2:
-            for j in range(LANE_WORDS):
+            for j in range(_nwords(L)):
                 x[j] = same[n - 1][j] & w.open_[j]
-            _expand(bd, x, y)
+            _expand(L, bd, x, y)
         else:
-            for j in range(LANE_WORDS):
+            for j in range(_nwords(L)):
                 y[j] = 0
         more = 0
-        for j in range(LANE_WORDS):
+        for j in range(_nwords(L)):
             g.may[n][j] = (same[n][j] & w.open_[j]) | (take[j] & (y[j] | layer[n][j]))
             w.miss[n][j] = g.may[n][j] & ~layer[n][j]
             more |= w.miss[n][j]
@@ -679,21 +692,21 @@ cdef void _lanes_search(Gen* g, const EmpireState* s, int s0, bint open_own) noe
             w.costs_missing |= <uint16_t>(1 << n)
     # the families of simple paths, then the search for what they left
     if w.costs_missing:
-        _monotone_paths(w, s0, 0, STEP_OUT, STEP_UP, STEP_DOWN)
+        _monotone_paths(L, w, s0, 0, STEP_OUT, STEP_UP, STEP_DOWN)
     if w.costs_missing:
-        _monotone_paths(w, s0, 0, STEP_IN, STEP_UP, STEP_DOWN)
+        _monotone_paths(L, w, s0, 0, STEP_IN, STEP_UP, STEP_DOWN)
     if w.costs_missing:
-        _monotone_paths(w, s0, 0, STEP_UP, STEP_OUT, STEP_IN)
+        _monotone_paths(L, w, s0, 0, STEP_UP, STEP_OUT, STEP_IN)
     if w.costs_missing:
-        _monotone_paths(w, s0, 0, STEP_DOWN, STEP_OUT, STEP_IN)
+        _monotone_paths(L, w, s0, 0, STEP_DOWN, STEP_OUT, STEP_IN)
     if w.costs_missing and open_own:
-        _turned_paths(w, s0)
+        _turned_paths(L, w, s0)
     if w.costs_missing:
-        _walk_lanes(w, s0, 0)
+        _walk_lanes(L, w, s0, 0)
     # found: what may be, less what is still missing
     for n in range(1, B + 1):
         bit = <uint16_t>(1 << n)
-        for j in range(LANE_WORDS):
+        for j in range(_nwords(L)):
             bits = g.may[n][j] & ~w.miss[n][j]
             w.touched[j] |= bits
             while bits:
@@ -709,7 +722,7 @@ cdef void _walk_two(Walk* w, int s0) noexcept nogil:
         v = w.bd.nb[s0][d1]
         if v < 0 or w.cls[v] != C_PASS:
             continue                # a 2 never takes after a single step
-        _mark(w, v, 1)
+        _mark_any(w, v, 1)
         if w.budget < 2:
             continue
         for d2 in range(4):
@@ -718,7 +731,7 @@ cdef void _walk_two(Walk* w, int s0) noexcept nogil:
                 continue
             cl = w.cls[u]
             if cl == C_PASS or (cl == C_TAKE and (d1 < 2) != (d2 < 2)):
-                _mark(w, u, 2)
+                _mark_any(w, u, 2)
 
 
 cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
@@ -736,7 +749,7 @@ cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
         cl = w.cls[land]
         if cl == C_BLOCK:
             continue
-        _mark(w, land, 2)
+        _mark_any(w, land, 2)
         if cl == C_PASS and w.budget > 2:
             w.cls[land] = C_BLOCK
             _walk(w, land, 2, True)
@@ -745,21 +758,40 @@ cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
 
 cdef void _classify(const EmpireState* s, uint8_t* cls) noexcept nogil:
     """Class every dot for the Empire to act (the own base is BLOCK: only the Emblem's search
-    opens it): by the army on it (a table by army byte), then the bases still standing."""
+    opens it): by the army on it, then the bases still standing. Eight dots at a time: with y
+    an army byte less its moved flag, a byte is 0 when y and the flag are; it is a friend's
+    army when 4e < y < 4e + 5 for an Empire e of the player to act (the byte-range test of
+    word operations, as in _own); PASS, BLOCK and TAKE are the bytes 1, 0, 2."""
     cdef const EmpireBoard* bd = s.bd
-    cdef int d, e, t, mover = s.to_move, me = s.owner[s.to_move]
-    cdef uint8_t code, c
-    cdef uint8_t of[256]
-    memset(of, C_BLOCK, sizeof(of))     # (only the bytes of armies occur)
-    of[0] = C_PASS
+    cdef int D = bd.ndots, d, e, i, nown = 0, mover = s.to_move, me = s.owner[s.to_move]
+    cdef uint64_t ONES = <uint64_t>0x0101010101010101
+    cdef uint64_t LOW7 = ONES * 127
+    cdef uint64_t HIGH = ONES << 7
+    cdef uint64_t below[EMPIRE_EMPIRES]
+    cdef uint64_t above[EMPIRE_EMPIRES]
+    cdef uint64_t x, y, zero, own, word
+    cdef uint8_t b
     for e in range(EMPIRE_EMPIRES):
-        c = C_BLOCK if s.owner[e] == me else C_TAKE
-        for t in range(EMPIRE_TYPES):
-            code = army_code(e, t)
-            of[code] = c
-            of[code | EMPIRE_MOVED] = c
-    for d in range(bd.ndots):
-        cls[d] = of[s.army[d]]
+        if s.owner[e] == me:
+            below[nown] = ONES * <uint64_t>(127 + 4 * e + 5)
+            above[nown] = ONES * <uint64_t>(127 - 4 * e)
+            nown += 1
+    d = 0
+    while d + 8 <= D:
+        memcpy(&x, &s.army[d], 8)
+        y = x & LOW7
+        zero = ~((y + LOW7) | x) & HIGH
+        own = 0
+        for i in range(nown):
+            own |= (below[i] - y) & (y + above[i])
+        own &= HIGH
+        word = (zero >> 7) | ((~(zero | own) & HIGH) >> 6)
+        memcpy(&cls[d], &word, 8)
+        d += 8
+    while d < D:                # (the last dots one by one: the state may end with them)
+        b = s.army[d]
+        cls[d] = C_PASS if b == 0 else C_BLOCK if s.owner[army_empire(b)] == me else C_TAKE
+        d += 1
     for e in range(EMPIRE_EMPIRES):
         if (s.alive >> e) & 1:
             # a base still standing: closed to its own small armies and to friends; an enemy
@@ -851,23 +883,25 @@ cdef int _army_budget(const EmpireState* s, int t) noexcept nogil:
     return b
 
 
-cdef int _army_moves(Gen* g, const EmpireState* s, int d, int cap, int32_t* out,
-                     int n) noexcept nogil:
-    """Append the ids of the moves of at most ``cap`` steps that the path and budget rules allow
-    the army on ``d`` (an unmoved army of the Empire to act) to ``out[n:]``; returns the new
-    length. The six-step rule is applied by the callers (_six_filter, _six_check)."""
+cdef void _army_search(Gen* g, const EmpireState* s, int d, int cap) noexcept nogil:
+    """Mark in ``g`` the (to, cost) of the moves of at most ``cap`` steps that the path and
+    budget rules allow the army on ``d`` (an unmoved army of the Empire to act), for _emit or
+    _emit_six. The six-step rule is applied by _emit_six or the callers (_six_check)."""
     cdef int t = army_type(s.army[d]), budget = _army_budget(s, t)
     cdef int own = s.bd.base_dot[s.to_move]
     if budget > cap:
         budget = cap
     if budget <= 0:
-        return n
+        return
     g.w.budget = budget
     if t == EMPIRE_T_2:
         _walk_two(&g.w, d)
     elif g.w.bd.lane and budget >= (LANES_EMBLEM_MIN if t == EMPIRE_T_E else
                                     LANES_SIX_MIN if t == EMPIRE_T_6 else 99):
-        _lanes_search(g, s, d, t == EMPIRE_T_E)
+        if g.w.bd.lane == 16 and g.w.bd.ndots <= 192:
+            _lanes_search(<Lanes16*>NULL, g, s, d, t == EMPIRE_T_E)
+        else:
+            _lanes_search(<LanesAny*>NULL, g, s, d, t == EMPIRE_T_E)
     elif t != EMPIRE_T_E or budget <= EVERY_MAX:
         if t == EMPIRE_T_E and s.army[own] == 0:
             g.cls[own] = C_PASS         # the Emblem may pass through and stop on its own base
@@ -885,6 +919,14 @@ cdef int _army_moves(Gen* g, const EmpireState* s, int d, int cap, int32_t* out,
             _walk(&g.w, d, 0, False)
         _reach_clear(&g.w)
         g.cls[own] = C_BLOCK
+
+
+cdef int _army_moves(Gen* g, const EmpireState* s, int d, int cap, int32_t* out,
+                     int n) noexcept nogil:
+    """Append the ids of the moves of at most ``cap`` steps that the path and budget rules allow
+    the army on ``d`` (an unmoved army of the Empire to act) to ``out[n:]``; returns the new
+    length (the six-step rule not applied)."""
+    _army_search(g, s, d, cap)
     return _emit(&g.w, d, ALL_COSTS, out, n)
 
 
@@ -950,12 +992,33 @@ ctypedef struct Own:
 
 
 cdef int _own(const EmpireState* s, Own* o) noexcept nogil:
-    """Fill ``o`` with the dots of the unmoved armies of the Empire to act; returns how many."""
-    cdef int lo = army_code(s.to_move, 0), d, n = 0
-    for d in range(s.bd.ndots):
-        if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES and n < EMPIRE_MAX_START * EMPIRE_TYPES:
+    """Fill ``o`` with the dots of the unmoved armies of the Empire to act; returns how many.
+    Eight dots at a time: their army bytes b with lo <= b <= lo + 3 (lo: the Empire's first
+    code; a moved army has the high bit) each get the high bit of their byte set by the
+    byte-range test of word operations (lo - 1 < b < lo + 4 on the low seven bits, bytes with
+    the high bit left out), exact for bounds up to 128."""
+    cdef int lo = army_code(s.to_move, 0), D = s.bd.ndots, d, n = 0
+    cdef int cap = EMPIRE_MAX_START * EMPIRE_TYPES
+    cdef uint64_t x, low, hit
+    cdef uint64_t ONES = <uint64_t>0x0101010101010101
+    cdef uint64_t LOW7 = ONES * 127
+    cdef uint64_t below = ONES * <uint64_t>(127 + lo + 4)    # 127 + the upper bound
+    cdef uint64_t above = ONES * <uint64_t>(127 - (lo - 1))  # 127 - the lower bound
+    d = 0
+    while d + 8 <= D:
+        memcpy(&x, &s.army[d], 8)
+        low = x & LOW7
+        hit = (below - low) & ~x & (low + above) & (ONES << 7)
+        while hit and n < cap:
+            o.dots[n] = <int16_t>(d + (pl_ctz(hit) >> 3))
+            n += 1
+            hit &= hit - 1
+        d += 8
+    while d < D:                # (the last dots one by one: the state may end with them)
+        if <unsigned int>(s.army[d] - lo) < EMPIRE_TYPES and n < cap:
             o.dots[n] = <int16_t>d
             n += 1
+        d += 1
     o.n = n
     return n
 
@@ -1098,10 +1161,11 @@ cdef int _greedy(const EmpireBoard* bd, const EmpireState* s, uint8_t* cls, cons
             na += 1
             nd += k
             got += k
-    for i in range(na):
-        cls[armies[i]] = C_BLOCK
+    # (the dots first: a later army's path may cross the dot an earlier one left)
     for i in range(nd):
         cls[dots[i]] = C_PASS
+    for i in range(na):
+        cls[armies[i]] = C_BLOCK
     narmies[0] = na
     ndots[0] = nd
     return got
@@ -1454,85 +1518,162 @@ cdef bint _six_holds(const EmpireState* s, const Own* o, uint8_t* cls, Witness* 
     return _six_deep(s, NULL)
 
 
-cdef int _six_filter(const EmpireState* s, const Own* o, uint8_t* cls, int32_t* ids,
-                     int n) noexcept nogil:
-    """Keep the moves ``ids[:n]`` (legal by the path and budget rules, ascending) that the
-    six-step rule allows; returns how many (``o``: the unmoved armies of ``s``). The tests of
-    _six_check, on the dots marked once."""
+cdef enum:
+    SIX_UNREADY = 0
+    SIX_OFF = 1                 # the rule keeps every move of the list
+    SIX_ON = 2
+
+
+ctypedef struct SixList:
+    # The six-step rule over one list (empire_list): the tests of _six_check on the dots marked
+    # once, made on first need (a move of fewer steps than the turn still needs).
+    int state                   # SIX_UNREADY, SIX_OFF or SIX_ON
+    int need                    # 6 - total
+    uint16_t low                # the cost bits 1 .. need - 1 (none when need <= 1)
+    Witness w
+    Six x                       # the search's room, opened on first need and shared
+    Supply u
+    bint supplied
+    uint8_t onwalk[EMPIRE_MAX_DOTS]     # bit j: the dot is on walk j's paths
+    uint8_t inwalk[EMPIRE_MAX_DOTS]     # bit j: walk j moves the army on the dot
+    uint8_t epos[EMPIRE_MAX_DOTS]       # 1 + the dot's place on the Emblem's first path
+    uint8_t epos2[EMPIRE_MAX_DOTS]      # and on its second, 0 off them
+    uint8_t wins[EMPIRE_MAX_DOTS]       # entering the dot ends the game
+    uint8_t enough[EMPIRE_COSTS + 1]    # bit j: walk j reaches need - c steps
+    uint16_t walked                     # the costs c for which some walk reaches need - c
+    bint emblem_free                    # an Emblem's move locks no small army (small == 0)
+    uint16_t keeps[EMPIRE_MAX_DOTS]     # the costs of a small army's move onto the dot that
+                                        # keep for the dot alone (the Emblem's witness paths
+                                        # left alone, or a winning conquest)
+
+
+cdef inline void _six_list_init(SixList* q, const EmpireState* s) noexcept nogil:
+    q.state = SIX_UNREADY
+    q.need = EMPIRE_END_MIN - s.total
+    q.low = <uint16_t>(((1 << q.need) - 2) if q.need > 1 else 0)
+    q.x.g = NULL
+
+
+cdef inline uint16_t _past(int p, int need) noexcept nogil:
+    """The costs c of a move onto the dot at place ``p`` (1-based, 0: off it) of the Emblem's
+    witness path that leave the path's first need - c dots alone."""
+    return ALL_COSTS if p == 0 else _costs_from(need - p + 1)
+
+
+cdef void _six_list_open(SixList* q, const EmpireState* s, const Own* o,
+                         uint8_t* cls) noexcept nogil:
+    """Decide whether the rule binds (the turn can still reach 6) and, if so, mark the dots."""
     cdef const EmpireBoard* bd = s.bd
-    cdef Witness w
-    cdef Six x
-    cdef int D = bd.ndots, need = EMPIRE_END_MIN - s.total, i, j, k = 0, a, c, m, f = -1, t
-    cdef int next_f = 0, e, at = 0
-    cdef uint32_t um
-    cdef uint8_t onwalk[EMPIRE_MAX_DOTS]    # bit j: the dot is on walk j's paths
-    cdef uint8_t inwalk[EMPIRE_MAX_DOTS]    # bit j: walk j moves the army on the dot
-    cdef uint8_t epos[EMPIRE_MAX_DOTS]      # 1 + the dot's place on the Emblem's first path
-    cdef uint8_t epos2[EMPIRE_MAX_DOTS]     # and on its second, 0 off them
-    cdef uint8_t wins[EMPIRE_MAX_DOTS]      # entering the dot ends the game
-    cdef uint8_t enough[EMPIRE_COSTS + 1]   # bit j: walk j reaches need - c steps
-    cdef bint keep, supplied = False
-    cdef Supply u
-    if need <= 1 or n == 0 or not _six_holds(s, o, cls, &w):
-        return n                        # (every move then takes the total to 6)
-    x.g = NULL                  # the search's room, opened on first need and shared
-    memset(onwalk, 0, D)
-    memset(inwalk, 0, D)
-    memset(epos, 0, D)
-    memset(epos2, 0, D)
-    memset(wins, 0, D)
+    cdef Witness* w = &q.w
+    cdef int D = bd.ndots, need = q.need, i, j, c, e
+    if not _six_holds(s, o, cls, w):
+        q.state = SIX_OFF               # (every move then takes the total to 6)
+        return
+    q.state = SIX_ON
+    q.supplied = False
+    memset(q.onwalk, 0, D)
+    memset(q.inwalk, 0, D)
+    memset(q.epos, 0, D)
+    memset(q.epos2, 0, D)
+    memset(q.wins, 0, D)
     if w.emblem:
         for i in range(need):
-            epos[w.edots[0][i]] = <uint8_t>(i + 1)
+            q.epos[w.edots[0][i]] = <uint8_t>(i + 1)
     if w.emblem2:
         for i in range(need):
-            epos2[w.edots[1][i]] = <uint8_t>(i + 1)
+            q.epos2[w.edots[1][i]] = <uint8_t>(i + 1)
     for j in range(w.nwalks):
         for i in range(w.ndots[j]):
-            onwalk[w.dots[j][i]] |= <uint8_t>(1 << j)
+            q.onwalk[w.dots[j][i]] |= <uint8_t>(1 << j)
         for i in range(w.narmies[j]):
-            inwalk[w.armies[j][i]] |= <uint8_t>(1 << j)
+            q.inwalk[w.armies[j][i]] |= <uint8_t>(1 << j)
+    q.walked = 0
     for c in range(EMPIRE_COSTS + 1):
-        enough[c] = 0
+        q.enough[c] = 0
         for j in range(w.nwalks):
             if w.got[j] + c >= need:
-                enough[c] |= <uint8_t>(1 << j)
+                q.enough[c] |= <uint8_t>(1 << j)
+        if q.enough[c]:
+            q.walked |= <uint16_t>(1 << c)
+    q.emblem_free = s.small == 0
     for e in range(EMPIRE_EMPIRES):
         if _wins(s, bd.base_dot[e]):
-            wins[bd.base_dot[e]] = 1
-    for i in range(n):
-        a = ids[i]
-        um = <uint32_t>a // EMPIRE_COSTS      # (ids are not negative: unsigned is cheaper)
-        m = <int>um
-        c = a - m * EMPIRE_COSTS + 1
-        if m >= next_f:                 # ids ascend: a new army
-            f = <int>(um // <uint32_t>D)
-            next_f = (f + 1) * D
-            at = army_type(s.army[f])
-        keep = c >= need
-        if not keep:
-            t = m - f * D
-            if wins[t]:
-                keep = True
-            elif at == EMPIRE_T_E:
-                keep = s.small == 0 and (
-                    enough[c] & ~onwalk[t] != 0
-                    or (not _short(s, o, &u, &supplied, need, f, t, c, at)
-                        and _after_move(s, o, cls, a, f, t, c, at, &x)))
-            else:
-                # the Emblem's path keeps if the move lands past the ``need - c`` steps it
-                # still needs after the move
-                keep = ((w.emblem and not (0 < epos[t] <= need - c))
-                        or (w.emblem2 and not (0 < epos2[t] <= need - c))
-                        or enough[c] & ~(onwalk[t] | inwalk[f]) != 0
-                        or (not _short(s, o, &u, &supplied, need, f, t, c, at)
-                            and _after_move(s, o, cls, a, f, t, c, at, &x)))
-        if keep:
-            ids[k] = a
-            k += 1
-    if x.g != NULL:
-        _six_close(&x)
-    return k
+            q.wins[bd.base_dot[e]] = 1
+    # keeps: every cost off the Emblem's witness path (or off one of the two), else the costs
+    # that land past the ``need - c`` steps it still needs after the move
+    if w.emblem:
+        memset(q.keeps, 0xFF, D * sizeof(uint16_t))
+        for i in range(need):
+            c = w.edots[0][i]
+            q.keeps[c] = _past(q.epos[c], need) | (_past(q.epos2[c], need) if w.emblem2 else 0)
+    else:
+        for i in range(D):
+            q.keeps[i] = <uint16_t>~q.low
+    for e in range(EMPIRE_EMPIRES):
+        if q.wins[bd.base_dot[e]]:
+            q.keeps[bd.base_dot[e]] = 0xFFFF
+
+
+cdef uint16_t _six_rest(SixList* q, const EmpireState* s, const Own* o, uint8_t* cls, int f,
+                        int t, int at, uint16_t m) noexcept nogil:
+    """The costs of ``m`` (moves from ``f`` to ``t`` of an army of type ``at``, each below
+    ``need``, none kept by ``keeps`` for a small army) that the six-step rule keeps: the rest of
+    the tests of _six_check, cheapest first."""
+    cdef int need = q.need, c
+    cdef uint16_t keep = 0
+    cdef uint8_t avoid
+    if at == EMPIRE_T_E:
+        if q.wins[t]:
+            return m
+        if s.small > 0:
+            return 0                    # it locks the small armies: nothing could follow
+        avoid = q.onwalk[t]
+    else:
+        avoid = q.onwalk[t] | q.inwalk[f]
+    while m:
+        c = pl_ctz(m)
+        m &= m - 1
+        if (q.enough[c] & ~avoid
+                or (not _short(s, o, &q.u, &q.supplied, need, f, t, c, at)
+                    and _after_move(s, o, cls, (f * s.bd.ndots + t) * EMPIRE_COSTS + c - 1, f,
+                                    t, c, at, &q.x))):
+            keep |= <uint16_t>(1 << c)
+    return keep
+
+
+cdef int _emit_six(Gen* g, const EmpireState* s, const Own* o, SixList* q, int s0,
+                   int32_t* out, int n) noexcept nogil:
+    """_emit for a list: the ids of the marked (to, cost) of the army on ``s0`` that the
+    six-step rule keeps (ascending), the marks cleared."""
+    cdef Walk* w = &g.w
+    cdef int D = w.bd.ndots, word, v, at = army_type(s.army[s0])
+    cdef uint64_t bits
+    cdef uint16_t m, rest
+    cdef int32_t row
+    for word in range((D + 63) >> 6):
+        bits = w.touched[word]
+        w.touched[word] = 0
+        while bits:
+            v = (word << 6) + pl_ctz(bits)
+            bits &= bits - 1
+            m = w.found[v]
+            w.found[v] = 0
+            if m & q.low:
+                if q.state == SIX_UNREADY:
+                    _six_list_open(q, s, o, g.cls)
+                if q.state == SIX_ON:
+                    rest = m & (q.low if at == EMPIRE_T_E else ~q.keeps[v])
+                    if (rest and (at != EMPIRE_T_E or q.emblem_free)
+                            and not (q.onwalk[v] | q.inwalk[s0])):
+                        rest &= ~q.walked       # (the move leaves every walk alone)
+                    if rest:
+                        m = (m & ~rest) | _six_rest(q, s, o, g.cls, s0, v, at, rest)
+            row = (s0 * D + v) * EMPIRE_COSTS - 1
+            while m:
+                out[n] = row + pl_ctz(m)
+                n += 1
+                m &= m - 1
+    return n
 
 
 cdef int empire_list(const EmpireState* s, int32_t* out) noexcept nogil:
@@ -1540,14 +1681,19 @@ cdef int empire_list(const EmpireState* s, int32_t* out) noexcept nogil:
     returns how many."""
     cdef Gen g
     cdef Own o
+    cdef SixList q
     cdef int n = 0, i, nmoves
     if s.result != EMPIRE_RUNNING:
         return 0
     _gen_init(&g, s)
     _own(s, &o)
+    _six_list_init(&q, s)
     for i in range(o.n):
-        n = _army_moves(&g, s, o.dots[i], EMPIRE_MAX_STEPS, out, n)
-    nmoves = _six_filter(s, &o, g.cls, out, n)
+        _army_search(&g, s, o.dots[i], EMPIRE_MAX_STEPS)
+        n = _emit_six(&g, s, &o, &q, o.dots[i], out, n)
+    if q.x.g != NULL:
+        _six_close(&q.x)
+    nmoves = n
     n = _frees(s, out, nmoves)
     if s.total >= EMPIRE_END_MIN or nmoves == 0:
         out[n] = s.bd.end_id
