@@ -104,6 +104,9 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 #    e from v off the path is reached at cost k + e by the path to v and then a shortest way to
 #    u, so it marks every dot of layer e found at k + e.
 #
+# The functions of a to d take a fused tag (Lanes, core.pyx) that compiles them twice: for ep16's
+# lanes of 16 and 3 words as constants, and for any other board with lanes.
+#
 # Every pair b and c find is a simple path and d looks for every pair still missing, so the list
 # is exact whatever b and c find. Any other board uses _walk; both list the same moves (tested
 # on ep16 and on boards of 32 and 64 spokes against the same boards with their dots renumbered).
@@ -978,7 +981,9 @@ cdef int _frees(const EmpireState* s, int32_t* out, int n) noexcept nogil:
 #    armies walked greedily one after another along plain paths. A path of more than ``need``
 #    steps has a plain prefix of exactly ``need``, so the Emblem's answer is exact for plain
 #    ends. A witness also settles most moves of a list at once: a move that leaves the witness's
-#    armies and dots alone keeps it (its last path is cut short where 6 is reached).
+#    armies and dots alone keeps it (its last path is cut short where 6 is reached). A list
+#    applies these tests per destination as it writes each army's ids (_emit_six: masks of the
+#    costs kept per dot, made once per list), a single move by _six_check.
 # 2. The witnesses again after the one move (_after_move), on the classes of the dots changed
 #    in place.
 # 3. An exhaustive search over the turn's sequences (_six_search) on copies of the state, moves
