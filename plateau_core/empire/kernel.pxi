@@ -482,28 +482,32 @@ cdef void _walk_lanes(Lanes* L, Walk* w, int c, int k) noexcept nogil:
             w.ends[v >> 6] |= bit
 
 
-cdef inline void _step_out(Lanes* L, const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step_out(Lanes* L, const EmpireBoard* bd, const uint64_t* x,
+                           uint64_t* y) noexcept nogil:
     """y = x moved one ring out: each dot's ``out`` neighbour, on a board with lanes."""
     cdef int j
     for j in range(_nwords(L)):
         y[j] = _out_word(L, bd, x, j)
 
 
-cdef inline void _step_in(Lanes* L, const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step_in(Lanes* L, const EmpireBoard* bd, const uint64_t* x,
+                          uint64_t* y) noexcept nogil:
     """y = x moved one ring in."""
     cdef int j
     for j in range(_nwords(L)):
         y[j] = _in_word(L, bd, x, j)
 
 
-cdef inline void _step_up(Lanes* L, const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step_up(Lanes* L, const EmpireBoard* bd, const uint64_t* x,
+                          uint64_t* y) noexcept nogil:
     """y = x moved one spoke up its ring."""
     cdef int j
     for j in range(_nwords(L)):
         y[j] = _up_word(L, bd, x, j)
 
 
-cdef inline void _step_down(Lanes* L, const EmpireBoard* bd, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step_down(Lanes* L, const EmpireBoard* bd, const uint64_t* x,
+                            uint64_t* y) noexcept nogil:
     """y = x moved one spoke down its ring."""
     cdef int j
     for j in range(_nwords(L)):
@@ -517,7 +521,8 @@ cdef enum:
     STEP_DOWN = 3
 
 
-cdef inline void _step(Lanes* L, const EmpireBoard* bd, int dr, const uint64_t* x, uint64_t* y) noexcept nogil:
+cdef inline void _step(Lanes* L, const EmpireBoard* bd, int dr, const uint64_t* x,
+                       uint64_t* y) noexcept nogil:
     if dr == STEP_OUT:
         _step_out(L, bd, x, y)
     elif dr == STEP_IN:
@@ -528,7 +533,8 @@ cdef inline void _step(Lanes* L, const EmpireBoard* bd, int dr, const uint64_t* 
         _step_down(L, bd, x, y)
 
 
-cdef void _monotone_paths(Lanes* L, Walk* w, int v, int k, int main, int side_a, int side_b) noexcept nogil:
+cdef void _monotone_paths(Lanes* L, Walk* w, int v, int k, int main, int side_a,
+                          int side_b) noexcept nogil:
     """Mark found every (u, n) of a path of one monotone family from ``v`` at cost ``k`` (over
     ``open_`` and ``ends``, which leave out the path up to v): each step is ``main`` or a side
     step, and the side steps between two main steps all go the same way (``side_a`` or
@@ -627,7 +633,8 @@ cdef void _class_bits(Gen* g, int D) noexcept nogil:
     g.bits_ready = True
 
 
-cdef void _lanes_search(Lanes* L, Gen* g, const EmpireState* s, int s0, bint open_own) noexcept nogil:
+cdef void _lanes_search(Lanes* L, Gen* g, const EmpireState* s, int s0,
+                        bint open_own) noexcept nogil:
     """The (to, cost) pairs of the army on ``s0`` (an Emblem, or a 6) on a board with lanes, by
     word operations throughout: the distances by a breadth-first search of shifts, the pairs
     they allow (``may``), the pairs the four monotone families of paths find (and, for the
