@@ -265,6 +265,11 @@ cdef void _fill_balls(EmpireBoard* bd) noexcept:
     free(dist)
 
 
+# The word-parallel search is compiled twice, by the fused type ``Lanes`` that each of its
+# functions takes as a first argument (always NULL: only its type is read): ``Lanes16`` for a
+# board of lanes S = 16 and at most 3 words of dots (ep16: 16 spokes, 176 dots), where the shift
+# and the word count are constants the compiler unrolls and folds, and ``LanesAny`` for every
+# other board with lanes (S and ``lane0`` read from the board, LANE_WORDS words).
 ctypedef struct Lanes16:
     char unused
 
@@ -278,11 +283,6 @@ ctypedef fused Lanes:
     LanesAny
 
 
-# The word-parallel search is compiled twice, by the fused type ``Lanes`` that each of its
-# functions takes as a first argument (always NULL: only its type is read): ``Lanes16`` for a
-# board of lanes S = 16 and at most 3 words of dots (ep16: 16 spokes, 176 dots), where the shift
-# and the word count are constants the compiler unrolls and folds, and ``LanesAny`` for every
-# other board with lanes (S and ``lane0`` read from the board, LANE_WORDS words).
 cdef inline int _nwords(Lanes* L) noexcept nogil:
     """The words of a bitset the search of ``L`` works on."""
     if Lanes is Lanes16:

@@ -766,6 +766,14 @@ cdef void _jumps(Walk* w, int s0, int own_base) noexcept nogil:
             w.cls[land] = C_PASS
 
 
+cdef inline uint64_t _bytes_between(uint64_t y, uint64_t below,
+                                    uint64_t above) noexcept nogil:
+    """The high bit of every byte of ``y`` (bytes of at most 127) strictly between m and n,
+    given below = 127 + n and above = 127 - m in every byte (0 <= m, n <= 128): no byte
+    borrows or carries into the next, so the test is exact (_own, _classify)."""
+    return (below - y) & (y + above) & (<uint64_t>0x8080808080808080)
+
+
 cdef void _classify(const EmpireState* s, uint8_t* cls) noexcept nogil:
     """Class every dot for the Empire to act (the own base is BLOCK: only the Emblem's search
     opens it): by the army on it, then the bases still standing. Eight dots at a time: with y
@@ -793,8 +801,7 @@ cdef void _classify(const EmpireState* s, uint8_t* cls) noexcept nogil:
         zero = ~((y + LOW7) | x) & HIGH
         own = 0
         for i in range(nown):
-            own |= (below[i] - y) & (y + above[i])
-        own &= HIGH
+            own |= _bytes_between(y, below[i], above[i])
         word = (zero >> 7) | ((~(zero | own) & HIGH) >> 6)
         memcpy(&cls[d], &word, 8)
         d += 8
@@ -908,7 +915,7 @@ cdef void _army_search(Gen* g, const EmpireState* s, int d, int cap) noexcept no
         _walk_two(&g.w, d)
     elif g.w.bd.lane and budget >= (LANES_EMBLEM_MIN if t == EMPIRE_T_E else
                                     LANES_SIX_MIN if t == EMPIRE_T_6 else 99):
-        if g.w.bd.lane == 16 and g.w.bd.ndots <= 192:
+        if g.w.bd.lane == 16 and g.w.bd.ndots <= 64 * _nwords(<Lanes16*>NULL):
             _lanes_search(<Lanes16*>NULL, g, s, d, t == EMPIRE_T_E)
         else:
             _lanes_search(<LanesAny*>NULL, g, s, d, t == EMPIRE_T_E)
@@ -1020,7 +1027,7 @@ cdef int _own(const EmpireState* s, Own* o) noexcept nogil:
     while d + 8 <= D:
         memcpy(&x, &s.army[d], 8)
         low = x & LOW7
-        hit = (below - low) & ~x & (low + above) & (ONES << 7)
+        hit = _bytes_between(low, below, above) & ~x      # (moved armies left out)
         while hit and n < cap:
             o.dots[n] = <int16_t>(d + (pl_ctz(hit) >> 3))
             n += 1
@@ -1656,7 +1663,8 @@ cdef uint16_t _six_rest(SixList* q, const EmpireState* s, const Own* o, uint8_t*
 cdef int _emit_six(Gen* g, const EmpireState* s, const Own* o, SixList* q, int s0,
                    int32_t* out, int n) noexcept nogil:
     """_emit for a list: the ids of the marked (to, cost) of the army on ``s0`` that the
-    six-step rule keeps (ascending), the marks cleared."""
+    six-step rule keeps (ascending), the marks cleared. (A loop of its own: _emit with the rule
+    as an option cost the list 11% more instructions.)"""
     cdef Walk* w = &g.w
     cdef int D = w.bd.ndots, word, v, at = army_type(s.army[s0])
     cdef uint64_t bits
