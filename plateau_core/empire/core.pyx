@@ -15,6 +15,7 @@ cimport cython
 from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 from plateau_core._common cimport (
     GameCore, ListCore, Rng, Work, rng_seed, rng_below, splitmix64, pl_ctz, pl_popcount, check_int,
@@ -697,14 +698,23 @@ cdef class EmpireCore(ListCore):
         result, conquered, out, empty_turns, moved, captures)``; armies as bytes of codes,
         captures as ``(captor, victim, type, count)``."""
         cdef EmpireState* s = self.s
-        cdef int c, v, t
-        armies = bytes([s.army[d] & EMPIRE_CODE_MASK for d in range(s.bd.ndots)])
+        cdef int c, v, t, d, n = s.bd.ndots
+        cdef bytes armies = PyBytes_FromStringAndSize(NULL, n)
+        cdef char* a = PyBytes_AS_STRING(armies)
+        for d in range(n):
+            a[d] = <char>(s.army[d] & EMPIRE_CODE_MASK)
         caps = [(c, v, t, s.cap[c][v][t]) for c in range(4) for v in range(4) for t in range(4)
                 if s.cap[c][v][t]]
         return (armies, s.to_move, s.total, s.small, bool(s.emblem_moved), bool(s.locked),
                 s.free_from, s.result, [s.conq[i] for i in range(s.nconq)],
                 [s.out[i] for i in range(s.nout)], s.empty_turns,
                 sorted(s.moved[i] for i in range(s.nmoved)), caps)
+
+    def _status(self) -> tuple:
+        """``(to_move, result, empty_turns, free_from)`` of the raw position without the rest
+        of it: what ``result``, ``current_empire``, ``empty_turns`` and ``free_window`` read,
+        maybe at every step of a user's loop."""
+        return self.s.to_move, self.s.result, self.s.empty_turns, self.s.free_from
 
     def _turns(self) -> tuple:
         """``(turns, turn_limit)``: the Empire turns ended so far and the limit (0: none)."""

@@ -50,7 +50,14 @@ def play_both(
         where = f"{variant}/{board} seed {seed} ply {mine.ply}"
         legal = mine.legal_action_strings()
         assert sorted(legal) == sorted(ref.legal_actions()), where
-        assert without_ply(mine.position_dict()) == ref.position(), where
+        position = ref.position()
+        assert without_ply(mine.position_dict()) == position, where
+        # the properties read without the rest of the position agree with it
+        assert mine.free_window == position["free_window"], where
+        assert mine.empty_turns == position["empty_turns"], where
+        over = ref.is_over()
+        assert mine.current_empire == (None if over else position["to_move"]), where
+        assert (mine.result is None) == (not over), where
         assert mine.is_terminal() == ref.is_over(), where
         assert mine.current_player == ref.current_player, where
         assert mine.ranking() == ref.ranking(), where

@@ -353,7 +353,8 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
     @property
     def current_empire(self) -> str | None:
         """The letter of the Empire whose turn it is, or None once the game is over."""
-        return None if self.is_terminal() else EMPIRES[self._position()[1]]
+        to_move, result, _, _ = self._status()
+        return None if result else EMPIRES[to_move]
 
     def owner(self, empire: str) -> int | None:
         """The player who commands ``empire`` (a letter), or None if it is not in play."""
@@ -406,19 +407,19 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
     def free_window(self) -> str | None:
         """The Empire just conquered while its captures of the conqueror's armies may be freed
         (``+T@dot``), else None."""
-        window: str | None = self._raw()["free_window"]
-        return window
+        free_from = self._status()[3]
+        return None if free_from < 0 else EMPIRES[free_from]
 
     @property
     def empty_turns(self) -> int:
         """Consecutive turns ended with no step (a full round of them is a draw)."""
-        return int(self._position()[10])
+        return int(self._status()[2])
 
     @property
     def result(self) -> str | None:
         """None while the game runs, ``"win"`` (one player left) or ``"draw"`` (a full round
         of empty turns)."""
-        return (None, "win", "draw")[self._position()[7]]
+        return (None, "win", "draw")[self._status()[1]]
 
     def ranking(self) -> list[list[int]]:
         """The players still in share first place (alone once the game is won), then the
