@@ -51,9 +51,14 @@ cdef uint64_t x_plateau(const XState* s, int sq) noexcept nogil:
 cdef inline uint64_t _component(const XState* s, int sq) noexcept nogil:
     """The spaces joined to ``sq`` through sides of equal level (its plateau if it is above
     level 0); reads the relations only."""
+    return _joined(s, bit(sq))
+
+
+cdef inline uint64_t _joined(const XState* s, uint64_t comp) noexcept nogil:
+    """The spaces joined to any space of ``comp`` through sides of equal level: the union of
+    their components, in one flood (the relation is symmetric)."""
     cdef int n = s.spec.n
-    cdef uint64_t eqe = s.eq_e, eqn = s.eq_n
-    cdef uint64_t comp = bit(sq), grow
+    cdef uint64_t eqe = s.eq_e, eqn = s.eq_n, grow
     while True:
         grow = comp | ((comp & eqe) << 1) | ((comp >> 1) & eqe) \
             | ((comp & eqn) << n) | ((comp >> n) & eqn)
@@ -77,14 +82,19 @@ cdef inline uint64_t _reach(const XState* s, int start, uint64_t allowed) noexce
 cdef inline uint64_t _blocked(const XState* s, int player) noexcept nogil:
     """Spaces closed to ``player``: the plateaus (level >= 1) holding another player's piece."""
     cdef const XSpec* sp = s.spec
-    cdef uint64_t blocked = 0
-    cdef int q, sq, own_lo = player * sp.ppp
-    for q in range(sp.npieces):
-        sq = s.pos[q]
-        if sq >= 0 and (q < own_lo or q >= own_lo + sp.ppp) \
-                and not ((s.ground | blocked) & bit(sq)):
-            blocked |= _component(s, sq)
-    return blocked
+    cdef uint64_t own = 0
+    cdef int q
+    for q in range(player * sp.ppp, (player + 1) * sp.ppp):
+        if s.pos[q] >= 0:
+            own |= bit(s.pos[q])
+    return _closed(s, own)
+
+
+cdef inline uint64_t _closed(const XState* s, uint64_t own) noexcept nogil:
+    """``_blocked`` given the spaces of the player's own pieces (``own``): the other pieces
+    above level 0 are the occupied spaces less those, and their plateaus one flood."""
+    cdef uint64_t seeds = s.occ & ~own & ~s.ground
+    return _joined(s, seeds) if seeds else 0
 
 
 cdef void x_masks(const XState* s, XMasks* m) noexcept nogil:
@@ -127,7 +137,7 @@ cdef inline void _builds(const XState* s, int p, uint64_t free, int n,
 cdef inline void _masks(const XState* s, XMasks* m) noexcept nogil:
     cdef const XSpec* sp = s.spec
     cdef int p = s.player, n = sp.n, i, q, sq, k, tmp, own_lo
-    cdef uint64_t free, allowed, dest
+    cdef uint64_t free, allowed, dest, mine
     cdef int8_t own[4]
     m.enter = 0
     m.nmove = 0
@@ -139,6 +149,7 @@ cdef inline void _masks(const XState* s, XMasks* m) noexcept nogil:
     _builds(s, p, free, n, m)
     # Enter: a piece not yet in play goes to an unoccupied level-0 space.
     k = 0
+    mine = 0
     own_lo = p * sp.ppp
     for i in range(sp.ppp):
         q = own_lo + i
@@ -146,11 +157,12 @@ cdef inline void _masks(const XState* s, XMasks* m) noexcept nogil:
             m.enter = s.ground & free
         else:
             own[k] = s.pos[q]
+            mine |= bit(own[k])
             k += 1
     if k == 0:
         return
     # Move: opponents' plateaus (level >= 1) are closed; own pieces never block a plateau.
-    allowed = free & ~_blocked(s, p)
+    allowed = free & ~_closed(s, mine)
     if k == 2 and own[1] < own[0]:
         tmp = own[0]
         own[0] = own[1]
