@@ -48,6 +48,8 @@ from plateau.state import GameState
 TYPES: tuple[str, ...] = tuple(_e.TYPES)
 #: the most steps an army of each type takes in one move
 VALUE: dict[str, int] = dict(zip(TYPES, _e.VALUE))
+#: an army's name ("B4", "GE") by its code in the kernel (1 + 4 * Empire + type; 0: none)
+_ARMY_NAMES: tuple[str, ...] = ("", *(e + t for e in EMPIRES for t in TYPES))
 #: steps in a turn, steps of the small armies in a turn, steps before End is legal
 TURN_STEPS, SMALL_STEPS, END_MIN = 12, 6, 6
 
@@ -339,16 +341,12 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         """The army on ``dot`` (name or index) as Empire letter + type (``"B4"``, ``"GE"``),
         or None."""
         code = int(self._army(self._dot(dot)))
-        return None if code == 0 else EMPIRES[(code - 1) >> 2] + TYPES[(code - 1) & 3]
+        return _ARMY_NAMES[code] or None
 
     def armies(self) -> dict[str, str]:
         """Every army on the board: dot name -> Empire letter + type, in dot-index order."""
         dots = self.board.dots
-        return {
-            dots[d]: EMPIRES[(c - 1) >> 2] + TYPES[(c - 1) & 3]
-            for d, c in enumerate(self._position()[0])
-            if c
-        }
+        return {dots[d]: _ARMY_NAMES[c] for d, c in enumerate(self._position()[0]) if c}
 
     @property
     def current_empire(self) -> str | None:
@@ -620,11 +618,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
             "board": self.options["board"],
             **limit,
             "to_move": r["to_move"],
-            "armies": {
-                dots[d]: EMPIRES[(c - 1) >> 2] + TYPES[(c - 1) & 3]
-                for d, c in enumerate(r["armies"])
-                if c
-            },
+            "armies": {dots[d]: _ARMY_NAMES[c] for d, c in enumerate(r["armies"]) if c},
             "total": r["total"],
             "small": r["small"],
             "emblem_moved": r["emblem_moved"],
@@ -699,9 +693,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
     def __str__(self) -> str:
         r = self._raw()
         board = self.board
-        marks = {
-            d: EMPIRES[(c - 1) >> 2] + TYPES[(c - 1) & 3] for d, c in enumerate(r["armies"]) if c
-        }
+        marks = {d: _ARMY_NAMES[c] for d, c in enumerate(r["armies"]) if c}
         standing = {
             d: "*" + b
             for d, b in board.base_of.items()
