@@ -49,8 +49,8 @@ cdef class BatchCore:
         self.rngs = <Rng*>malloc(max(n, 1) * sizeof(Rng))
         self._kept_off[0] = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
         self._kept_off[1] = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
-        if self._acts == NULL or self._drawn == NULL or self.rngs == NULL or self._kept_off[0] == NULL \
-                or self._kept_off[1] == NULL:
+        if self._acts == NULL or self._drawn == NULL or self.rngs == NULL \
+                or self._kept_off[0] == NULL or self._kept_off[1] == NULL:
             raise MemoryError(f"no memory for a batch of {n:,} games (actions)")
         self.num_envs = n
         self.ply_cap = ply_cap
@@ -108,8 +108,9 @@ cdef class BatchCore:
         kept ids are cleared and the legal ones set, and those are kept. Whatever ``out``
         holds, every write lands inside it (kept ids are below ``num_distinct_actions``)."""
         if out.shape[0] != self.num_envs or out.shape[1] != self.n_actions:
-            raise _c.ArgumentError(f"mask array must have shape ({self.num_envs}, {self.n_actions}), "
-                             f"got ({out.shape[0]}, {out.shape[1]})")
+            raise _c.ArgumentError(
+                f"mask array must have shape ({self.num_envs}, {self.n_actions}), "
+                f"got ({out.shape[0]}, {out.shape[1]})")
         if not 0 <= mode <= 2:
             raise _c.ArgumentError(f"mode must be 0, 1 or 2, got {mode!r}")
         if mode == 2 and self._kept_now < 0:

@@ -11,8 +11,8 @@ from libc.string cimport memset
 from plateau_core._batch cimport BatchCore
 from plateau_core._common cimport ids_contain, rng_below
 from plateau_core.albea.core cimport (
-    AlbeaState, ALBEA_MAX_LEGAL, ALBEA_MAX_PLY, ALBEA_NUM_ACTIONS, ALBEA_PHASE_OVER, albea_init, albea_list, albea_make, albea_hash,
-    albea_observe, albea_is_legal, albea_points,
+    AlbeaState, ALBEA_MAX_LEGAL, ALBEA_MAX_PLY, ALBEA_NUM_ACTIONS, ALBEA_PHASE_OVER, albea_init,
+    albea_list, albea_make, albea_hash, albea_observe, albea_is_legal, albea_points,
 )
 from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
@@ -29,7 +29,8 @@ cdef class AlbeaBatch(BatchCore):
     def __cinit__(self, int n, unsigned long long seed=0, int ply_cap=400, int max_plies=0):
         self.states = NULL
         if not 0 <= max_plies < ALBEA_MAX_PLY:
-            raise _c.ArgumentError(f"max_plies must be an int in [0, {ALBEA_MAX_PLY}), got {max_plies!r}")
+            raise _c.ArgumentError(
+                f"max_plies must be an int in [0, {ALBEA_MAX_PLY}), got {max_plies!r}")
         self.max_plies = max_plies
         if n < 1:
             raise _c.ArgumentError(f"a batch holds at least one game, got n={n!r}")

@@ -92,7 +92,8 @@ cdef void albea_init(AlbeaState* s, int max_plies) noexcept nogil
 cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil
 cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogil
 cdef void albea_make(AlbeaState* s, int a) noexcept nogil
-cdef uint64_t albea_perft(const AlbeaState* s, int depth, bint bulk, uint16_t* bufs, Work* w) noexcept nogil
+cdef uint64_t albea_perft(const AlbeaState* s, int depth, bint bulk, uint16_t* bufs,
+                          Work* w) noexcept nogil
 cdef uint64_t albea_hash(const AlbeaState* s) noexcept nogil
 cdef void albea_points(const AlbeaState* s, float* out) noexcept nogil
 cdef void albea_observe(const AlbeaState* s, int viewer, float* out) noexcept nogil

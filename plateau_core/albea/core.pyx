@@ -1,8 +1,9 @@
 # cython: language_level=3
 """Compiled move generation for Jim Albea's Plateau (1986).
 
-Implements the action-id layout of docs/albea-plateau-design.md section 1, the flat ``AlbeaState`` of
-section 2 and the generation / make kernels of section 3 for the perfect-information rules.
+Implements the action-id layout of docs/albea-plateau-design.md section 1, the flat
+``AlbeaState`` of section 2 and the generation / make kernels of section 3 for the
+perfect-information rules.
 Kernels are ``noexcept nogil`` and never check input; :class:`AlbeaCore` validates everything.
 """
 cimport cython
@@ -246,9 +247,9 @@ def layout():
     """The id layout of design section 1.2-1.3 as plain Python data."""
     return {
         "num_distinct_actions": ALBEA_NUM_ACTIONS,
-        "bases": {"opening": ALBEA_BASE_OPEN, "onboard": ALBEA_BASE_ONBOARD, "move": ALBEA_BASE_MOVE,
-                  "stomp": ALBEA_BASE_STOMP, "offer": ALBEA_BASE_OFFER, "give": ALBEA_BASE_GIVE,
-                  "refuse": ALBEA_REFUSE, "pass": ALBEA_PASS},
+        "bases": {"opening": ALBEA_BASE_OPEN, "onboard": ALBEA_BASE_ONBOARD,
+                  "move": ALBEA_BASE_MOVE, "stomp": ALBEA_BASE_STOMP, "offer": ALBEA_BASE_OFFER,
+                  "give": ALBEA_BASE_GIVE, "refuse": ALBEA_REFUSE, "pass": ALBEA_PASS},
         "move_off": list(_PY_MOVE_OFF),
         "block": list(_PY_BLOCK),
         "path_off": [list(x) for x in _PY_PATH_OFF],
@@ -786,7 +787,8 @@ cdef class AlbeaCore(ListCore):
         _set_counts(tender, &t.tender[0], "tender")
         for ty in range(7):
             if t.tender[ty] > (t.pri[t.offerer][ty] if t.offerer >= 0 else 0):
-                raise _c.ArgumentError("a tender of the offerer's prisoners in the respond phase only")
+                raise _c.ArgumentError(
+                    "a tender of the offerer's prisoners in the respond phase only")
             v += t.tender[ty] * C_VALUE[ty]
         if (v > 0) != (t.phase == ALBEA_PHASE_RESPOND):
             raise _c.ArgumentError("the respond phase needs a non-empty tender")

@@ -53,7 +53,8 @@ cdef class EmpireBatch(BatchCore):
         self.cache = NULL
         self.cached = NULL
         if not 0 <= variant_index < len(_VARIANTS):
-            raise _c.ArgumentError(f"variant index {variant_index!r} out of range [0, {len(_VARIANTS)})")
+            raise _c.ArgumentError(
+                f"variant index {variant_index!r} out of range [0, {len(_VARIANTS)})")
         if n < 1:
             raise _c.ArgumentError(f"a batch holds at least one game, got n={n!r}")
         if ply_cap < 1:

@@ -605,7 +605,8 @@ cdef class EmpireCore(ListCore):
         memcpy(snap + sizeof(int64_t), self.s, self.s.bd.state_bytes)
 
     cdef void _restore(self, const char* snap) noexcept:
-        memcpy(self.s, snap + sizeof(int64_t), (<const EmpireState*>(snap + sizeof(int64_t))).bd.state_bytes)
+        memcpy(self.s, snap + sizeof(int64_t),
+               (<const EmpireState*>(snap + sizeof(int64_t))).bd.state_bytes)
 
     cdef void _make(self, int a) noexcept:
         empire_make(self.s, a)
@@ -861,7 +862,8 @@ cdef class EmpireCore(ListCore):
             s.cap[c][y][t] = k
         if nplayers - s.nout <= 1:
             s.result = EMPIRE_WON
-        elif s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive) or (limit and ended >= limit):
+        elif (s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive)
+              or (limit and ended >= limit)):
             s.result = EMPIRE_DRAW
         self._tables = tables
         self._variant = v

@@ -67,9 +67,9 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # A 2 (at most 2 steps) is enumerated directly. The 6s and 4s (at most 6 steps in a turn) and an
 # Emblem with at most EVERY_MAX steps left walk every simple path depth first (_walk with
 # ``every``; a 4's jumps start some of them): for so few steps that is cheaper than any
-# bookkeeping. An Emblem with more steps left searches the simple paths (self-avoiding walks) depth first, which on open
-# ground means some 3 x 10^5 walks for 12 steps; four things make that cheap while keeping it
-# exact:
+# bookkeeping. An Emblem with more steps left searches the simple paths (self-avoiding walks)
+# depth first, which on open ground means some 3 x 10^5 walks for 12 steps; four things make that
+# cheap while keeping it exact:
 #
 # 1. A breadth-first search from the Emblem first gives each dot u its distance d(u) over PASS
 #    dots. A path to u never costs less than d(u), and on a bipartite board costs d(u),
@@ -87,8 +87,11 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # 4. The last step of a path is made inline (no call, no test).
 #
 # On a board with lanes (ep16: dot ids are ring * S + spoke with S = 16, 32 or 64, checked when
-# the tables are built) an Emblem with at least LANES_EMBLEM_MIN steps left, and a 6 with at
-# least LANES_SIX_MIN, use _lanes_search instead, all by word operations on bitsets of the dots:
+# the tables are built) the searches work by word operations on bitsets of the dots instead.
+# Every army but a 2 with at most SHORT_MAX steps left (the 4s and 6s always) follows all its
+# walks that never step straight back at once, cost by cost (_short_lanes): on such a board a
+# walk of up to 6 steps is a simple path unless it goes round a square, which three quarter
+# turns the same way in a row tell. An Emblem with more steps left uses _lanes_search:
 #
 # a. the distances of item 1 by a breadth-first search of shifts (_expand, _next_layer), a
 #    layer per cost, and from them ``may[n]``, the dots that may be reached at cost n (as
@@ -96,8 +99,8 @@ cdef int empire_current_player(const EmpireState* s) noexcept nogil:
 # b. four families of paths that are simple by their shape (_monotone_paths: never back to a
 #    ring, or to a spoke, once left), each followed for every cost at once, three bitsets per
 #    cost; at an Emblem with its whole budget they find 95% of the pairs beyond the shortest;
-# c. for an Emblem, the same families after a straight run of 1 to TURN_MAX steps, going back
-#    the other way (_turned_paths: the run's dots are off the board meanwhile);
+# c. the same families after a straight run of 1 to TURN_MAX steps, going back the other way
+#    (_turned_paths: the run's dots are off the board meanwhile);
 # d. _walk_lanes for the rest, if any: the dots off the path are bitsets, a step marks all of a
 #    dot's neighbours at once, and the test of 3 is a layer-by-layer expansion by shifts
 #    (_quiet_lanes) from LANES_MIN steps left. That test also finds pairs: a dot u at distance
@@ -119,9 +122,9 @@ cdef enum:
     BFS_MIN = 7             # the breadth-first test only with at least this many steps left
     LANES_MIN = 3           # the word-parallel test (boards with lanes) from this many left
     EVERY_MAX = 7           # budgets up to this: every path, no breadth-first search
-    LANES_EMBLEM_MIN = 6    # on boards with lanes, _lanes_search for an Emblem with at least
-    LANES_SIX_MIN = 4       # this budget, and for a 6 with at least this one
     TURN_MAX = 3            # _turned_paths: straight runs of up to this many steps
+    SHORT_MAX = 6           # on boards with lanes: _short_lanes up to this budget, then
+                            # _lanes_search (an Emblem)
 
 
 ctypedef struct Walk:
@@ -633,14 +636,137 @@ cdef void _class_bits(Gen* g, int D) noexcept nogil:
     g.bits_ready = True
 
 
-cdef void _lanes_search(Lanes* L, Gen* g, const EmpireState* s, int s0,
-                        bint open_own) noexcept nogil:
-    """The (to, cost) pairs of the army on ``s0`` (an Emblem, or a 6) on a board with lanes, by
-    word operations throughout: the distances by a breadth-first search of shifts, the pairs
-    they allow (``may``), the pairs the four monotone families of paths find (and, for the
-    Emblem, the families that turn back), then _walk_lanes for the rest. ``open_own``: the
-    Emblem's search (its own base is open to it when empty). Marks the found pairs in
-    ``found`` / ``touched`` for _emit."""
+# Armies with at most SHORT_MAX steps to take, on a board with lanes (_short_lanes): a board
+# with lanes is part of a cylinder grid of at least 16 spokes, where a step out and a step
+# round commute. Its only cycles of up to 6 steps are squares (4 steps) and two squares side by
+# side (6), and a walk of up to 6 steps that never steps straight back meets a dot twice only
+# (a) where it began (a cycle of 4 or 6 from the start: the army's own dot is never an end), or
+# (b) by going round a square: four steps, each a quarter turn the same way round as the one
+# before (three turns alike in a row). Every other such walk is a simple path. So the pairs
+# are the ends of the walks that never step back, cost by cost, kept apart by the direction of
+# their last step and, from 5 steps, by the turns just made (none, one or two to the left, one
+# or two to the right); a third turn alike is never taken. Rotating a quarter turn:
+# out -> up -> in -> down -> out (_LEFT), and back (_RIGHT).
+cdef int _LEFT[4]
+cdef int _RIGHT[4]
+_LEFT[STEP_OUT], _LEFT[STEP_UP], _LEFT[STEP_IN], _LEFT[STEP_DOWN] = \
+    STEP_UP, STEP_IN, STEP_DOWN, STEP_OUT
+_RIGHT[STEP_UP], _RIGHT[STEP_IN], _RIGHT[STEP_DOWN], _RIGHT[STEP_OUT] = \
+    STEP_OUT, STEP_UP, STEP_IN, STEP_DOWN
+
+cdef enum:
+    TURNS = 5                   # the turns just made: none, left, left twice, right, right twice
+    T_NONE = 0
+    T_LEFT = 1
+    T_LEFT2 = 2
+    T_RIGHT = 3
+    T_RIGHT2 = 4
+
+
+cdef inline void _mark_got(Walk* w, int j, int n, uint64_t got) noexcept nogil:
+    """Mark (u, n) found for the dots u of word ``j`` of a bitset."""
+    cdef uint16_t bit = <uint16_t>(1 << n)
+    w.touched[j] |= got
+    while got:
+        w.found[(j << 6) + pl_ctz(got)] |= bit
+        got &= got - 1
+
+
+cdef void _short_lanes(Lanes* L, Gen* g, const EmpireState* s, int s0,
+                       bint open_own) noexcept nogil:
+    """Every (to, cost) of the army on ``s0``, with at most SHORT_MAX steps to take, on a
+    board with lanes, by word operations (the walks above). ``open_own``: the Emblem (its own
+    base is open to it when empty). Marks ``found`` / ``touched`` for _emit."""
+    cdef Walk* w = &g.w
+    cdef const EmpireBoard* bd = s.bd
+    cdef int B = w.budget, n, j, t, r, l, p = 0, own = bd.base_dot[s.to_move]
+    # the walks' ends at cost n, by the direction dr of their last step and (from 5 steps) the
+    # turns q just made: word j of set (dr, q) at [(dr * TURNS + q) * LANE_WORDS + j], in two
+    # buffers (this cost's and the next)
+    cdef uint64_t buf[2][4 * TURNS * LANE_WORDS]
+    cdef uint64_t* cur
+    cdef uint64_t* nxt
+    cdef uint64_t x[TURNS][LANE_WORDS]
+    cdef uint64_t every[4][LANE_WORDS]      # every[dr]: the ends of last step dr, any turns
+    cdef uint64_t opn[LANE_WORDS]
+    cdef uint64_t ends[LANE_WORDS]
+    cdef uint64_t got, radial, round_, alive = 0
+    cdef bint turns = B > 4     # (up to 4 steps no square closes off the start)
+    cdef int q_sets = TURNS if turns else 1
+    if not g.bits_ready:
+        _class_bits(g, bd.ndots)
+    for j in range(_nwords(L)):
+        opn[j] = g.passb[j]
+        x[0][j] = 0
+    if open_own and s.army[own] == 0:
+        opn[own >> 6] |= (<uint64_t>1) << (own & 63)
+    for j in range(_nwords(L)):
+        ends[j] = opn[j] | g.takeb[j]
+    x[0][s0 >> 6] = (<uint64_t>1) << (s0 & 63)
+    cur = buf[0]
+    for t in range(4):
+        _step(L, bd, t, x[0], cur + t * TURNS * LANE_WORDS)
+        for j in range(LANE_WORDS, q_sets * LANE_WORDS):
+            cur[t * TURNS * LANE_WORDS + j] = 0
+    n = 1
+    while True:
+        # the ends reached at n; then what goes on from them (PASS dots only)
+        for j in range(_nwords(L)):
+            for t in range(4):
+                every[t][j] = cur[t * TURNS * LANE_WORDS + j]
+            if turns:
+                for t in range(4):
+                    for r in range(1, TURNS):
+                        every[t][j] |= cur[(t * TURNS + r) * LANE_WORDS + j]
+            got = every[0][j] | every[1][j] | every[2][j] | every[3][j]
+            alive |= got & opn[j]
+            got &= ends[j]
+            if got:
+                _mark_got(w, j, n, got)
+        if n >= B or not alive:
+            return
+        alive = 0
+        p ^= 1
+        nxt = buf[p]
+        if not turns:
+            # each direction goes on from the ends whose last step was not its opposite
+            for j in range(_nwords(L)):
+                radial = every[STEP_OUT][j] | every[STEP_IN][j]
+                round_ = every[STEP_UP][j] | every[STEP_DOWN][j]
+                x[STEP_OUT][j] = (every[STEP_OUT][j] | round_) & opn[j]
+                x[STEP_IN][j] = (every[STEP_IN][j] | round_) & opn[j]
+                x[STEP_UP][j] = (every[STEP_UP][j] | radial) & opn[j]
+                x[STEP_DOWN][j] = (every[STEP_DOWN][j] | radial) & opn[j]
+            for t in range(4):
+                _step(L, bd, t, x[t], nxt + t * TURNS * LANE_WORDS)
+        else:
+            # to t: straight on (any turns before), a left turn from _RIGHT[t] (after no turn
+            # or right turns), a second one, a right turn from _LEFT[t], a second one
+            for t in range(4):
+                r = (_RIGHT[t] * TURNS) * LANE_WORDS
+                l = (_LEFT[t] * TURNS) * LANE_WORDS
+                for j in range(_nwords(L)):
+                    x[T_NONE][j] = every[t][j] & opn[j]
+                    x[T_LEFT][j] = (cur[r + T_NONE * LANE_WORDS + j]
+                                    | cur[r + T_RIGHT * LANE_WORDS + j]
+                                    | cur[r + T_RIGHT2 * LANE_WORDS + j]) & opn[j]
+                    x[T_LEFT2][j] = cur[r + T_LEFT * LANE_WORDS + j] & opn[j]
+                    x[T_RIGHT][j] = (cur[l + T_NONE * LANE_WORDS + j]
+                                     | cur[l + T_LEFT * LANE_WORDS + j]
+                                     | cur[l + T_LEFT2 * LANE_WORDS + j]) & opn[j]
+                    x[T_RIGHT2][j] = cur[l + T_RIGHT * LANE_WORDS + j] & opn[j]
+                for r in range(TURNS):
+                    _step(L, bd, t, x[r], nxt + (t * TURNS + r) * LANE_WORDS)
+        cur = nxt
+        n += 1
+
+
+cdef void _lanes_search(Lanes* L, Gen* g, const EmpireState* s, int s0) noexcept nogil:
+    """The (to, cost) pairs of the Emblem on ``s0``, with more than SHORT_MAX steps to take, on
+    a board with lanes, by word operations throughout: the distances by a breadth-first search
+    of shifts, the pairs they allow (``may``), the pairs the four monotone families of paths
+    find and the families that turn back, then _walk_lanes for the rest. The own base is open
+    to the Emblem when empty. Marks the found pairs in ``found`` / ``touched`` for _emit."""
     cdef Walk* w = &g.w
     cdef const EmpireBoard* bd = s.bd
     cdef int B = w.budget, n, j, u, own = bd.base_dot[s.to_move]
@@ -659,7 +785,7 @@ cdef void _lanes_search(Lanes* L, Gen* g, const EmpireState* s, int s0,
     for j in range(_nwords(L)):
         w.open_[j] = g.passb[j]
         take[j] = g.takeb[j]
-    if open_own and s.army[own] == 0:
+    if s.army[own] == 0:
         w.open_[own >> 6] |= (<uint64_t>1) << (own & 63)
     for j in range(_nwords(L)):
         w.ends[j] = w.open_[j] | take[j]
@@ -709,7 +835,7 @@ cdef void _lanes_search(Lanes* L, Gen* g, const EmpireState* s, int s0,
         _monotone_paths(L, w, s0, 0, STEP_UP, STEP_OUT, STEP_IN)
     if w.costs_missing:
         _monotone_paths(L, w, s0, 0, STEP_DOWN, STEP_OUT, STEP_IN)
-    if w.costs_missing and open_own:
+    if w.costs_missing:
         _turned_paths(L, w, s0)
     if w.costs_missing:
         _walk_lanes(L, w, s0, 0)
@@ -913,12 +1039,18 @@ cdef void _army_search(Gen* g, const EmpireState* s, int d, int cap) noexcept no
     g.w.budget = budget
     if t == EMPIRE_T_2:
         _walk_two(&g.w, d)
-    elif g.w.bd.lane and budget >= (LANES_EMBLEM_MIN if t == EMPIRE_T_E else
-                                    LANES_SIX_MIN if t == EMPIRE_T_6 else 99):
+    elif g.w.bd.lane and budget <= SHORT_MAX:
         if g.w.bd.lane == 16 and g.w.bd.ndots <= 64 * _nwords(<Lanes16*>NULL):
-            _lanes_search(<Lanes16*>NULL, g, s, d, t == EMPIRE_T_E)
+            _short_lanes(<Lanes16*>NULL, g, s, d, t == EMPIRE_T_E)
         else:
-            _lanes_search(<LanesAny*>NULL, g, s, d, t == EMPIRE_T_E)
+            _short_lanes(<LanesAny*>NULL, g, s, d, t == EMPIRE_T_E)
+        if t == EMPIRE_T_4 and budget >= 2:
+            _jumps(&g.w, d, own)
+    elif g.w.bd.lane and t == EMPIRE_T_E:
+        if g.w.bd.lane == 16 and g.w.bd.ndots <= 64 * _nwords(<Lanes16*>NULL):
+            _lanes_search(<Lanes16*>NULL, g, s, d)
+        else:
+            _lanes_search(<LanesAny*>NULL, g, s, d)
     elif t != EMPIRE_T_E or budget <= EVERY_MAX:
         if t == EMPIRE_T_E and s.army[own] == 0:
             g.cls[own] = C_PASS         # the Emblem may pass through and stop on its own base
@@ -2051,7 +2183,8 @@ cdef uint64_t empire_hash(const EmpireState* s) noexcept nogil:
         for v in range(4):
             for t in range(4):
                 if s.cap[c][v][t]:
-                    h ^= splitmix64(K_CAP + <uint64_t>((((c * 4 + v) * 4 + t) << 8) | s.cap[c][v][t]))
+                    h ^= splitmix64(K_CAP + <uint64_t>((((c * 4 + v) * 4 + t) << 8)
+                                                       | s.cap[c][v][t]))
     for i in range(s.nconq):
         order = order * 5 + s.conq[i] + 1
     for i in range(s.nout):

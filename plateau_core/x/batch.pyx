@@ -40,7 +40,8 @@ cdef class XBatch(BatchCore):
             raise _c.ArgumentError(f"ply_cap must be >= 1, got {ply_cap!r}")
         self.sp = x_spec(variant_index)
         if not 0 <= first_player < self.sp.players:
-            raise _c.ArgumentError(f"first_player {first_player!r} out of range [0, {self.sp.players})")
+            raise _c.ArgumentError(
+                f"first_player {first_player!r} out of range [0, {self.sp.players})")
         self.states = <XState*>malloc(n * sizeof(XState))
         self.masks = <XMasks*>malloc(n * sizeof(XMasks))
         self.masks_ok = <uint8_t*>malloc(n)

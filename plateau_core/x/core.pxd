@@ -130,5 +130,6 @@ cdef int x_mobility(const XState* s, int player) noexcept nogil
 cdef int x_random_game(XState* s, Rng* rng, int ply_cap, bint sensible_end, Work* w) noexcept nogil
 cdef void x_returns(const XState* s, float* out) noexcept nogil
 cdef void x_observe(const XState* s, int viewer, float* out) noexcept nogil
-cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs, Work* w) noexcept nogil
+cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs,
+                      Work* w) noexcept nogil
 cdef int x_random_action(const XState* s, const XMasks* m, Rng* rng) noexcept nogil

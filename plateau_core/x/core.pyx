@@ -15,8 +15,8 @@ from libc.string cimport memcpy, memset
 
 from plateau_core._common cimport (
     GameCore, Playout, Rng, rng_seed, rng_below, run_playouts,
-    splitmix64, pl_popcount, pl_ctz, nth_set_bit, check_int, check_seed, Work, work_tick, raise_pending, NODE_TICKS, PLY_TICKS,
-    shared_points,
+    splitmix64, pl_popcount, pl_ctz, nth_set_bit, check_int, check_seed, Work, work_tick,
+    raise_pending, NODE_TICKS, PLY_TICKS, shared_points,
 )
 
 
