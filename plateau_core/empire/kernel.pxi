@@ -664,7 +664,8 @@ cdef enum:
 
 
 cdef inline void _mark_got(Walk* w, int j, int n, uint64_t got) noexcept nogil:
-    """Mark (u, n) found for the dots u of word ``j`` of a bitset."""
+    """Mark (u, n) found for the dots u of word ``j`` of a bitset (the word-parallel
+    searches)."""
     cdef uint16_t bit = <uint16_t>(1 << n)
     w.touched[j] |= got
     while got:
@@ -777,8 +778,7 @@ cdef void _lanes_search(Lanes* L, Gen* g, const EmpireState* s, int s0) noexcept
     cdef uint64_t x[LANE_WORDS]
     cdef uint64_t y[LANE_WORDS]
     cdef uint64_t take[LANE_WORDS]
-    cdef uint64_t more, bits, takes = 0
-    cdef uint16_t bit
+    cdef uint64_t more, takes = 0
     # the classes as bitsets (the own base opened to the Emblem when it is empty)
     if not g.bits_ready:
         _class_bits(g, bd.ndots)
@@ -841,13 +841,8 @@ cdef void _lanes_search(Lanes* L, Gen* g, const EmpireState* s, int s0) noexcept
         _walk_lanes(L, w, s0, 0)
     # found: what may be, less what is still missing
     for n in range(1, B + 1):
-        bit = <uint16_t>(1 << n)
         for j in range(_nwords(L)):
-            bits = g.may[n][j] & ~w.miss[n][j]
-            w.touched[j] |= bits
-            while bits:
-                w.found[(j << 6) + pl_ctz(bits)] |= bit
-                bits &= bits - 1
+            _mark_got(w, j, n, g.may[n][j] & ~w.miss[n][j])
 
 
 cdef void _walk_two(Walk* w, int s0) noexcept nogil:
@@ -1026,6 +1021,11 @@ cdef int _army_budget(const EmpireState* s, int t) noexcept nogil:
     return b
 
 
+cdef inline bint _lanes16(const EmpireBoard* bd) noexcept nogil:
+    """Whether the word-parallel searches take their ep16 build (lanes of 16, 3 words)."""
+    return bd.lane == 16 and bd.ndots <= 64 * _nwords(<Lanes16*>NULL)
+
+
 cdef void _army_search(Gen* g, const EmpireState* s, int d, int cap) noexcept nogil:
     """Mark in ``g`` the (to, cost) of the moves of at most ``cap`` steps that the path and
     budget rules allow the army on ``d`` (an unmoved army of the Empire to act), for _emit or
@@ -1040,14 +1040,14 @@ cdef void _army_search(Gen* g, const EmpireState* s, int d, int cap) noexcept no
     if t == EMPIRE_T_2:
         _walk_two(&g.w, d)
     elif g.w.bd.lane and budget <= SHORT_MAX:
-        if g.w.bd.lane == 16 and g.w.bd.ndots <= 64 * _nwords(<Lanes16*>NULL):
+        if _lanes16(g.w.bd):
             _short_lanes(<Lanes16*>NULL, g, s, d, t == EMPIRE_T_E)
         else:
             _short_lanes(<LanesAny*>NULL, g, s, d, t == EMPIRE_T_E)
         if t == EMPIRE_T_4 and budget >= 2:
             _jumps(&g.w, d, own)
     elif g.w.bd.lane and t == EMPIRE_T_E:
-        if g.w.bd.lane == 16 and g.w.bd.ndots <= 64 * _nwords(<Lanes16*>NULL):
+        if _lanes16(g.w.bd):
             _lanes_search(<Lanes16*>NULL, g, s, d)
         else:
             _lanes_search(<LanesAny*>NULL, g, s, d)
