@@ -26,6 +26,13 @@ from plateau_core._common cimport (
 cdef extern from *:
     int __builtin_clz(unsigned int x) nogil
 
+cdef extern from "bytes16.h" nogil:
+    # sixteen bytes at a time where the CPU has SSE2; each returns the bytes it did (0 without)
+    int pl_class_bytes(const uint8_t* army, uint8_t* cls, int n, const uint8_t* lo, int nlo)
+    int pl_find_bytes(const uint8_t* army, int n, int lo, int16_t* dots, int cap, int* count)
+    int pl_byte_bits(const uint8_t* bytes, int n, uint8_t a, uint8_t b, uint64_t* eq_a,
+                     uint64_t* eq_b)
+
 cdef extern from "Python.h":
     # declared without an exception value: the MemoryError stays pending for the wrapper
     void* _no_memory "PyErr_NoMemory" ()
