@@ -38,6 +38,7 @@ WHEEL_NEEDS = (
 #: in the sdist: what a build needs (sources, headers, stubs, board files, build files)
 SDIST_NEEDS = (
     ["pyproject.toml", "setup.py", "README.md", "CHANGELOG.md", "plateau_core/bits.h"]
+    + ["plateau_core/bytes16.h"]
     + [f"plateau_core/{m}.pyx" for m in MODULES]
     + [f"plateau_core/{m}.pyi" for m in MODULES]
     + ["plateau_core/_common.pxd", "plateau_core/*/kernel.pxi", "plateau_core/*/core.pxd"]
