@@ -302,7 +302,9 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
     cdef int me = s.player
     cdef int b, tp, sq, i, o, base, m, largest
     cdef uint32_t gaps, stomps = 0
-    cdef uint32_t square_gaps[16]
+    cdef uint16_t gap_ids[16 * 24]
+    cdef uint16_t first
+    cdef int ngaps
     cdef Tops tops
     cdef int idx[64]
     cdef int val[64]
@@ -334,20 +336,24 @@ cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
             out[cnt] = ALBEA_REFUSE
             cnt += 1
         return cnt
-    # play phase: onboards (the gaps of each square, the same for every piece type)
+    # play phase: onboards. The gaps of each square are the same for every piece type: their
+    # offsets (sq * 24 + level, ascending) are listed once, then written for each type with
+    # its base added (a loop the compiler does several ids at a time)
     if s.res[me][7] > 0:
+        ngaps = 0
         for sq in range(16):
-            square_gaps[sq] = _onboard_gaps(s, sq, me)
+            gaps = _onboard_gaps(s, sq, me)
+            while gaps:
+                gap_ids[ngaps] = <uint16_t>(sq * 24 + pl_ctz(gaps))
+                ngaps += 1
+                gaps &= gaps - 1
         for o in range(11):
             if s.res[me][OT_TYPE[o]] == 0:
                 continue
-            for sq in range(16):
-                gaps = square_gaps[sq]
-                base = ALBEA_BASE_ONBOARD + (o * 16 + sq) * 24
-                while gaps:
-                    out[cnt] = <uint16_t>(base + pl_ctz(gaps))
-                    cnt += 1
-                    gaps &= gaps - 1
+            first = <uint16_t>(ALBEA_BASE_ONBOARD + o * 16 * 24)
+            for i in range(ngaps):
+                out[cnt + i] = first + gap_ids[i]
+            cnt += ngaps
     # moves and stomps
     _tops(s, &tops)
     for o in range(16):
