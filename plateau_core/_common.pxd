@@ -7,6 +7,7 @@ from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int64_t
 cdef extern from "bits.h" nogil:
     int pl_popcount(uint64_t x)
     int pl_ctz(uint64_t x)
+    int pl_msb32(uint32_t x)
 
 
 cdef inline uint64_t splitmix64(uint64_t x) noexcept nogil:

@@ -16,7 +16,7 @@ import numpy as np
 from plateau_core._common cimport (
     GameCore, ListCore, Playout, Rng, ids_contain, new_id_array, run_playouts,
     rng_below, rng_seed, splitmix64, check_int, check_seed, check_depth, Work, work_tick,
-    raise_pending, NODE_TICKS, PLY_TICKS, pl_ctz,
+    raise_pending, NODE_TICKS, PLY_TICKS, pl_ctz, pl_msb32,
 )
 from plateau_core import _common as _c   # (ArgumentError: the argument errors' class)
 
