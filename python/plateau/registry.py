@@ -235,7 +235,23 @@ def new_game(game: str | GameSpec, variant: str | None = None, **options: Any) -
     >>> s.num_players, s.board_size, s.current_player
     (2, 6, 0)
     """
+    if not options and type(game) is str and (variant is None or type(variant) is str):
+        # the spec of a name alone (the usual ``new_game("plateau-x")`` of a loop that starts a
+        # game after each one ends) is checked once: resolving it again each time took 2-4 us,
+        # more than making the state
+        known = _DEFAULT_SPECS.get((game, variant))
+        if known is not None and _GAMES.get(game) is known[0]:
+            return known[1].new_game()
+        spec = resolve(game, variant)
+        _DEFAULT_SPECS[(game, variant)] = (spec.info, spec)
+        return spec.new_game()
     return spec_of(game, variant, options).new_game()
+
+
+#: (name, variant or None) -> the registry entry and the checked GameSpec with no option given,
+#: for :func:`new_game` (used while the name is still registered to that entry); only pairs that
+#: resolved are kept, so it holds at most two entries per variant of each game
+_DEFAULT_SPECS: dict[tuple[str, str | None], tuple[GameInfo, GameSpec]] = {}
 
 
 #: what ``ply_cap=None`` (no cap) becomes in the kernels: a game of 2**31 - 1 plies cannot end

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +141,29 @@ def test_resolve_fills_in_the_defaults(game_variant: tuple[str, str]) -> None:
     state = spec.new_game()
     assert (state.game, state.variant, state.options) == (game, variant, spec.options)
     assert plateau.GameSpec(game, variant, {}) == spec
+
+
+def test_new_game_by_name_makes_fresh_games_of_the_current_entry(
+    game_variant: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``new_game(name)`` keeps the checked spec of a name alone: each call is still a new,
+    independent game, and a name registered again (here: an entry with another default
+    variant) is followed."""
+    game, variant = game_variant
+    info = plateau.game_info(game)
+    first, second = plateau.new_game(game, variant), plateau.new_game(game, variant)
+    assert first is not second and first.hash == second.hash
+    first.apply(first.legal_actions()[-1])
+    assert second.ply == 0 and second.hash == plateau.new_game(game, variant).hash
+    assert plateau.new_game(game).variant == info.default_variant
+    others = [v for v in info.variants if v != info.default_variant]
+    if others:
+        from plateau import registry
+
+        monkeypatch.setitem(registry._GAMES, game, replace(info, default_variant=others[0]))
+        assert plateau.new_game(game).variant == others[0]
+        monkeypatch.undo()
+        assert plateau.new_game(game).variant == info.default_variant
 
 
 def test_a_spec_is_given_alone(game_variant: tuple[str, str]) -> None:
