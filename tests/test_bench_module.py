@@ -349,3 +349,17 @@ def test_the_plot_command_refuses_a_missing_folder_at_once(
     assert main(["bench", "--plot", str(tmp_path / "nowhere" / "c.svg"), "--quick"]) == 2
     out, err = capsys.readouterr()
     assert "no such folder" in err and "running" not in err and out == ""
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("fast", [False, True])
+def test_the_python_loop_starts_a_new_game_at_its_cap(game: str, fast: bool) -> None:
+    """Its games stop at ``ply_cap`` plies (400 by default, as playouts and batches), so that
+    a game that never ends (a random Empire Plateau game without a turn limit can go on for
+    ever) is not what the row times; each game still replays."""
+    rate, state = bench.python_loop(0.05, game, fast=fast, ply_cap=5)
+    assert rate > 0 and 0 <= state.ply <= 5
+    replay = plateau.new_game(game)
+    replay.apply_all(state.history)
+    assert replay.hash == state.hash
+    assert bench.LOOP_PLY_CAP == 400

@@ -461,28 +461,43 @@ def bench_batch(
 # -- the Python loop -------------------------------------------------------------------------------
 
 
+#: the Python loops start a new game when one reaches this many plies, as random playouts and
+#: batches do by default: without a cap, a random game of Empire Plateau (no turn limit by
+#: default) can go on for ever, and a row would time that one game (and its growing history)
+LOOP_PLY_CAP = 400
+
+
 def python_loop(
-    seconds: float, game: str | GameSpec, variant: str | None = None, fast: bool = False
+    seconds: float,
+    game: str | GameSpec,
+    variant: str | None = None,
+    fast: bool = False,
+    ply_cap: int = LOOP_PLY_CAP,
 ) -> tuple[float, GameState]:
     """Steps per second of the loop every Python program driving the engine runs: legal
-    actions, a random pick, apply (a new game when one ends); and the last game's state.
-    ``fast``: the same random game through the fast path, ``apply_index(randrange(
-    num_legal_actions()))`` (no array built)."""
+    actions, a random pick, apply (a new game when one ends or has played ``ply_cap``
+    plies); and the last game's state. ``fast``: the same random game through the fast path,
+    ``apply_index(randrange(num_legal_actions()))`` (no array built)."""
     rng = random.Random(3)
     steps = 0
     state = new_game(game, variant)
+    left = ply_cap
     t0 = time.perf_counter()
     while True:
         if fast:
             randrange = rng.randrange
             for _ in range(1000):
-                if state.is_terminal():
+                if left == 0 or state.is_terminal():
                     state = new_game(game, variant)
+                    left = ply_cap
+                left -= 1
                 state.apply_index(randrange(state.num_legal_actions()))
         else:
             for _ in range(1000):
-                if state.is_terminal():
+                if left == 0 or state.is_terminal():
                     state = new_game(game, variant)
+                    left = ply_cap
+                left -= 1
                 legal = state.legal_actions()
                 state.apply(legal[rng.randrange(len(legal))])
         steps += 1000
