@@ -60,6 +60,7 @@ ctypedef struct XSpec:
     uint8_t border[X_MAX_BUILDS][8][2]
     uint64_t border_mask_e[X_MAX_BUILDS]
     uint64_t border_mask_n[X_MAX_BUILDS]
+    uint64_t border_out[X_MAX_BUILDS]   # the outside spaces of those pairs
     # per move action (id - base_move): its start and end space
     int8_t move_from[X_MAX_MOVES]
     int8_t move_to[X_MAX_MOVES]

@@ -118,6 +118,7 @@ cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
         sp.border_n[a] = 0
         sp.border_mask_e[a] = 0
         sp.border_mask_n[a] = 0
+        sp.border_out[a] = 0
         for direction in (0, 1):  # the horizontal pairs first
             for k in range(m):
                 c = cells[k]
@@ -132,6 +133,7 @@ cdef void _build_spec(XSpec* sp, int index, int n, int players, int ppp,
                         sp.border[a][sp.border_n[a]][0] = anchor2
                         sp.border[a][sp.border_n[a]][1] = nb
                         sp.border_n[a] += 1
+                        sp.border_out[a] |= (<uint64_t>1) << nb
                         if direction:
                             sp.border_mask_n[a] |= (<uint64_t>1) << anchor2
                         else:

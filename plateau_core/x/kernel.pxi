@@ -373,7 +373,19 @@ cdef inline void _build_board(const XSpec* sp, const uint8_t* level, int a, int 
     if h == 0:
         s.ground &= ~cover
     # each border pair: its bit in the same-level relation if the outside space is at the
-    # tile's level h + 1, in the one-apart relation if it is one above or below
+    # tile's level h + 1, in the one-apart relation if it is one above or below. With every
+    # outside space on the ground (most builds of an opening), no pair is level and all are
+    # one apart exactly when the tile lies on the ground too: no loop over the pairs
+    if (sp.border_out[a] & ~s.ground) == 0:
+        s.eq_e &= ~sp.border_mask_e[a]
+        s.eq_n &= ~sp.border_mask_n[a]
+        if h == 0:
+            s.step_e |= sp.border_mask_e[a]
+            s.step_n |= sp.border_mask_n[a]
+        else:
+            s.step_e &= ~sp.border_mask_e[a]
+            s.step_n &= ~sp.border_mask_n[a]
+        return
     nb = sp.border_e[a]
     eq = s.eq_e & ~sp.border_mask_e[a]
     step = s.step_e & ~sp.border_mask_e[a]
