@@ -69,11 +69,13 @@ def _has_openspiel(_path: str | None) -> bool:
 def _openspiel_loop(seconds: float) -> float:
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
+    from plateau.bench import LOOP_PLY_CAP  # (here: plateau.bench's games import this module)
+
     game = pyspiel.load_game("breakthrough")
     rng = random.Random(3)
     steps = 0
     state = game.new_initial_state()
-    left = cap = 400  # the cap of plateau.bench's loop (LOOP_PLY_CAP), its cost paid alike
+    left = cap = LOOP_PLY_CAP  # the cap of plateau.bench's loop, its cost paid alike
     t0 = time.perf_counter()
     while True:
         for _ in range(1000):
