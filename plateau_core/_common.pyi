@@ -9,11 +9,13 @@ from typing_extensions import Self, disjoint_base
 ArgumentError: type[ValueError]
 InvalidActionError: type[ValueError]
 IllegalActionError: type[ValueError]
+NothingToUndoError: type[IndexError]
 
 def _use_errors(
     argument: type[ValueError],
     invalid_action: type[ValueError],
     illegal_action: type[ValueError],
+    nothing_to_undo: type[IndexError] | None = None,
 ) -> None: ...
 def mix64(x: int) -> int: ...
 def nth_set_bit_of(x: int, k: int) -> int: ...

@@ -140,18 +140,26 @@ cdef object new_id_array(Py_ssize_t n, int64_t** data):
 ArgumentError = ValueError
 InvalidActionError = ValueError
 IllegalActionError = ValueError
+NothingToUndoError = IndexError
 
 
-def _use_errors(argument, invalid_action, illegal_action):
+def _use_errors(argument, invalid_action, illegal_action, nothing_to_undo=None):
     """Raise these classes (ValueError subclasses) for a bad argument, an action that names
-    no action of the game and an action that may not be played here, from now on."""
-    global ArgumentError, InvalidActionError, IllegalActionError
+    no action of the game and an action that may not be played here, and ``nothing_to_undo``
+    (an IndexError subclass; None: IndexError) for an undo with nothing to take back, from now
+    on."""
+    global ArgumentError, InvalidActionError, IllegalActionError, NothingToUndoError
     for cls in (argument, invalid_action, illegal_action):
         if not (isinstance(cls, type) and issubclass(cls, ValueError)):
             raise TypeError(f"an error class is a ValueError subclass, got {cls!r}")
+    if nothing_to_undo is None:
+        nothing_to_undo = IndexError
+    if not (isinstance(nothing_to_undo, type) and issubclass(nothing_to_undo, IndexError)):
+        raise TypeError(f"nothing_to_undo is an IndexError subclass, got {nothing_to_undo!r}")
     ArgumentError = argument
     InvalidActionError = invalid_action
     IllegalActionError = illegal_action
+    NothingToUndoError = nothing_to_undo
 
 
 cdef object _integer_in(object v, object lo, object hi, str what, str shown_hi):
@@ -768,8 +776,8 @@ cdef class GameCore:
         """Take back the last action and return its id."""
         if self._len == 0:
             if self._det:
-                raise IndexError("nothing to undo: a determinization has no history")
-            raise IndexError("nothing to undo: no action has been applied")
+                raise NothingToUndoError("nothing to undo: a determinization has no history")
+            raise NothingToUndoError("nothing to undo: no action has been applied")
         return self._undo_one()
 
     def clone(self):

@@ -107,6 +107,31 @@ def test_a_missing_field_and_a_line_that_is_no_object_are_refused(
             _refused(argv, capsys, f"{path}:2: ")
 
 
+def test_returns_that_are_not_the_points_of_the_ranking_are_refused(
+    games_lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every game scores a ranking by its points by place: returns that no ranking gives (more
+    than a game's points, or the points of another ranking), seats that the game does not have
+    and a game the library does not play are refused, naming the line."""
+    line = games_lines[1]
+    other = [[0], [1]] if line["ranking"] == [[1], [0]] else [[1], [0]]  # (the returns stay)
+    bad_lines = [
+        dict(line, returns=[5, 5]),
+        dict(line, returns=[0.5, 0.25]),
+        dict(line, ranking=other),
+        dict(line, seats=[*line["seats"], "random"], returns=[*line["returns"], 0]),
+        dict(line, game="no-such-game"),
+        dict(line, variant="no-such-variant"),
+    ]
+    for bad in bad_lines:
+        path = _write(tmp_path / "games.jsonl", [json.dumps(d) for d in (games_lines[0], bad)])
+        err = _refused(["arena-report", str(path)], capsys, f"{path}:2: ")
+        assert "returns" in err or "seats" in err or "not a game" in err, err
+    # the same file with the line as written: accepted
+    path = _write(tmp_path / "games.jsonl", [json.dumps(d) for d in games_lines])
+    assert len(arena.read_results(path)) == len(games_lines)
+
+
 @pytest.mark.parametrize("last", [False, True])
 def test_a_deeply_nested_results_line_is_refused_naming_the_line(
     last: bool,

@@ -191,3 +191,23 @@ def test_a_library_error_is_one_line_and_a_bug_shows_its_traceback(
     monkeypatch.setattr(perft_command, "run", bug)
     with pytest.raises(ValueError, match="a bug"):
         main(["perft", "1"])
+
+
+def test_render_refuses_a_format_it_does_not_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out x.gif`` wrote SVG text into a .gif and exited 0: now refused, nothing written."""
+    out = tmp_path / "x.gif"
+    assert main(["render", "--variant", "mini", "--out", str(out)]) == 2
+    assert "writes SVG" in capsys.readouterr().err and not out.exists()
+    for name in ("x.svg", "x.SVG", "x"):  # SVG, with its suffix or none
+        assert main(["render", "--variant", "mini", "--out", str(tmp_path / name)]) == 0
+        assert (tmp_path / name).read_text().startswith("<svg")
+
+
+def test_perft_all_of_depth_0_prints_depth_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "--variant", "mini", "--all", "0"]) == 0
+    assert capsys.readouterr().out.startswith("depth=0 nodes=1 ")
+    assert main(["perft", "--variant", "mini", "--all", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split()[0] for ln in lines] == ["depth=1", "depth=2"]

@@ -550,3 +550,90 @@ def test_a_board_file_bigger_than_the_bound_is_refused(tmp_path: Path) -> None:
         load_board(path)
     path.write_text(text + " " * (MAX_BOARD_FILE_BYTES - len(text)), encoding="utf-8")
     assert load_board(path) == RING12
+
+
+# -- every file named on the command line: only regular files, bounded, UTF-8 ---------------
+
+#: each command that reads a file the user names, the file's place marked by FILE
+NAMED_FILE_COMMANDS = {
+    "show --record": ["show", "--record", "FILE"],
+    "view": ["view", "FILE", "--out", "OUT.html"],
+    "render --record": ["render", "--record", "FILE", "--out", "OUT.svg"],
+    "solve --record": ["solve", "--record", "FILE"],
+    "arena-report": ["arena-report", "FILE"],
+    "arena --openings": [
+        *("arena", "--variant", "mini", "--bots", "random,random", "--games", "2"),
+        *("--openings", "FILE"),
+    ],
+    "play --load": ["play", "--load", "FILE"],
+}
+
+
+@pytest.mark.parametrize("kind", [*HANGING, "not-utf8"])
+@pytest.mark.parametrize("command", sorted(NAMED_FILE_COMMANDS))
+def test_a_file_named_on_the_command_line_is_read_safely(
+    tmp_path: Path, fifo: Path, kind: str, command: str
+) -> None:
+    """A FIFO (which would wait for a writer), /dev/zero (which would be read until the memory
+    runs out) and a file that is not UTF-8 text: one line ``plateau: error: ...`` and exit 2,
+    never a hang or a traceback."""
+    if kind == "not-utf8":
+        named = tmp_path / "bytes.json"
+        named.write_bytes(b'{"format": "plateau-record"\xff\xfe' + bytes(range(256)))
+        path, why = str(named), "not UTF-8 text"
+    else:
+        path, why = hanging_path(kind, fifo), "not a regular file"
+    out_file = str(tmp_path / "out")
+    argv = [
+        path if a == "FILE" else a.replace("OUT", out_file) for a in NAMED_FILE_COMMANDS[command]
+    ]
+    out = run(argv, stdin="quit\n")
+    assert out.returncode == 2, out
+    assert "Traceback" not in out.stderr
+    assert "plateau: error:" in out.stderr and why in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("kind", [*HANGING, "not-utf8"])
+def test_load_inside_play_refuses_what_is_no_readable_record(
+    tmp_path: Path, fifo: Path, kind: str
+) -> None:
+    """``load FILE`` typed in ``plateau play``: a message, and the session goes on."""
+    if kind == "not-utf8":
+        named = tmp_path / "bytes.json"
+        named.write_bytes(b"\xff" * 100)
+        path = str(named)
+    else:
+        path = hanging_path(kind, fifo)
+    out = run(["play", "--variant", "mini", "--human", "0", "--human", "1"], f"load {path}\nquit\n")
+    assert out.returncode == 0, out
+    assert "cannot load:" in out.stdout and "Traceback" not in out.stderr, out
+
+
+def test_the_library_readers_refuse_what_is_no_regular_file(fifo: Path) -> None:
+    """The functions behind those commands, called from Python: a typed error at once."""
+    from plateau.arena import read_results
+    from plateau.suites import read_suite
+
+    for reader, error in (
+        (read_results, plateau.InvalidResultsError),
+        (read_suite, plateau.InvalidResultsError),
+        (read_openings, InvalidRecordError),
+    ):
+        with pytest.raises(error, match="not a regular file"):
+            reader(fifo)  # type: ignore[operator]
+
+
+def test_a_file_over_the_input_bound_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plateau import files
+    from plateau.arena import read_results
+
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n" * 101, encoding="utf-8")
+    with pytest.raises(plateau.InvalidResultsError, match="more than 100 bytes"):
+        files.read_text_limited(path, plateau.InvalidResultsError, 100)
+    assert files.read_text_limited(path, plateau.InvalidResultsError, 101) == "\n" * 101
+    monkeypatch.setattr(files, "MAX_INPUT_FILE_BYTES", 100)
+    with pytest.raises(plateau.InvalidResultsError, match="more than 100 bytes"):
+        read_results(path)

@@ -265,10 +265,12 @@ def test_view_writes_every_picture_of_a_record(
 
 def arena_file(tmp_path: Path, games: list[GameState], order: list[int]) -> Path:
     """An arena JSON-lines file of ``games`` (random vs greedy), game ``i`` with index ``i``,
-    written in ``order``."""
+    written in ``order`` (a game stopped early scored as the arena scores it: the points of its
+    ranking then)."""
     lines = [
         GameResult(index=i, game=g.game, variant=g.variant, seed=i, seats=["random", "greedy"],
-                   ranking=g.ranking(), returns=g.returns(), plies=g.ply, seconds=0.1,
+                   ranking=g.ranking(), returns=g.points_for(g.ranking()), plies=g.ply,
+                   seconds=0.1,
                    record=to_record(g)).to_line()
         for i, g in enumerate(games)
     ]  # fmt: skip

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import plateau
 from plateau import arena, rating
 from plateau.cli import main
 from plateau.errors import InvalidArgumentError, InvalidResultsError
@@ -81,14 +82,15 @@ def test_a_score_short_of_a_sweep_has_a_finite_interval_around_it() -> None:
 
 def _line(index: int, players: list[int], ranking: list[list[int]], bots: list[str]) -> str:
     n = len(players)
+    variant = "mini" if n == 2 else "triple"
     result = arena.GameResult(
         index,
         "plateau-x",
-        "mini" if n == 2 else "triple",
+        variant,
         0,
         [bots[b] for b in players],
         ranking,
-        [0.0] * n,
+        plateau.new_game("plateau-x", variant).points_for(ranking),  # as the arena scores
         10,
         0.1,
         players=players,

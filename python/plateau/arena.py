@@ -62,14 +62,14 @@ from plateau.engine import (
 )
 from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
-from plateau.files import replace_file
+from plateau.files import read_text_limited, replace_file
 from plateau.openings import Opening, OpeningSource
 from plateau.pairings import FORMATS, Schedule, default_format, seat_order
 from plateau.rating import CrossTable, Rating, bradley_terry, elo_interval, signed, wilson
 from plateau.record import to_record
-from plateau.registry import GameSpec, game_info, spec_of
+from plateau.registry import GameSpec, check_data_options, game_info, resolve, spec_of
 from plateau.sprt import SPRT, SPRTCounter, SPRTState
-from plateau.state import GameState
+from plateau.state import GameState, points_for_ranking
 from plateau.tournament import Tournament
 
 FORMAT = "plateau-arena-game"
@@ -154,6 +154,22 @@ class GameResult:
             raise InvalidResultsError(f"ranking {got} does not place each of {n} seats once")
         if len(fields["returns"]) != n:
             raise InvalidResultsError(f"returns has {len(fields['returns'])} values for {n} seats")
+        points = _points_by_place(fields["game"], fields["variant"], fields.get("options", {}))
+        if len(points) != n:
+            raise InvalidResultsError(
+                f"{n} seats in a game of {len(points)} players ({fields['game']} "
+                f"{fields['variant']})"
+            )
+        expected = points_for_ranking(fields["ranking"], points)
+        if not all(
+            math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9)
+            for got, want in zip(fields["returns"], expected)
+        ):
+            raise InvalidResultsError(
+                f"returns {_short(fields['returns'])} are not the points of the ranking "
+                f"{_short(fields['ranking'])} ({_short(expected)} in {fields['game']} "
+                f"{fields['variant']})"
+            )
         players = fields.get("players")
         if players is not None:
             schedule = fields.get("schedule")
@@ -173,6 +189,27 @@ class GameResult:
         if forfeit is not None and forfeit["seat"] not in range(n):
             raise InvalidResultsError(f"forfeit seat {forfeit['seat']} is not one of {n} seats")
         return cls(**fields)
+
+
+_PLACE_POINTS: dict[tuple[str, str, str], tuple[float, ...]] = {}
+
+
+def _points_by_place(game: str, variant: str, options: Mapping[str, Any]) -> tuple[float, ...]:
+    """The points of first, second, ... place in a results line's game (each game, variant
+    and options worked out once, for the last 64 of them): every game scores the ranking by
+    them, so a line's returns must be the points of its ranking."""
+    key = (game, variant, json.dumps(options, sort_keys=True))
+    points = _PLACE_POINTS.get(key)
+    if points is None:
+        try:
+            check_data_options(game, dict(options))  # (no file a results file names is opened)
+            points = tuple(resolve(game, variant, **options).new_game().points_by_place())
+        except (ValueError, TypeError) as e:  # (the library's errors are ValueErrors)
+            raise InvalidResultsError(f"not a game this library plays: {e}") from None
+        if len(_PLACE_POINTS) >= 64:
+            _PLACE_POINTS.clear()
+        _PLACE_POINTS[key] = points
+    return points
 
 
 def _is_int(value: object, low: int | None = None) -> bool:
@@ -1103,11 +1140,7 @@ def read_results(path: str | os.PathLike[str]) -> list[GameResult]:
     """The games in a JSON-lines file; a torn last line (an interrupted write: not JSON, no
     newline after it) is ignored, any other bad line is an :class:`~plateau.InvalidResultsError`
     naming the file and line (``games.jsonl:3: ...``)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise InvalidResultsError(f"{path}: not UTF-8 text (byte {e.start})") from None
-    lines = text.split("\n")
+    lines = read_text_limited(path, InvalidResultsError).split("\n")
     out = []
     for i, line in enumerate(lines):
         if not line.strip():
@@ -1127,7 +1160,8 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
     """Re-tabulate an arena from its JSON-lines file alone."""
     results = read_results(path)
     if not results:
-        lines = [ln for ln in Path(path).read_text(encoding="utf-8").splitlines() if ln.strip()]
+        text = read_text_limited(path, InvalidResultsError)
+        lines = [ln for ln in text.splitlines() if ln.strip()]
         found = (
             "the file is empty"
             if not lines

@@ -51,6 +51,11 @@ class IllegalActionError(ActionError):
     any action once the game is over)."""
 
 
+class NothingToUndoError(PlateauError, IndexError):
+    """``undo()`` of a state with no action to take back (a new game, a determinization). Also
+    an ``IndexError``, as popping an empty list is."""
+
+
 class InvalidRecordError(PlateauError):
     """A saved game (JSON record) that is malformed, corrupt, or replays an illegal action."""
 
@@ -111,7 +116,9 @@ def _install_in_core() -> None:
     which is built on it: the classes are handed down once, here)."""
     from plateau_core import _common
 
-    _common._use_errors(InvalidArgumentError, InvalidActionError, IllegalActionError)
+    _common._use_errors(
+        InvalidArgumentError, InvalidActionError, IllegalActionError, NothingToUndoError
+    )
 
 
 _install_in_core()

@@ -24,7 +24,7 @@ from typing import Any
 
 from plateau.checks import check_int, load_outside_json
 from plateau.errors import InvalidArgumentError, InvalidRecordError
-from plateau.files import replace_file
+from plateau.files import read_text_limited, replace_file
 from plateau.record import from_record, to_record
 from plateau.registry import GameSpec, spec_of
 from plateau.state import GameState
@@ -170,7 +170,7 @@ def read_openings(
     of another game or variant than the one given (or, for a :class:`plateau.GameSpec`, with
     other options), or a finished game, is an error naming the line (blank lines are
     skipped)."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    lines = read_text_limited(path, InvalidRecordError).splitlines()
     out: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

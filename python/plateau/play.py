@@ -12,8 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from plateau.bots import Bot
-from plateau.errors import IllegalActionError, InvalidActionError, InvalidArgumentError
-from plateau.files import replace_file
+from plateau.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidArgumentError,
+    InvalidRecordError,
+)
+from plateau.files import read_text_limited, replace_file
 from plateau.record import from_json
 from plateau.registry import game_info
 from plateau.state import GameState
@@ -83,8 +88,7 @@ def play(
                 write("load needs a file name")
                 continue
             try:
-                with open(arg, encoding="utf-8") as f:
-                    loaded = from_json(f.read())
+                loaded = from_json(read_text_limited(arg, InvalidRecordError))
             except (OSError, ValueError) as e:
                 write(f"cannot load: {e}")
                 continue

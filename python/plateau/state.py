@@ -259,9 +259,15 @@ class GameState(_CoreApi):
                 f"apply_all takes a sequence of actions, got the string {actions!r} "
                 "(use apply for one action)"
             )
+        try:
+            each = iter(actions)
+        except TypeError:
+            raise InvalidActionError(
+                f"apply_all takes a sequence of actions, got {type(actions).__name__}"
+            ) from None
         done = 0
         try:
-            for a in actions:
+            for a in each:
                 self.apply(a)
                 done += 1
         except ActionError as e:

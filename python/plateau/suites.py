@@ -24,6 +24,7 @@ holds its own under ``suites/``.
 from __future__ import annotations
 
 import importlib.resources
+import io
 import json
 import os
 import time
@@ -34,6 +35,7 @@ from typing import Any
 
 from plateau.checks import FieldTable, check_fields, load_outside_json
 from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
+from plateau.files import read_text_limited
 from plateau.registry import check_data_options, game_info, games, new_game
 from plateau.state import GameState
 
@@ -144,21 +146,21 @@ def read_suite(path: str | os.PathLike[str]) -> list[SuitePosition]:
     naming the file and line); blank lines and ``#`` comments are skipped."""
     out = []
     ids: set[str] = set()
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if len(line) > MAX_LINE:
-                raise InvalidResultsError(f"{path}:{number}: a line of over {MAX_LINE} characters")
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            try:
-                data = load_outside_json(line, InvalidResultsError, "not JSON")
-                pos = SuitePosition.from_dict(data)
-            except InvalidResultsError as e:
-                raise InvalidResultsError(f"{path}:{number}: {e}") from None
-            if pos.id in ids:
-                raise InvalidResultsError(f"{path}:{number}: the id {pos.id!r} is used twice")
-            ids.add(pos.id)
-            out.append(pos)
+    text = read_text_limited(path, InvalidResultsError)
+    for number, line in enumerate(io.StringIO(text, newline=None), 1):  # as open() splits
+        if len(line) > MAX_LINE:
+            raise InvalidResultsError(f"{path}:{number}: a line of over {MAX_LINE} characters")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            data = load_outside_json(line, InvalidResultsError, "not JSON")
+            pos = SuitePosition.from_dict(data)
+        except InvalidResultsError as e:
+            raise InvalidResultsError(f"{path}:{number}: {e}") from None
+        if pos.id in ids:
+            raise InvalidResultsError(f"{path}:{number}: the id {pos.id!r} is used twice")
+        ids.add(pos.id)
+        out.append(pos)
     return out
 
 

@@ -227,8 +227,11 @@ def test_undo_with_nothing_to_undo(game_variant: tuple[str, str]) -> None:
     fresh = plateau.new_game(game, variant)
     for s in (fresh, fresh.clone(), plateau.from_json(fresh.to_json())):
         before = snapshot(s)
-        with pytest.raises(IndexError, match="nothing to undo"):
+        # one of the library's errors, and still the IndexError it always was
+        with pytest.raises(plateau.NothingToUndoError, match="nothing to undo") as caught:
             s.undo()
+        assert isinstance(caught.value, plateau.PlateauError)
+        assert isinstance(caught.value, IndexError)
         assert snapshot(s) == before
         s.apply(int(s.legal_actions()[0]))
         s.undo()
@@ -453,6 +456,8 @@ def test_apply_all_refuses_a_single_string(live_case: Case) -> None:
     text = s.legal_action_strings()[0]
     for single in (text, text.encode()):
         refused(s, lambda x=single: s.apply_all(x), plateau.InvalidActionError, "sequence")
+    for other in (None, 5, 1.5):  # not a sequence at all
+        refused(s, lambda x=other: s.apply_all(x), plateau.InvalidActionError, "sequence")
     assert snapshot(s) == before
     s.apply_all([text])
     assert s.ply == live_case.state().ply + 1

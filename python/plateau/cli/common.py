@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from plateau.checks import load_outside_json
 from plateau.errors import InvalidArgumentError, InvalidRecordError, InvalidResultsError
+from plateau.files import read_text_limited
 from plateau.record import from_json, from_record
 from plateau.registry import GameSpec, games, resolve
 from plateau.state import GameState
@@ -121,8 +122,7 @@ def load_game(path: str, game_index: int | None = None) -> tuple[GameState, str]
     from plateau import arena
     from plateau.checks import load_outside_json
 
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    text = read_text_limited(path, InvalidRecordError)
     first = text.lstrip().split("\n", 1)[0]
     try:
         head = load_outside_json(first, ValueError, path)

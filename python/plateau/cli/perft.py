@@ -14,13 +14,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("depth", type=int, help="plies to count (0-63)")
     p.add_argument("actions", nargs="*", help="actions from the start, in notation")
     p.add_argument("--no-bulk", action="store_true", help="apply every last-ply action")
-    p.add_argument("--all", action="store_true", help="every depth from 1 to DEPTH")
+    p.add_argument("--all", action="store_true", help="every depth from 1 to DEPTH (0: depth 0)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     state = new_game_of(args)
-    for depth in range(1, args.depth + 1) if args.all else [args.depth]:
+    for depth in range(min(1, args.depth), args.depth + 1) if args.all else [args.depth]:
         t0 = time.perf_counter()
         nodes = state.perft(depth, bulk=not args.no_bulk)
         dt = time.perf_counter() - t0

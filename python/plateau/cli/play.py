@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from plateau.cli.common import NON_NEGATIVE, add_game_args, spec_of
-from plateau.errors import InvalidArgumentError
+from plateau.errors import InvalidArgumentError, InvalidRecordError
+from plateau.files import read_text_limited
 from plateau.record import from_json
 
 
@@ -30,8 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from plateau.play import HELP, play
 
     if args.load:  # first: the bots are checked against the game actually played
-        with open(args.load, encoding="utf-8") as f:
-            state = from_json(f.read())
+        state = from_json(read_text_limited(args.load, InvalidRecordError))
     else:
         state = spec_of(args).new_game()
     humans = sorted(set(args.human))

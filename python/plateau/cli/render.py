@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from plateau.cli.common import NON_NEGATIVE, add_position_args, position_of, positive_float
@@ -24,6 +25,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from plateau import render
 
+    suffix = os.path.splitext(args.out or "")[1].lower()
+    if suffix not in ("", ".svg", ".png"):
+        raise InvalidArgumentError(
+            f"--out {args.out}: plateau render writes SVG (.svg, or no suffix) or PNG (.png), "
+            f"not {suffix}"
+        )
     state, _ = position_of(args)
     plies = len(state.history)
     if args.ply is not None:
@@ -32,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         for _ in range(plies - args.ply):
             state.undo()
     last = not args.no_last
-    if args.out and args.out.lower().endswith(".png"):
+    if suffix == ".png":
         try:
             data = render.png(state, args.viewer, last, scale=args.scale)
         except ImportError as e:

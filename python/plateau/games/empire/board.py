@@ -22,7 +22,6 @@ import json
 import numbers
 import os
 import re
-import stat
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ import numpy.typing as npt
 
 from plateau.checks import check_int, load_outside_json
 from plateau.errors import InvalidArgumentError, InvalidBoardError
+from plateau.files import read_bytes_limited
 
 #: The Empires by letter, in turn order (clockwise from the Babylonian); a letter's position is
 #: its Empire index in every array of this module.
@@ -785,17 +785,7 @@ def _read_board_file(path: Path) -> bytes:
     """The bytes of the regular file at ``path``: a FIFO, a device or a directory is refused
     (ValueError) without waiting for a writer or reading without end, and so is a file of more
     than MAX_BOARD_FILE_BYTES."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InvalidArgumentError("not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            raw = f.read(MAX_BOARD_FILE_BYTES + 1)
-    finally:
-        os.close(fd)
-    if len(raw) > MAX_BOARD_FILE_BYTES:
-        raise InvalidArgumentError(f"more than {MAX_BOARD_FILE_BYTES} bytes")
-    return raw
+    return read_bytes_limited(path, InvalidArgumentError, MAX_BOARD_FILE_BYTES, named=False)
 
 
 def save_board(board: Board, path: PathLike) -> None:
