@@ -30,6 +30,7 @@ from plateau.engine import (
     EngineError,
     EngineOutput,
     engine_spec,
+    parse_engine_spec,
     pump,
     serve,
 )
@@ -313,3 +314,49 @@ def test_serve_reads_bytes_that_are_not_utf8_and_overlong_lines(
     assert lines[0].startswith("info string unknown command")
     assert lines[-1] == "ready"
     assert all(not line.startswith("info string unknown command 'isready") for line in lines)
+
+
+# -- 4. an answer given twice is not taken as the next answer --------------------------------
+
+
+class _Twice(plateau.engine.EngineConnection):
+    """An engine (in process) that plays as the random bot, and answers each ``go`` twice
+    (each answer legal in the position it was asked in)."""
+
+    def __init__(self) -> None:
+        super().__init__(parse_engine_spec(engine_spec([sys.executable, "-c", "pass"])))
+        self.shadow = BotEngine("random", 1)
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        for line in data.decode("utf-8").splitlines():
+            answer = self.shadow.handle(line) or []
+            if line.startswith("go"):
+                answer = answer + answer[-1:]
+            for out in answer:
+                self.output.push(out.encode("utf-8") + b"\n")
+
+
+def test_a_second_bestaction_for_one_go_is_refused_not_taken_for_the_next() -> None:
+    """Before, the extra line was read as the answer to the next ``go``: the engine forfeited
+    for an illegal action it never chose for that position."""
+    engine = _Twice()
+    engine._handshake()
+    s = plateau.new_game("plateau-x", "mini")
+    engine.new_game(s)
+    first = engine.select_action(s, 0, seed=1)
+    assert s.is_legal(first)
+    s.apply(first)
+    with pytest.raises(EngineError) as caught:
+        engine.select_action(s, 1, seed=1)
+    assert caught.value.reason == "garbage" and "unasked line 'bestaction" in str(caught.value)
+
+
+def test_info_lines_between_moves_are_still_fine() -> None:
+    engine = _Twice()
+    engine._handshake()
+    s = plateau.new_game("plateau-x", "mini")
+    engine.new_game(s)
+    engine.output.push(b"info string thinking about nothing\n")
+    engine.output.push(b"\n")
+    action = engine.select_action(s, 0, seed=1)
+    assert s.is_legal(action)  # (the move's own info line is its last info now)

@@ -650,6 +650,28 @@ class EngineConnection:
             if line.strip():
                 return line
 
+    def _unasked(self) -> None:
+        """Read what the engine printed since its last answer, without waiting: ``info`` lines
+        are kept as its last info; any other line (a second ``bestaction`` for one ``go``,
+        an answer nobody asked for) is ``garbage``, not the answer to the next ``go``."""
+        while True:
+            try:
+                line = self.output.get(0.0)  # (a deadline already past: no wait)
+            except TimeoutError:
+                return
+            if line is None:
+                return  # the output ended: the next read says how
+            words = line.split()
+            if not words:
+                continue
+            if words[0] != "info":
+                raise EngineError(
+                    "garbage",
+                    f"unasked line {line[:200]!r} before the next position (an answer given "
+                    "twice, or given without a 'go')",
+                )
+            self.last_info = line[:500]
+
     # -- protocol --------------------------------------------------------------------------
 
     def _handshake(self) -> None:
@@ -721,6 +743,7 @@ class EngineConnection:
         writes = deadline if deadline is not None else now + self.spec.init_timeout
         self.move_info = None
         try:
+            self._unasked()
             self.send(position_command(state, seat, seed), writes)
             self.send(go_command(state.num_players, movetime, times, inc_ms), writes)
             while True:
