@@ -702,9 +702,11 @@ cdef class GameCore:
         return self._count()
 
     def is_legal(self, a) -> bool:
-        """Whether ``a`` (an int or numpy integer) is the id of a legal action; any other
-        value gives False."""
+        """Whether ``a`` (an int or numpy integer id, or notation) names a legal action; any
+        other value gives False."""
         if type(a) is not int:
+            if isinstance(a, str):
+                return self._is_legal_text(a)
             if isinstance(a, bool) or not isinstance(a, numbers.Integral):
                 return False
             a = operator.index(a)
@@ -754,6 +756,11 @@ cdef class GameCore:
         a = self._nth(<int>ki)
         self._push(a)
         return a
+
+    def _is_legal_text(self, text) -> bool:
+        """``is_legal`` of a string: False here (the core reads no notation); the Python layer
+        overrides this hook to read the game's notation."""
+        return False
 
     def _apply_other(self, a) -> None:
         """What ``apply`` does with anything but a legal int (or int64) id: apply any other

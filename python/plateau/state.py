@@ -154,9 +154,10 @@ class GameState(_CoreApi):
         super().__init_subclass__(**kwargs)
         # A state class lists its compiled core first, whose hooks would hide this mixin's
         # overrides: unless a class between them overrides it, the class gets this one.
-        owner = next(k for k in cls.__mro__ if "_apply_other" in vars(k))
-        if owner is GameCore:
-            cls._apply_other = GameState._apply_other  # type: ignore[method-assign]
+        for hook in ("_apply_other", "_is_legal_text"):
+            owner = next(k for k in cls.__mro__ if hook in vars(k))
+            if owner is GameCore:
+                setattr(cls, hook, vars(GameState)[hook])
 
     # -- per game (overridden) ---------------------------------------------------------------
 
@@ -242,6 +243,15 @@ class GameState(_CoreApi):
             name = self.action_to_string(a)
             shown = repr(given) if given == name else f"{given!r} ({name})"
             raise IllegalActionError(f"{shown} is illegal: {self._why_illegal(a)}")
+
+    def _is_legal_text(self, text: str) -> bool:
+        """The core's ``is_legal`` hook for a string, overridden (see ``__init_subclass__``):
+        whether it is notation of a legal action (text that is no action: False)."""
+        try:
+            a = self.parse_action(text)
+        except ActionError:
+            return False
+        return bool(self.is_legal(a))
 
     def _apply_other(self, action: object) -> None:
         """The core's ``apply`` hook for anything but a legal int id, overridden (see

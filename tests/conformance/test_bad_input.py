@@ -450,6 +450,25 @@ def test_why_illegal(case: Case) -> None:
     assert snapshot(s) == before
 
 
+def test_is_legal_reads_notation_as_apply_does(case: Case) -> None:
+    """``is_legal`` takes what ``apply`` and ``why_illegal`` take: an id or notation (text
+    that names no action: False, never an error)."""
+    s = case.state()
+    before = snapshot(s)
+    ids = s.legal_actions()[:50].tolist()
+    for a in ids:
+        text = s.action_to_string(a)
+        assert s.is_legal(text) is True and s.why_illegal(text) is None
+    if not s.is_terminal():
+        a = first_illegal_id(s)
+        assert s.is_legal(s.action_to_string(a)) is False
+    else:
+        assert s.is_legal(s.action_to_string(0)) is False
+    for text in ("#garbage#", "", " ", "\x00", "x" * 10_000):
+        assert s.is_legal(text) is False
+    assert snapshot(s) == before
+
+
 def test_apply_all_refuses_a_single_string(live_case: Case) -> None:
     s = live_case.state()
     before = snapshot(s)
