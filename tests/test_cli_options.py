@@ -199,8 +199,8 @@ def test_render_refuses_a_format_it_does_not_write(
     """``--out x.gif`` wrote SVG text into a .gif and exited 0: now refused, nothing written."""
     out = tmp_path / "x.gif"
     assert main(["render", "--variant", "mini", "--out", str(out)]) == 2
-    assert "writes SVG" in capsys.readouterr().err and not out.exists()
-    for name in ("x.svg", "x.SVG", "x"):  # SVG, with its suffix or none
+    assert "not GIF" in capsys.readouterr().err and not out.exists()
+    for name in ("x.svg", "x.SVG", "x", "x.out"):  # SVG, under any other name
         assert main(["render", "--variant", "mini", "--out", str(tmp_path / name)]) == 0
         assert (tmp_path / name).read_text().startswith("<svg")
 

@@ -358,5 +358,7 @@ def test_info_lines_between_moves_are_still_fine() -> None:
     engine.new_game(s)
     engine.output.push(b"info string thinking about nothing\n")
     engine.output.push(b"\n")
+    engine._unasked()  # (what select_action does first)
+    assert engine.last_info == "info string thinking about nothing"
     action = engine.select_action(s, 0, seed=1)
-    assert s.is_legal(action)  # (the move's own info line is its last info now)
+    assert s.is_legal(action)

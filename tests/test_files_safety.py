@@ -552,7 +552,7 @@ def test_a_board_file_bigger_than_the_bound_is_refused(tmp_path: Path) -> None:
     assert load_board(path) == RING12
 
 
-# -- every file named on the command line: only regular files, bounded, UTF-8 ---------------
+# -- every file named on the command line: a regular file or a pipe, bounded, UTF-8 ------------
 
 #: each command that reads a file the user names, the file's place marked by FILE
 NAMED_FILE_COMMANDS = {
@@ -569,20 +569,20 @@ NAMED_FILE_COMMANDS = {
 }
 
 
-@pytest.mark.parametrize("kind", [*HANGING, "not-utf8"])
+@pytest.mark.parametrize("kind", ["/dev/zero", "directory", "not-utf8"])
 @pytest.mark.parametrize("command", sorted(NAMED_FILE_COMMANDS))
 def test_a_file_named_on_the_command_line_is_read_safely(
-    tmp_path: Path, fifo: Path, kind: str, command: str
+    tmp_path: Path, kind: str, command: str
 ) -> None:
-    """A FIFO (which would wait for a writer), /dev/zero (which would be read until the memory
-    runs out) and a file that is not UTF-8 text: one line ``plateau: error: ...`` and exit 2,
-    never a hang or a traceback."""
+    """/dev/zero (which would be read until the memory runs out), a directory and a file that
+    is not UTF-8 text: one line ``plateau: error: ...`` and exit 2, never a hang or a
+    traceback."""
     if kind == "not-utf8":
         named = tmp_path / "bytes.json"
         named.write_bytes(b'{"format": "plateau-record"\xff\xfe' + bytes(range(256)))
         path, why = str(named), "not UTF-8 text"
     else:
-        path, why = hanging_path(kind, fifo), "not a regular file"
+        path, why = (kind if kind != "directory" else str(tmp_path)), "not a regular file"
     out_file = str(tmp_path / "out")
     argv = [
         path if a == "FILE" else a.replace("OUT", out_file) for a in NAMED_FILE_COMMANDS[command]
@@ -593,47 +593,80 @@ def test_a_file_named_on_the_command_line_is_read_safely(
     assert "plateau: error:" in out.stderr and why in out.stderr, out.stderr
 
 
-@pytest.mark.parametrize("kind", [*HANGING, "not-utf8"])
-def test_load_inside_play_refuses_what_is_no_readable_record(
-    tmp_path: Path, fifo: Path, kind: str
-) -> None:
+def test_a_record_and_an_arena_file_are_read_from_a_pipe(tmp_path: Path) -> None:
+    """``/dev/stdin`` with the input piped (as ``cat r.json | plateau show --record
+    /dev/stdin``) reads as a file does: a pipe is read, bounded, like a regular file."""
+    s = plateau.new_game("plateau-x", "mini")
+    s.apply_all(s.legal_actions()[:1].tolist())
+    shown = run(["show", "--record", "/dev/stdin"], stdin=s.to_json())
+    assert shown.returncode == 0 and "plateau-x mini" in shown.stdout, shown
+    results = tmp_path / "games.jsonl"
+    made = run(["arena", "--variant", "mini", "--bots", "random,random", "--games", "2",
+                "--ply-cap", "10", "--no-progress", "--out", str(results)])  # fmt: skip
+    assert made.returncode == 0, made
+    report = run(["arena-report", "/dev/stdin"], stdin=results.read_text(encoding="utf-8"))
+    assert report.returncode == 0 and "2 games" in report.stdout, report
+
+
+@pytest.mark.parametrize("kind", ["/dev/zero", "not-utf8"])
+def test_load_inside_play_refuses_what_is_no_readable_record(tmp_path: Path, kind: str) -> None:
     """``load FILE`` typed in ``plateau play``: a message, and the session goes on."""
     if kind == "not-utf8":
         named = tmp_path / "bytes.json"
         named.write_bytes(b"\xff" * 100)
         path = str(named)
     else:
-        path = hanging_path(kind, fifo)
+        path = kind
     out = run(["play", "--variant", "mini", "--human", "0", "--human", "1"], f"load {path}\nquit\n")
     assert out.returncode == 0, out
     assert "cannot load:" in out.stdout and "Traceback" not in out.stderr, out
 
 
-def test_the_library_readers_refuse_what_is_no_regular_file(fifo: Path) -> None:
-    """The functions behind those commands, called from Python: a typed error at once."""
+def test_the_library_readers_refuse_a_device_and_read_a_pipe(fifo: Path) -> None:
+    """The functions behind those commands, called from Python: a device is a typed error at
+    once; a named pipe is read once its writer writes (as ``cat`` reads it)."""
     from plateau.arena import read_results
     from plateau.suites import read_suite
 
-    for reader, error in (
-        (read_results, plateau.InvalidResultsError),
-        (read_suite, plateau.InvalidResultsError),
-        (read_openings, InvalidRecordError),
-    ):
-        with pytest.raises(error, match="not a regular file"):
-            reader(fifo)  # type: ignore[operator]
+    opened = plateau.new_game("plateau-x", "mini")
+    opened.apply(int(opened.legal_actions()[0]))
+    readers = [
+        (read_results, plateau.InvalidResultsError, "", 0),
+        (read_suite, plateau.InvalidResultsError, "# a comment\n", 0),
+        (read_openings, InvalidRecordError, json.dumps(to_record(opened)) + "\n", 1),
+    ]
+    for reader, error, text, count in readers:
+        with pytest.raises(error, match="not a regular file or a pipe"):
+            reader("/dev/zero")  # type: ignore[operator]
+
+        def write(text: str = text) -> None:
+            with open(fifo, "w", encoding="utf-8") as w:
+                w.write(text)
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        assert len(reader(fifo)) == count  # type: ignore[operator]
+        writer.join(10)
+        assert not writer.is_alive()
 
 
 def test_a_file_over_the_input_bound_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A file read whole over its bound, and a results line over the bound (a results file
+    is read line by line, as long as the arena wrote it)."""
     from plateau import files
     from plateau.arena import read_results
 
-    path = tmp_path / "big.jsonl"
-    path.write_text("\n" * 101, encoding="utf-8")
+    path = tmp_path / "big.json"
+    path.write_text(" " * 101, encoding="utf-8")
     with pytest.raises(plateau.InvalidResultsError, match="more than 100 bytes"):
         files.read_text_limited(path, plateau.InvalidResultsError, 100)
-    assert files.read_text_limited(path, plateau.InvalidResultsError, 101) == "\n" * 101
+    assert files.read_text_limited(path, plateau.InvalidResultsError, 101) == " " * 101
     monkeypatch.setattr(files, "MAX_INPUT_FILE_BYTES", 100)
-    with pytest.raises(plateau.InvalidResultsError, match="more than 100 bytes"):
+    with pytest.raises(InvalidRecordError, match="more than 100 bytes"):
+        read_openings(path)
+    with pytest.raises(plateau.InvalidResultsError, match="a line of more than 100 bytes"):
         read_results(path)
+    path.write_text("\n" * 1000, encoding="utf-8")  # many short lines: no bound on their number
+    assert read_results(path) == []

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import itertools
 import json
 import math
 import os
@@ -45,6 +46,7 @@ from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Any, TypeVar, Union, cast
 
+from plateau import files
 from plateau.adjudication import Adjudication, Judge
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
@@ -62,7 +64,7 @@ from plateau.engine import (
 )
 from plateau.engine import split_outside_quotes as _split_outside_quotes
 from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
-from plateau.files import read_text_limited, replace_file
+from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
 from plateau.pairings import FORMATS, Schedule, default_format, seat_order
 from plateau.rating import CrossTable, Rating, bradley_terry, elo_interval, signed, wilson
@@ -168,7 +170,8 @@ class GameResult:
             raise InvalidResultsError(
                 f"returns {_short(fields['returns'])} are not the points of the ranking "
                 f"{_short(fields['ranking'])} ({_short(expected)} in {fields['game']} "
-                f"{fields['variant']})"
+                f"{fields['variant']}; files written before 2026-12-01 gave tied places other "
+                "points)"
             )
         players = fields.get("players")
         if players is not None:
@@ -205,7 +208,10 @@ def _points_by_place(game: str, variant: str, options: Mapping[str, Any]) -> tup
             check_data_options(game, dict(options))  # (no file a results file names is opened)
             points = tuple(resolve(game, variant, **options).new_game().points_by_place())
         except (ValueError, TypeError) as e:  # (the library's errors are ValueErrors)
-            raise InvalidResultsError(f"not a game this library plays: {e}") from None
+            raise InvalidResultsError(
+                f"not a game this library plays: {e} (a game a program registers must be "
+                "registered in the program that reads its results too)"
+            ) from None
         if len(_PLACE_POINTS) >= 64:
             _PLACE_POINTS.clear()
         _PLACE_POINTS[key] = points
@@ -1137,35 +1143,55 @@ class ArenaResult:
 
 
 def read_results(path: str | os.PathLike[str]) -> list[GameResult]:
-    """The games in a JSON-lines file; a torn last line (an interrupted write: not JSON, no
-    newline after it) is ignored, any other bad line is an :class:`~plateau.InvalidResultsError`
-    naming the file and line (``games.jsonl:3: ...``)."""
-    lines = read_text_limited(path, InvalidResultsError).split("\n")
+    """The games in a JSON-lines file (a regular file or a pipe, read line by line: as many
+    lines as it holds, each of at most ``plateau.files.MAX_INPUT_FILE_BYTES``); a torn last
+    line (an interrupted write: not JSON, no newline after it) is ignored, any other bad line
+    is an :class:`~plateau.InvalidResultsError` naming the file and line
+    (``games.jsonl:3: ...``)."""
+    return _read_results(path)[0]
+
+
+def _read_results(path: str | os.PathLike[str]) -> tuple[list[GameResult], list[int]]:
+    """``read_results``, and the lengths of the file's lines that are not blank."""
     out = []
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            out.append(GameResult.from_line(line))
-        except InvalidResultsError as e:
-            if i == len(lines) - 1 and str(e).startswith("not JSON"):
-                break  # the last line, without its newline: a write cut short
-            raise InvalidResultsError(
-                f"{path}:{i + 1}: this line is not an arena game: {e}"
-            ) from None
-    return out
+    sizes = []
+    limit = files.MAX_INPUT_FILE_BYTES
+    with files.open_input(path, InvalidResultsError) as f:
+        for number in itertools.count(1):
+            raw = f.readline(limit + 1)
+            if not raw:
+                break
+            last = not raw.endswith(b"\n")
+            if last and len(raw) > limit:
+                raise InvalidResultsError(f"{path}:{number}: a line of more than {limit} bytes")
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise InvalidResultsError(
+                    f"{path}:{number}: not UTF-8 text (byte {e.start} of the line)"
+                ) from None
+            if not line.strip():
+                continue
+            sizes.append(len(line.rstrip("\r\n")))
+            try:
+                out.append(GameResult.from_line(line))
+            except InvalidResultsError as e:
+                if last and str(e).startswith("not JSON"):
+                    break  # the last line, without its newline: a write cut short
+                raise InvalidResultsError(
+                    f"{path}:{number}: this line is not an arena game: {e}"
+                ) from None
+    return out, sizes
 
 
 def report(path: str | os.PathLike[str]) -> ArenaResult:
     """Re-tabulate an arena from its JSON-lines file alone."""
-    results = read_results(path)
+    results, sizes = _read_results(path)
     if not results:
-        text = read_text_limited(path, InvalidResultsError)
-        lines = [ln for ln in text.splitlines() if ln.strip()]
         found = (
             "the file is empty"
-            if not lines
-            else f"its only line ({len(lines[0])} characters) is not an arena game"
+            if not sizes
+            else f"its only line ({sizes[0]} characters) is not an arena game"
         )
         raise InvalidArgumentError(
             f"{path}: no arena games ({found}); `plateau arena --out` writes them"

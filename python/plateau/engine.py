@@ -651,9 +651,11 @@ class EngineConnection:
                 return line
 
     def _unasked(self) -> None:
-        """Read what the engine printed since its last answer, without waiting: ``info`` lines
-        are kept as its last info; any other line (a second ``bestaction`` for one ``go``,
-        an answer nobody asked for) is ``garbage``, not the answer to the next ``go``."""
+        """Read what the engine printed since its last answer and the arena has received,
+        without waiting: ``info`` lines are kept as its last info; any other line (a second
+        ``bestaction`` for one ``go``, an answer nobody asked for) is ``garbage``, not the
+        answer to the next ``go``. A line still on its way (written later, from another thread
+        of the engine) is not seen here: it is read as the next answer, as before."""
         while True:
             try:
                 line = self.output.get(0.0)  # (a deadline already past: no wait)

@@ -1,10 +1,12 @@
 """The user's files, read and written safely.
 
-Reading: a file someone else made (a game record, an arena's results, an opening or suite file,
-a board) is read by :func:`read_bytes_limited` or :func:`read_text_limited`: only a regular file,
-opened without waiting for a writer (a named pipe is refused at once, not waited on), never more
-than a set number of bytes (a device such as ``/dev/zero`` is refused, not read without end), and
-text that is not UTF-8 is refused with the position of the first bad byte.
+Reading: a file the user names (a game record, an arena's results, an opening or suite file, a
+board) is opened by :func:`open_input`: a regular file, or a pipe (``/dev/stdin`` when input is
+piped, a shell's ``<(...)``, a named pipe, read as ``cat`` reads it: once its writer writes).
+Anything else (a device such as ``/dev/zero``, a directory, a socket) is refused before it is
+opened, so it is neither read without end nor opened for its side effects.
+:func:`read_bytes_limited` and :func:`read_text_limited` read such a file whole, never more than
+a set number of bytes, and refuse text that is not UTF-8 naming the first bad byte.
 
 Writing: a file the library rewrites (an arena's results on ``--resume``, a page, a picture, an
 opening file, a saved game) is written whole to a temporary file beside it and renamed over it,
@@ -17,10 +19,40 @@ import contextlib
 import os
 import stat
 import tempfile
+from typing import BinaryIO
 
-#: The biggest record, results, opening or suite file read (an arena of some 10,000 long games);
-#: a bigger one is refused rather than read into memory. A board file has its own, smaller cap.
+#: The biggest record, opening or suite file read whole, and the longest line of an arena's
+#: results (read line by line, as many lines as the file holds); more is refused rather than
+#: read into memory. A board file has its own, smaller cap.
 MAX_INPUT_FILE_BYTES = 256 << 20
+
+_CHUNK = 1 << 20
+
+
+def open_input(
+    path: str | os.PathLike[str], error: type[ValueError], pipes: bool = True, named: bool = True
+) -> BinaryIO:
+    """``path`` opened for reading bytes, after checking what it is: a regular file, or (with
+    ``pipes``) a pipe. Anything else is refused (``error``; its message starts with the path
+    unless not ``named``) before it is opened. A file that cannot be opened raises the
+    ``OSError`` of ``os.stat`` or ``os.open`` (``FileNotFoundError``, ``PermissionError``)."""
+    where = f"{os.fspath(path)}: " if named else ""
+    what = "a regular file or a pipe" if pipes else "a regular file"
+    mode = os.stat(path).st_mode
+    if not (stat.S_ISREG(mode) or (pipes and stat.S_ISFIFO(mode))):
+        raise error(f"{where}not {what}")
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+    if not stat.S_ISFIFO(mode):  # (something swapped in since opens at once, refused below)
+        flags |= getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    try:
+        now = os.fstat(fd).st_mode
+        if not (stat.S_ISREG(now) or (stat.S_ISFIFO(now) and stat.S_ISFIFO(mode))):
+            raise error(f"{where}not {what}")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def read_bytes_limited(
@@ -28,32 +60,36 @@ def read_bytes_limited(
     error: type[ValueError],
     limit: int | None = None,
     named: bool = True,
+    pipes: bool = True,
 ) -> bytes:
-    """The bytes of the regular file at ``path``, at most ``limit`` of them. A named pipe, a
-    device or a directory is refused (``error``; its message starts with the path unless not
-    ``named``) without waiting for a writer or reading without end, and so is a file of more
-    than ``limit`` bytes (None: :data:`MAX_INPUT_FILE_BYTES`). A file that cannot be opened
-    raises the ``OSError`` of ``os.open`` (``FileNotFoundError``, ``PermissionError``)."""
+    """The bytes of ``path`` (as :func:`open_input` opens it), at most ``limit`` of them
+    (None: :data:`MAX_INPUT_FILE_BYTES`): more is refused (``error``), a regular file by its
+    size before any is read, a pipe once it has given ``limit`` + 1 bytes. Memory grows with
+    what is read, not with ``limit``."""
     where = f"{os.fspath(path)}: " if named else ""
     limit = MAX_INPUT_FILE_BYTES if limit is None else limit
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise error(f"{where}not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            raw = f.read(limit + 1)
-    finally:
-        os.close(fd)
-    if len(raw) > limit:
+    with open_input(path, error, pipes, named) as f:
+        st = os.fstat(f.fileno())
+        if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+            raise error(f"{where}more than {limit} bytes")
+        parts = []
+        got = 0
+        while got <= limit:
+            part = f.read(min(_CHUNK, limit + 1 - got))
+            if not part:
+                break
+            parts.append(part)
+            got += len(part)
+    if got > limit:
         raise error(f"{where}more than {limit} bytes")
-    return raw
+    return b"".join(parts)
 
 
 def read_text_limited(
     path: str | os.PathLike[str], error: type[ValueError], limit: int | None = None
 ) -> str:
-    """The text of the regular file at ``path``, as :func:`read_bytes_limited` reads it,
-    decoded as UTF-8 (``error`` naming the file and its first bad byte if it is not)."""
+    """The text of ``path``, as :func:`read_bytes_limited` reads it, decoded as UTF-8
+    (``error`` naming the file and its first bad byte if it is not)."""
     raw = read_bytes_limited(path, error, limit)
     try:
         return raw.decode("utf-8")

@@ -10,6 +10,26 @@ from plateau.cli.common import NON_NEGATIVE, add_position_args, position_of, pos
 from plateau.errors import InvalidArgumentError
 from plateau.files import replace_file
 
+#: suffixes of picture formats other than PNG and SVG: refused rather than given SVG text
+OTHER_PICTURES = frozenset(
+    [
+        ".gif",
+        ".jpg",
+        ".jpeg",
+        ".webp",
+        ".bmp",
+        ".tif",
+        ".tiff",
+        ".pdf",
+        ".eps",
+        ".ps",
+        ".ico",
+        ".avif",
+        ".heic",
+        ".jxl",
+    ]
+)
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("render", help="a picture of a position: SVG, or PNG for --out *.png")
@@ -26,10 +46,10 @@ def run(args: argparse.Namespace) -> int:
     from plateau import render
 
     suffix = os.path.splitext(args.out or "")[1].lower()
-    if suffix not in ("", ".svg", ".png"):
+    if suffix in OTHER_PICTURES:
         raise InvalidArgumentError(
-            f"--out {args.out}: plateau render writes SVG (.svg, or no suffix) or PNG (.png), "
-            f"not {suffix}"
+            f"--out {args.out}: plateau render writes PNG (.png) or SVG (any other name), "
+            f"not {suffix[1:].upper()}"
         )
     state, _ = position_of(args)
     plies = len(state.history)

@@ -785,7 +785,9 @@ def _read_board_file(path: Path) -> bytes:
     """The bytes of the regular file at ``path``: a FIFO, a device or a directory is refused
     (ValueError) without waiting for a writer or reading without end, and so is a file of more
     than MAX_BOARD_FILE_BYTES."""
-    return read_bytes_limited(path, InvalidArgumentError, MAX_BOARD_FILE_BYTES, named=False)
+    return read_bytes_limited(
+        path, InvalidArgumentError, MAX_BOARD_FILE_BYTES, named=False, pipes=False
+    )
 
 
 def save_board(board: Board, path: PathLike) -> None:
