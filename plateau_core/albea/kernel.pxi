@@ -98,9 +98,8 @@ cdef int _walk_ray(const AlbeaState* s, const Tops* tp, const int8_t* psq, int L
             endok = True
         sub = TT[r - (d - pos)][lvl + 1] if lvl < 2 else 0
         if allowed:
-            if endok:
-                out[cnt] = <uint16_t>(base + off)
-                cnt += 1
+            out[cnt] = <uint16_t>(base + off)       # (kept by the count, as in _square_moves)
+            cnt += endok
             if d < Lc and lvl < 2:
                 if not enemy:
                     u = tp.unit[t]
@@ -217,7 +216,7 @@ cdef int _square_moves(const AlbeaState* s, const Tops* tp, int o, uint16_t* out
                        uint32_t* stomps) noexcept nogil:
     """Append the move ids (ascending) of the stack on ``o`` if the player to act owns its top,
     and set its stomps' bits (``o * 2 + flip``) in ``stomps``; returns the new length."""
-    cdef int n = s.ht[o], h, nflip, flip, k, i, p, L, upf, base, npaths, t
+    cdef int n = s.ht[o], h, nflip, flip, k, i, p, L, upf, base, npaths, over
     cdef const int8_t* paths
     cdef uint32_t colp, gcol
     cdef bint tc
@@ -247,13 +246,15 @@ cdef int _square_moves(const AlbeaState* s, const Tops* tp, int o, uint16_t* out
                                         base + PATH_OFF[o][p], out, cnt)
             elif h == 1:
                 # one step, to each path's first square: the walk cut short (a stop there that
-                # may also end the move)
+                # may also end the move). Each id is written and kept by the count, with no
+                # branch: whether an enemy holds the square follows no pattern a branch
+                # predictor could learn in random play (every list has room for one id past
+                # its last)
+                over = (gcol != 0) & tc
                 for i in range(npaths):
                     p = paths[i]
-                    t = PATH_SQ[o][p][0]
-                    if _can_stop(tp, t, gcol) and _can_end(tp, t, tc):
-                        out[cnt] = <uint16_t>(base + PATH_OFF[o][p])
-                        cnt += 1
+                    out[cnt] = <uint16_t>(base + PATH_OFF[o][p])
+                    cnt += (tp.enemy[PATH_SQ[o][p][0]] ^ 1) | over
             else:
                 for i in range(npaths):
                     p = paths[i]
