@@ -9,8 +9,8 @@ cdef enum:
     ALBEA_SQ = 16
     ALBEA_CAP = 24              # stack capacity: all 24 pieces on one square
     ALBEA_OT = 11               # oriented piece types
-    ALBEA_MAX_LEGAL = 8192      # > legal actions of any reachable non-terminal position (7,803):
-                                # generation writes one id past the last it keeps
+    ALBEA_MAX_LEGAL = 8192      # > the legal actions of any position (at most 7,803): a list
+                                # may write one id past the last it keeps
     ALBEA_NUM_ACTIONS = 41188
     ALBEA_BASE_OPEN = 0
     ALBEA_BASE_ONBOARD = 1452

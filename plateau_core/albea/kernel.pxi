@@ -98,7 +98,7 @@ cdef int _walk_ray(const AlbeaState* s, const Tops* tp, const int8_t* psq, int L
             endok = True
         sub = TT[r - (d - pos)][lvl + 1] if lvl < 2 else 0
         if allowed:
-            out[cnt] = <uint16_t>(base + off)       # (kept by the count, as in _square_moves)
+            out[cnt] = <uint16_t>(base + off)       # (kept by the count if it may end the move)
             cnt += endok
             if d < Lc and lvl < 2:
                 if not enemy:
@@ -215,7 +215,8 @@ cdef inline uint32_t _onboard_gaps(const AlbeaState* s, int sq, int me) noexcept
 cdef int _square_moves(const AlbeaState* s, const Tops* tp, int o, uint16_t* out, int cnt,
                        uint32_t* stomps) noexcept nogil:
     """Append the move ids (ascending) of the stack on ``o`` if the player to act owns its top,
-    and set its stomps' bits (``o * 2 + flip``) in ``stomps``; returns the new length."""
+    and set its stomps' bits (``o * 2 + flip``) in ``stomps``; returns the new length (it may
+    write ``out[length]``)."""
     cdef int n = s.ht[o], h, nflip, flip, k, i, p, L, upf, base, npaths, over
     cdef const int8_t* paths
     cdef uint32_t colp, gcol
@@ -298,7 +299,8 @@ cdef int albea_is_legal(const AlbeaState* s, int a, uint16_t* buf) noexcept nogi
 
 
 cdef int albea_list(const AlbeaState* s, uint16_t* out) noexcept nogil:
-    """Every legal action id of s, in ascending id order (emission order = id order)."""
+    """Every legal action id of s, in ascending id order (emission order = id order). ``out``
+    needs room for ``ALBEA_MAX_LEGAL`` ids: the list may write one past its last."""
     cdef int cnt = 0
     cdef int me = s.player
     cdef int b, tp, sq, i, o, base, m, largest
