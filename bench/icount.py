@@ -258,6 +258,20 @@ def main(argv: list[str] | None = None) -> int:
     names = args.game or [g for g in plateau.games() if plateau.game_info(g).bench is not None]
     counts = {g: measure(g) for g in names}
     env = environment()
+    baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
+    same_env = all(baseline.get("environment", {}).get(k) == env[k] for k in ENV_KEYS)
+    lines, rises = compare(counts, baseline, args.tolerance)
+    if rises and same_env and not args.update:
+        # a game with a rise is measured again and each workload keeps the lower count: a real
+        # rise comes back, a count inflated once does not (one CI run on 2026-12-04 counted
+        # 79.1 M instructions for a perft that counts 72.1 M in every other run, in the same
+        # build and environment; nothing in the workload explains it)
+        again = sorted(g for g in counts if any(line.startswith(f"{g} ") for line in rises))
+        for g in again:
+            second = measure(g)
+            counts[g] = {name: min(n, second[name]) for name, n in counts[g].items()}
+        print(f"measured again after a rise over {args.tolerance}%: {', '.join(again)}")
+        lines, rises = compare(counts, baseline, args.tolerance)
     if args.json:
         Path(args.json).write_text(json.dumps({"environment": env, "counts": counts}, indent=1))
     if args.update:
@@ -267,8 +281,8 @@ def main(argv: list[str] | None = None) -> int:
             json.dumps({"environment": env, "counts": merged}, indent=1, sort_keys=True) + "\n"
         )
         print(f"baseline written to {BASELINE}")
-    baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
-    lines, rises = compare(counts, baseline, args.tolerance)
+        baseline = json.loads(BASELINE.read_text())
+        lines, rises = compare(counts, baseline, args.tolerance)
     print("\n".join(lines))
     same_env = all(baseline.get("environment", {}).get(k) == env[k] for k in ENV_KEYS)
     if not same_env:

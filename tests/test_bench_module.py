@@ -291,6 +291,30 @@ def _icount() -> Any:
     return module
 
 
+@pytest.mark.parametrize("second, code", [(1000, 0), (1200, 1)])
+def test_instruction_counts_measure_a_game_again_after_a_rise(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    second: int,
+    code: int,
+) -> None:
+    """A rise is measured again and each workload keeps its lower count: a count inflated once
+    passes, a rise that comes back fails."""
+    icount = _icount()
+    env = {k: "x" for k in icount.ENV_KEYS}
+    base = tmp_path / "icount.json"
+    base.write_text(json.dumps({"environment": env, "counts": {"g": {"perft": 1000}}}))
+    runs = iter([{"perft": 1200}, {"perft": second}])
+    monkeypatch.setattr(icount, "BASELINE", base)
+    monkeypatch.setattr(icount, "environment", lambda: env)
+    monkeypatch.setattr(icount, "measure", lambda game: next(runs))
+    assert icount.main(["--game", "g"]) == code
+    out = capsys.readouterr().out
+    assert "measured again after a rise over 3.0%: g" in out
+    assert next(runs, None) is None  # measured twice, no more
+
+
 def test_instruction_counts_fail_only_on_a_rise_over_the_tolerance() -> None:
     icount = _icount()
     baseline = {"counts": {"g": {"perft": 1000, "list": 1000, "loop": 1000}}}
