@@ -134,6 +134,19 @@ cdef object new_id_array(Py_ssize_t n, int64_t** data):
     return out
 
 
+cdef int _array_moved(int* tries) except -1:
+    """For a method that sized a fresh array by its state and found the state changed once the
+    array was made: count the try, RuntimeError after 100. Making a numpy array may let other
+    threads run (numpy releases the GIL while it allocates a zeroed buffer of 1 KiB or more,
+    and a user's allocator may run Python), and one may have re-initialised or played on this
+    state meanwhile: so each such method checks the size again after making the array, and
+    from that check until the kernel has filled it runs no Python."""
+    tries[0] += 1
+    if tries[0] >= 100:
+        raise RuntimeError("the state kept changing in another thread while its array was made")
+    return 0
+
+
 #: the classes of the errors the compiled core raises: ValueError until the plateau package
 #: hands down its own (``InvalidArgumentError``, ``InvalidActionError``, ``IllegalActionError``,
 #: each a ValueError) when it is imported
@@ -684,16 +697,29 @@ cdef class GameCore:
     def legal_actions(self):
         """The legal action ids, ascending, as a numpy int64 array."""
         cdef int64_t* data
-        self._gen()
-        out = new_id_array(self._count(), &data)
+        cdef int n, tries = 0
+        while True:
+            self._gen()
+            n = self._count()
+            out = new_id_array(n, &data)
+            self._gen()                 # (see _array_moved: no Python runs from here on)
+            if self._count() == n:
+                break
+            _array_moved(&tries)
         self._write_list(data)
         return out
 
     def legal_actions_mask(self):
         """A bool array of length ``num_distinct_actions``, True at the legal action ids."""
         cdef void* data
+        cdef int n, tries = 0
+        while True:
+            n = self._num_actions
+            out = new_array(n, _BOOL, True, &data)
+            if self._num_actions == n:
+                break
+            _array_moved(&tries)
         self._gen()
-        out = new_array(self._num_actions, _BOOL, True, &data)
         self._write_mask(<uint8_t*>data)
         return out
 
@@ -838,12 +864,20 @@ cdef class GameCore:
         """Observation planes (float32, ``observation_shape``) of what ``player`` may see
         (default: the player to act, player 0 once the game is over); layouts in the docs."""
         cdef void* data
-        cdef int viewer
-        if player is None:
-            viewer = 0 if self._over() else self._mover()
-        else:
+        cdef int viewer = -1, tries = 0
+        if player is not None:
             viewer = self._check_player(player)
-        out = new_array(self._obs_shape(), _FLOAT32, True, &data)
+        while True:
+            shape = self._obs_shape()
+            out = new_array(shape, _FLOAT32, True, &data)
+            if self._obs_shape() == shape:
+                break
+            _array_moved(&tries)
+        # (from here on no Python runs: the position is the one the array was sized for)
+        if viewer < 0:
+            viewer = 0 if self._over() else self._mover()
+        elif viewer >= self._num_players:
+            raise ArgumentError(f"player must be an int in [0, {self._num_players}), got {player!r}")
         self._observe(viewer, <float*>data)
         return out
 

@@ -768,6 +768,54 @@ def _w_reinit_under_kernels(game: str, variant: str, seconds: float) -> None:
     print(f"OK sets={len(sets)} depth={d} calls={len(seen)} inits={inits[0]}")
 
 
+def _w_reinit_while_arrays_are_made(game: str, seconds: float) -> None:
+    """One thread re-initialises a state with every variant and option set of its game in
+    turn (positions of different sizes: action counts, observation shapes, boards) while
+    another asks it for arrays sized by its position: ``legal_actions_mask``,
+    ``observation_tensor`` and ``legal_actions``. numpy lets other threads run while it makes a
+    zeroed array of 1 KiB or more, so the state may change between the sizing and the
+    filling: every array must still be whole and of one of the start positions' sizes, and
+    nothing may write past one (a crash or heap corruption, which the sanitizer build
+    reports at once)."""
+    _prepare()
+    factory = game_info(game).factory
+    inits = [(v, o) for v in plateau.variants(game) for o in _option_sets(game)]
+    starts = [factory(v, **o) for v, o in inits]
+    masks = {s.num_distinct_actions for s in starts}
+    shapes = {tuple(s.observation_shape) for s in starts}
+    most = max(masks)
+    s = factory(*inits[0][:1], **inits[0][1])
+    barrier = threading.Barrier(2)
+    stop = threading.Event()
+    calls = [0, 0]
+
+    def reinit() -> None:
+        barrier.wait()
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for v, o in inits:
+                s.__init__(v, **o)
+                calls[0] += 1
+        stop.set()
+
+    def read() -> None:
+        barrier.wait()
+        while not stop.is_set():
+            m = s.legal_actions_mask()
+            assert len(m) in masks and 0 < m.sum() <= len(m), (len(m), int(m.sum()))
+            assert tuple(s.observation_tensor().shape) in shapes
+            assert tuple(s.observation_tensor(0).shape) in shapes
+            legal = s.legal_actions()
+            assert 0 < len(legal) and 0 <= legal[0] and legal[-1] < most
+            calls[1] += 1
+
+    threads = [threading.Thread(target=f) for f in (reinit, read)]
+    _start(threads)
+    _join(threads)
+    assert calls[0] > len(inits) and calls[1] > 10, calls
+    print(f"OK inits={calls[0]} reads={calls[1]} sizes={sorted(masks)} shapes={len(shapes)}")
+
+
 def _w_deep_perft(game: str, variant: str) -> None:
     """perft deeper than the kernel can recurse is refused with ValueError, from the start
     and mid-game, and the state is unchanged and usable."""
@@ -891,6 +939,11 @@ def test_shared_state_survives_threads(game: str, variant: str) -> None:
 @pytest.mark.parametrize(("game", "variant"), GAME_VARIANTS, ids=_ids(GAME_VARIANTS))
 def test_a_solver_table_serves_one_search_at_a_time(game: str, variant: str) -> None:
     _ok(_run("_w_solver_table_guard", game, variant, 0.5))
+
+
+@pytest.mark.parametrize("game", plateau.games())
+def test_reinit_while_arrays_are_made(game: str) -> None:
+    _ok(_run("_w_reinit_while_arrays_are_made", game, 1.0))
 
 
 @pytest.mark.parametrize(("game", "variant"), GAME_VARIANTS, ids=_ids(GAME_VARIANTS))

@@ -749,15 +749,22 @@ cdef class EmpireCore(ListCore):
                 or army_empire(b) != self.s.to_move:
             return np.zeros(0, dtype=np.int64)
         g = <Gen*>malloc(sizeof(Gen))
-        if g == NULL:
+        buf = <int32_t*>malloc(self.s.bd.max_legal * sizeof(int32_t))
+        if g == NULL or buf == NULL:
+            free(g)
+            free(buf)
             raise MemoryError()
-        buf = _scratch(self.s.bd.max_legal)
         _gen_init(g, self.s)
         n = _army_moves(g, self.s, d, EMPIRE_MAX_STEPS, buf, 0)
         free(g)
-        out = new_id_array(n, &data)
-        for i in range(n):
-            data[i] = buf[i]
+        try:
+            # (a private buffer: making the array may let another thread run, see
+            # _common.pyx, _array_moved)
+            out = new_id_array(n, &data)
+            for i in range(n):
+                data[i] = buf[i]
+        finally:
+            free(buf)
         return out
 
     def _sample(self, seed, count) -> list:
