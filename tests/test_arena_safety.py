@@ -366,6 +366,35 @@ def test_an_interrupted_pool_leaves_no_manager_thread_to_race_the_exit(
     assert alive == []
 
 
+def test_an_arena_starts_no_more_workers_than_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    # with fork, a process pool starts all its workers at once: --jobs 100000 for 2 games
+    # forked thousands of interpreters (which outlived an arena killed meanwhile)
+    import concurrent.futures
+
+    sizes: list[int] = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    def recording(max_workers: int, **kwargs: Any) -> Any:
+        sizes.append(max_workers)
+        return real(max_workers=max_workers, **kwargs)
+
+    monkeypatch.setattr(arena, "ProcessPoolExecutor", recording)
+    r = arena.run("plateau-x", "mini", ["random", "random"], 3, jobs=arena.max_jobs())
+    assert sizes == [3] and len(r.results) == 3
+    r = arena.run("plateau-x", "mini", ["random", "random"], 1, jobs=arena.max_jobs())
+    assert sizes == [3] and len(r.results) == 1  # one game: played in the arena's process
+
+
+def test_more_jobs_than_an_arena_may_start_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    most = arena.max_jobs()
+    assert most >= 64 and most >= 4 * (os.cpu_count() or 1)
+    with pytest.raises(plateau.errors.InvalidArgumentError, match="at most"):
+        arena.run("plateau-x", "mini", ["random", "random"], 2, jobs=most + 1)
+    args = ["arena", "--game", "plateau-x", "--variant", "mini", "--bots", "random,random"]
+    assert main([*args, "--games", "2", "--jobs", "100000", "--no-progress"]) == 2
+    assert "worker processes" in capsys.readouterr().err
+
+
 #: an engine whose handshake hangs, after the first process (the arena's check before the
 #: first game): the arena is stopped while its workers are still starting their engines
 SLOW_START = """

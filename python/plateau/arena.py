@@ -1232,8 +1232,16 @@ def report(path: str | os.PathLike[str]) -> ArenaResult:
     )
 
 
+def max_jobs() -> int:
+    """The most worker processes an arena may be asked for: four per CPU, at least 64 (an
+    arena starts no more workers than it has games)."""
+    return max(64, 4 * (os.cpu_count() or 1))
+
+
 def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult, None, None]:
     global _POOL
+    # (with fork, the pool starts every worker at once: never more than there are games)
+    jobs = min(jobs, len(tasks))
     if jobs <= 1:
         _POOL = EnginePool()
         try:
@@ -1494,6 +1502,11 @@ def run(
             build_bot(bot, 0).check_game(probe)
     games = check_int(games, "games", 0)
     jobs = check_int(jobs, "jobs", 1)
+    if jobs > max_jobs():
+        raise InvalidArgumentError(
+            f"jobs={jobs}: an arena starts at most {max_jobs()} worker processes on this "
+            f"machine (four per CPU, at least 64)"
+        )
     seed = check_int(seed, "seed", 0)
     if backend not in ("process", "ray"):
         raise InvalidArgumentError(f"unknown backend {backend!r} (process or ray)")
