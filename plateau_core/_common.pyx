@@ -175,6 +175,19 @@ def _use_errors(argument, invalid_action, illegal_action, nothing_to_undo=None):
     NothingToUndoError = nothing_to_undo
 
 
+cpdef str shown(object v):
+    """``repr(v)`` for an error message, at most about 200 characters: a longer one is cut in
+    the middle, and an int too long to print (Python refuses over 4,300 digits) is told by its
+    size. (The plateau package's ``checks.shown`` is its twin.)"""
+    cdef str r
+    if isinstance(v, int) and not isinstance(v, bool) and (<object>v).bit_length() > 600:
+        return f"<an integer of {(<object>v).bit_length():,} bits>"
+    r = repr(v)
+    if len(r) > 200:
+        r = f"{r[:100]}...<{len(r) - 160:,} characters>...{r[-60:]}"
+    return r
+
+
 cdef object _integer_in(object v, object lo, object hi, str what, str shown_hi):
     # the rule of both checkers below: any integral type but bool (numpy's too: numpy 1.x still
     # lets operator.index take it), range checked on the Python value (before any conversion)
@@ -186,7 +199,7 @@ cdef object _integer_in(object v, object lo, object hi, str what, str shown_hi):
         else:
             if lo <= i < hi:
                 return i
-    raise ArgumentError(f"{what} must be an int in [{lo}, {shown_hi}), got {v!r}")
+    raise ArgumentError(f"{what} must be an int in [{lo}, {shown_hi}), got {shown(v)}")
 
 
 cdef long long check_int(object v, object lo, object hi, str what) except? -1:
@@ -275,7 +288,7 @@ def nth_set_bit_of(x: int, k: int) -> int:
 def random_below(seed: int, n: int, count: int) -> list:
     """``count`` draws in [0, n) from the core PRNG seeded with ``seed``."""
     if n < 1 or n > 0xFFFFFFFF:
-        raise ArgumentError(f"n must be in [1, 2**32), got {n!r}")
+        raise ArgumentError(f"n must be in [1, 2**32), got {shown(n)}")
     cdef Rng r
     rng_seed(&r, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
     return [rng_below(&r, <uint32_t>n) for _ in range(count)]
@@ -332,10 +345,10 @@ cdef class SolverTable:
             m = check_int(max_nodes, 0, 2**62, "max_nodes")
         if deadline is not None:
             if isinstance(deadline, bool) or not isinstance(deadline, numbers.Real):
-                raise ArgumentError(f"deadline must be a number, got {deadline!r}")
+                raise ArgumentError(f"deadline must be a number, got {shown(deadline)}")
             dl = deadline
             if not dl > 0 or dl == float("inf"):
-                raise ArgumentError(f"deadline must be > 0 and finite, got {deadline!r}")
+                raise ArgumentError(f"deadline must be > 0 and finite, got {shown(deadline)}")
         self.max_nodes = m
         self.deadline = dl
 
@@ -771,7 +784,7 @@ cdef class GameCore:
         self._gen()
         n = self._count()
         if n == 0 or self._over():
-            raise IllegalActionError(f"apply_index({k!r}): the game is over")
+            raise IllegalActionError(f"apply_index({shown(k)}): the game is over")
         if type(k) is int:
             try:
                 ki = k
@@ -795,14 +808,14 @@ cdef class GameCore:
         notation as well and to say why an action is illegal."""
         if isinstance(a, (bool, np.bool_)) or not isinstance(a, numbers.Integral):
             raise InvalidActionError(
-                f"an action is an int id, got {a!r} ({type(a).__name__})")
+                f"an action is an int id, got {shown(a)} ({type(a).__name__})")
         i = operator.index(a)
         if not 0 <= i < self._num_actions:
-            raise InvalidActionError(f"action id {i!r} out of range [0, {self._num_actions})")
+            raise InvalidActionError(f"action id {shown(i)} out of range [0, {self._num_actions})")
         if self._over():
-            raise IllegalActionError(f"{i!r}: the game is over")
+            raise IllegalActionError(f"{shown(i)}: the game is over")
         if not self._legal_id(i):
-            raise IllegalActionError(f"{i!r} is illegal")
+            raise IllegalActionError(f"{shown(i)} is illegal")
         self._push(i)
 
     def undo(self) -> int:
@@ -877,7 +890,7 @@ cdef class GameCore:
         if viewer < 0:
             viewer = 0 if self._over() else self._mover()
         elif viewer >= self._num_players:
-            raise ArgumentError(f"player must be an int in [0, {self._num_players}), got {player!r}")
+            raise ArgumentError(f"player must be an int in [0, {self._num_players}), got {shown(player)}")
         self._observe(viewer, <float*>data)
         return out
 

@@ -47,6 +47,11 @@ BAD_FIELDS: list[tuple[str, Any]] = [
     ("tc", {}), ("tc", 10), ("move_seconds", {}), ("move_seconds", ["a"]),
     ("opening", "1"), ("opening", -2), ("opening", [0]), ("opening_plies", None),
     ("openings", 5), ("surprise", 1), ("format", "other"),
+    # numbers too large for the report's floats (an OverflowError traceback before)
+    ("returns", [0, 10**400]), ("move_seconds", [10**400]), ("seed", 10**400),
+    ("plies", 10**400), ("move_stats", [[1, 1, 10**400, 0.0]]),
+    ("move_stats", [[1, 10**400, 5, 0.0]]),
+    ("sprt", {"elo0": 0, "elo1": 10**400}), ("sprt", {"elo0": 0, "elo1": 1e308}),
 ]  # fmt: skip
 
 

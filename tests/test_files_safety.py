@@ -670,3 +670,38 @@ def test_a_file_over_the_input_bound_is_refused(
         read_results(path)
     path.write_text("\n" * 1000, encoding="utf-8")  # many short lines: no bound on their number
     assert read_results(path) == []
+
+
+def test_outside_json_with_too_many_values_is_refused_before_decoding() -> None:
+    # a record of 10 MiB of empty objects took 800 MB to decode and check: the values are
+    # counted in the text first
+    from plateau.checks import MAX_JSON_VALUES
+
+    text = "[" + ",".join(["{}"] * MAX_JSON_VALUES) + "]"
+    for data in (text, text.encode()):
+        with pytest.raises(InvalidRecordError, match="more than 4,000,000 values"):
+            load_outside_json(data, InvalidRecordError, "a record")
+    few = "[" + ",".join(["{}"] * 1000) + "]"
+    assert len(load_outside_json(few, InvalidRecordError, "a record")) == 1000
+
+
+def test_the_depth_check_walks_a_wide_document_in_little_memory() -> None:
+    # one iterator per level: a million siblings add nothing to what the check holds
+    import tracemalloc
+
+    from plateau.checks import check_json_depth
+
+    wide: list[object] = [[{}] for _ in range(1_000_000)]
+    tracemalloc.start()
+    try:
+        check_json_depth(wide, InvalidRecordError, "x")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000, peak
+    deep: object = {}
+    for _ in range(MAX_JSON_DEPTH):
+        deep = [deep]
+    with pytest.raises(InvalidRecordError, match="nested more than"):
+        check_json_depth([1, [2, deep]], InvalidRecordError, "x")
+    check_json_depth([1, [2, {}]], InvalidRecordError, "x")

@@ -326,3 +326,46 @@ def test_kernel_holds_the_board_tables_while_it_runs(kind: str) -> None:
         timeout=120,
     )
     assert proc.returncode == 0 and proc.stdout.strip() == "OK", proc.stderr[-3000:]
+
+
+# -- hostile values in error messages (a stranger's test, 2026-12-04) ----------------------------
+
+HUGE = 10**5000  # Python refuses to print an int of over 4,300 digits
+
+
+@pytest.mark.parametrize("game", plateau.games())
+def test_an_integer_too_long_to_print_is_a_typed_error(game: str) -> None:
+    s = plateau.new_game(game)
+    before = s.to_json()
+    calls = [
+        lambda: s.apply(HUGE),
+        lambda: s.apply_index(HUGE),
+        lambda: s.apply_all([HUGE]),
+        lambda: s.action_to_string(HUGE),
+        lambda: s.action_id(HUGE),
+        lambda: s.why_illegal(HUGE),
+        lambda: s.perft(HUGE),
+        lambda: s.random_playout(HUGE),
+        lambda: s.random_playout(1, HUGE),
+        lambda: s.observation_tensor(HUGE),
+        lambda: s.view_for(HUGE),
+        lambda: s.resample_hidden(HUGE),
+        lambda: plateau.random_playouts(game, None, HUGE),
+        lambda: plateau.StateBatch(game, n=HUGE),
+    ]
+    for call in calls:
+        with pytest.raises(plateau.PlateauError, match="an integer of 16,610 bits"):
+            call()
+    assert s.to_json() == before
+
+
+@pytest.mark.parametrize("game", plateau.games())
+def test_a_long_input_is_cut_in_the_message(game: str) -> None:
+    s = plateau.new_game(game)
+    for bad in ("z" * 1_000_000, ["z"] * 200_000):
+        with pytest.raises(plateau.PlateauError) as e:
+            s.apply(bad)
+        assert 100 < len(str(e.value)) <= plateau.errors.MAX_MESSAGE + 100, len(str(e.value))
+    # any library error: the base class cuts what a message quotes whole
+    long = plateau.errors.InvalidRecordError("x" * 10**6)
+    assert len(str(long)) < plateau.errors.MAX_MESSAGE + 100 and "characters" in str(long)

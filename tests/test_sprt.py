@@ -109,6 +109,9 @@ def test_sprt_settings_bounds_and_parsing() -> None:
     assert SPRT.parse("elo0=0 elo1=10 alpha=0.05 beta=0.05") == t
     assert SPRT.parse(["elo0=-3,elo1=2", "model=trinomial"]) == SPRT(-3, 2, model="trinomial")
     assert SPRT.parse(t.describe()) == t
+    assert SPRT(-2000, 2000).elo1 == 2000.0
+    with pytest.raises(ValueError, match="finite"):
+        SPRT(0, 10**400)
     for bad, message in [
         ("elo0=10 elo1=0", "elo0 < elo1"),
         ("alpha=0.7", "alpha"),
@@ -118,6 +121,8 @@ def test_sprt_settings_bounds_and_parsing() -> None:
         ("elo1", "not elo0="),
         ("model=binomial", "unknown SPRT model"),
         ("elo1=inf", "finite"),
+        ("elo1=1e308", r"in \[-2000, 2000\]"),  # (a ZeroDivisionError before)
+        ("elo0=-2001", r"in \[-2000, 2000\]"),
     ]:
         with pytest.raises(ValueError, match=message):
             SPRT.parse(bad)

@@ -806,7 +806,7 @@ def _w_reinit_while_arrays_are_made(game: str, seconds: float) -> None:
             assert tuple(s.observation_tensor().shape) in shapes
             assert tuple(s.observation_tensor(0).shape) in shapes
             legal = s.legal_actions()
-            assert 0 < len(legal) and 0 <= legal[0] and legal[-1] < most
+            assert len(legal) > 0 and legal[0] >= 0 and legal[-1] < most
             calls[1] += 1
 
     threads = [threading.Thread(target=f) for f in (reinit, read)]

@@ -30,12 +30,12 @@ cdef class AlbeaBatch(BatchCore):
         self.states = NULL
         if not 0 <= max_plies < ALBEA_MAX_PLY:
             raise _c.ArgumentError(
-                f"max_plies must be an int in [0, {ALBEA_MAX_PLY}), got {max_plies!r}")
+                f"max_plies must be an int in [0, {ALBEA_MAX_PLY}), got {_c.shown(max_plies)}")
         self.max_plies = max_plies
         if n < 1:
-            raise _c.ArgumentError(f"a batch holds at least one game, got n={n!r}")
+            raise _c.ArgumentError(f"a batch holds at least one game, got n={_c.shown(n)}")
         if ply_cap < 1:
-            raise _c.ArgumentError(f"ply_cap must be >= 1, got {ply_cap!r}")
+            raise _c.ArgumentError(f"ply_cap must be >= 1, got {_c.shown(ply_cap)}")
         self.states = <AlbeaState*>malloc(n * sizeof(AlbeaState))
         if self.states == NULL:
             gib = n * sizeof(AlbeaState) / 2.0**30

@@ -54,13 +54,13 @@ cdef class EmpireBatch(BatchCore):
         self.cached = NULL
         if not 0 <= variant_index < len(_VARIANTS):
             raise _c.ArgumentError(
-                f"variant index {variant_index!r} out of range [0, {len(_VARIANTS)})")
+                f"variant index {_c.shown(variant_index)} out of range [0, {len(_VARIANTS)})")
         if n < 1:
-            raise _c.ArgumentError(f"a batch holds at least one game, got n={n!r}")
+            raise _c.ArgumentError(f"a batch holds at least one game, got n={_c.shown(n)}")
         if ply_cap < 1:
-            raise _c.ArgumentError(f"ply_cap must be >= 1, got {ply_cap!r}")
+            raise _c.ArgumentError(f"ply_cap must be >= 1, got {_c.shown(ply_cap)}")
         if not 0 <= turn_limit <= 1 << 30:
-            raise _c.ArgumentError(f"turn_limit must be in [0, 2**30], got {turn_limit!r}")
+            raise _c.ArgumentError(f"turn_limit must be in [0, 2**30], got {_c.shown(turn_limit)}")
         self.turn_limit = turn_limit
         self.tables = tables
         self.variant_index = variant_index

@@ -33,15 +33,15 @@ cdef class XBatch(BatchCore):
         self.masks = NULL
         self.masks_ok = NULL
         if not 0 <= variant_index < 4:
-            raise _c.ArgumentError(f"variant index {variant_index!r} out of range [0, 4)")
+            raise _c.ArgumentError(f"variant index {_c.shown(variant_index)} out of range [0, 4)")
         if n < 1:
-            raise _c.ArgumentError(f"a batch holds at least one game, got n={n!r}")
+            raise _c.ArgumentError(f"a batch holds at least one game, got n={_c.shown(n)}")
         if ply_cap < 1:
-            raise _c.ArgumentError(f"ply_cap must be >= 1, got {ply_cap!r}")
+            raise _c.ArgumentError(f"ply_cap must be >= 1, got {_c.shown(ply_cap)}")
         self.sp = x_spec(variant_index)
         if not 0 <= first_player < self.sp.players:
             raise _c.ArgumentError(
-                f"first_player {first_player!r} out of range [0, {self.sp.players})")
+                f"first_player {_c.shown(first_player)} out of range [0, {self.sp.players})")
         self.states = <XState*>malloc(n * sizeof(XState))
         self.masks = <XMasks*>malloc(n * sizeof(XMasks))
         self.masks_ok = <uint8_t*>malloc(n)

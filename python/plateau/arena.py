@@ -218,13 +218,19 @@ def _points_by_place(game: str, variant: str, options: Mapping[str, Any]) -> tup
     return points
 
 
+#: the largest magnitude of an integer in a results line (the arena writes none near it): a
+#: larger one would overflow the floats the report works in
+_MAX_INT = 2**64
+
+
 def _is_int(value: object, low: int | None = None) -> bool:
-    ok = isinstance(value, int) and not isinstance(value, bool)
+    ok = isinstance(value, int) and not isinstance(value, bool) and -_MAX_INT < value < _MAX_INT
     return ok and (low is None or value >= low)  # type: ignore[operator]
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """An int of at most ``_MAX_INT``'s magnitude or a float (finite or not: each field says)."""
+    return _is_int(value) or isinstance(value, float)
 
 
 def _is_sprt(value: object) -> bool:
@@ -235,7 +241,7 @@ def _is_sprt(value: object) -> bool:
         return False
     try:
         SPRT(**{k: v for k, v in value.items() if k != "games"})
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return False
     return True
 

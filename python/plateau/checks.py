@@ -24,6 +24,24 @@ import numpy as np
 from plateau.errors import InvalidArgumentError
 
 
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message, at most about 200 characters: a longer one is cut
+    in the middle, and an int too long to print (Python refuses over 4,300 digits) is told by
+    its size (the twin of the compiled core's).
+
+    >>> shown(10**5000)
+    '<an integer of 16,610 bits>'
+    >>> len(shown("x" * 10**6)) < 200
+    True
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 600:
+        return f"<an integer of {value.bit_length():,} bits>"
+    r = repr(value)
+    if len(r) > 200:
+        r = f"{r[:100]}...<{len(r) - 160:,} characters>...{r[-60:]}"
+    return r
+
+
 def _integer_in(value: object, lo: int, hi: int | None, name: str, shown_hi: str) -> int:
     # the rule of both checkers below (and of the compiled twin): any integral type but bool
     # (numpy's too: numpy 1.x still lets operator.index take it), range-checked on the value
@@ -36,7 +54,7 @@ def _integer_in(value: object, lo: int, hi: int | None, name: str, shown_hi: str
             if lo <= i and (hi is None or i < hi):
                 return int(i)
     bounds = f">= {lo}" if hi is None else f"in [{lo}, {shown_hi})"
-    raise InvalidArgumentError(f"{name} must be an int {bounds}, got {value!r}")
+    raise InvalidArgumentError(f"{name} must be an int {bounds}, got {shown(value)}")
 
 
 def check_int(value: object, name: str, lo: int, hi: int | None = None) -> int:
@@ -70,6 +88,12 @@ def check_number(value: object, name: str, lo: float = 0.0) -> float:
 #: limit on it
 MAX_JSON_DEPTH = 64
 
+#: the most values (about: commas and openings counted in the text) a JSON document from
+#: outside may hold; a game record of a million plies holds about a million. Decoding takes tens
+#: to hundreds of bytes a value, so this bounds the memory a file of up to
+#: ``files.MAX_INPUT_FILE_BYTES`` can take to a few hundred MiB
+MAX_JSON_VALUES = 4_000_000
+
 
 def load_outside_json(
     text: str | bytes | bytearray,
@@ -82,7 +106,8 @@ def load_outside_json(
     limit, an integer beyond Python's digit limit and bytes that are not UTF-8, raises
     ``error`` (a ``ValueError`` subclass, e.g. ``InvalidRecordError``) with the message
     ``"{what}: {why}"``; errors of the type ``error`` that ``object_pairs_hook`` raises pass as
-    they are. Documents nested deeper than :data:`MAX_JSON_DEPTH` are refused too.
+    they are. Documents nested deeper than :data:`MAX_JSON_DEPTH`, or with
+    :data:`MAX_JSON_VALUES` values or more, are refused too.
 
     >>> load_outside_json('{"a": [1]}', ValueError, "not valid JSON")
     {'a': [1]}
@@ -90,6 +115,14 @@ def load_outside_json(
     Traceback (most recent call last):
     ValueError: not valid JSON: nested more than 64 levels deep
     """
+    if isinstance(text, str):
+        values = text.count("[") + text.count("{") + text.count(",")
+    else:
+        values = text.count(b"[") + text.count(b"{") + text.count(b",")
+    if values >= MAX_JSON_VALUES:
+        # (an upper bound on the values, counted before any is made: decoded, each takes
+        # tens to hundreds of bytes, so a file of a few MiB could fill gigabytes)
+        raise error(f"{what}: more than {MAX_JSON_VALUES:,} values")
     try:
         value = json.loads(text, object_pairs_hook=object_pairs_hook)
     except RecursionError:
@@ -119,19 +152,20 @@ _TOO_DEEP = object()
 
 
 def _too_deep(value: object) -> bool:
-    """Whether the dicts, lists and tuples of ``value`` nest deeper than MAX_JSON_DEPTH."""
-    stack = [(value, 1)]
+    """Whether the dicts, lists and tuples of ``value`` nest deeper than MAX_JSON_DEPTH. One
+    iterator per open level: memory grows with the depth, not with the number of values."""
+    if not isinstance(value, (dict, list, tuple)):
+        return False
+    stack: list[Any] = [iter(value.values() if isinstance(value, dict) else value)]
     while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict):
-            children: Any = node.values()
-        elif isinstance(node, (list, tuple)):
-            children = node
+        for child in stack[-1]:
+            if isinstance(child, (dict, list, tuple)):
+                if len(stack) >= MAX_JSON_DEPTH:
+                    return True
+                stack.append(iter(child.values() if isinstance(child, dict) else child))
+                break
         else:
-            continue
-        if depth > MAX_JSON_DEPTH:
-            return True
-        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list, tuple)))
+            stack.pop()
     return False
 
 

@@ -26,9 +26,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+#: the longest message an error keeps: one quoting hostile input at length is cut in the middle
+MAX_MESSAGE = 2000
+
 
 class PlateauError(ValueError):
-    """Input the library refuses: the base of all its errors."""
+    """Input the library refuses: the base of all its errors. A message longer than
+    ``MAX_MESSAGE`` characters (input quoted whole) is cut in the middle."""
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], str) and len(args[0]) > MAX_MESSAGE:
+            m = args[0]
+            cut = len(m) - MAX_MESSAGE
+            args = (f"{m[: MAX_MESSAGE // 2]} ...<{cut:,} characters>... {m[-MAX_MESSAGE // 2 :]}",)
+        super().__init__(*args)
 
 
 class InvalidArgumentError(PlateauError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from plateau.checks import shown
 from plateau.errors import InvalidArgumentError
 
 _SQUARE = re.compile(r"([a-z])([1-9][0-9]?)\Z")
@@ -16,10 +17,10 @@ def square_name(index: int, board_size: int = 7) -> str:
     ('a1', 'b2', 'f6')
     """
     if isinstance(index, bool) or not isinstance(index, int):
-        raise InvalidArgumentError(f"square index must be an int, got {index!r}")
+        raise InvalidArgumentError(f"square index must be an int, got {shown(index)}")
     if not 0 <= index < board_size * board_size:
         raise InvalidArgumentError(
-            f"square index {index!r} out of range [0, {board_size * board_size})"
+            f"square index {shown(index)} out of range [0, {board_size * board_size})"
         )
     row, col = divmod(index, board_size)
     return f"{chr(ord('a') + col)}{row + 1}"
@@ -32,14 +33,16 @@ def square_index(name: str, board_size: int = 7) -> int:
     (0, 16, 35)
     """
     if not isinstance(name, str):
-        raise InvalidArgumentError(f"square name must be a string, got {name!r}")
+        raise InvalidArgumentError(f"square name must be a string, got {shown(name)}")
     m = _SQUARE.match(name.strip().lower())
     if m is None:
         raise InvalidArgumentError(
-            f"{name!r} is not a square name (a letter and a row number, e.g. 'c3')"
+            f"{shown(name)} is not a square name (a letter and a row number, e.g. 'c3')"
         )
     col = ord(m.group(1)) - ord("a")
     row = int(m.group(2)) - 1
     if not (0 <= col < board_size and 0 <= row < board_size):
-        raise InvalidArgumentError(f"square {name!r} is off the {board_size}x{board_size} board")
+        raise InvalidArgumentError(
+            f"square {shown(name)} is off the {board_size}x{board_size} board"
+        )
     return row * board_size + col

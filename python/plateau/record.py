@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plateau.checks import check_json_depth, load_outside_json
+from plateau.checks import check_json_depth, load_outside_json, shown
 from plateau.errors import (
     ActionError,
     InvalidRecordError,
@@ -38,14 +38,17 @@ def from_record(record: object) -> GameState:
         raise InvalidRecordError(f"a game record is a JSON object, got {type(record).__name__}")
     check_json_depth(record, InvalidRecordError, "not a game record")
     if record.get("format") != FORMAT:
-        raise InvalidRecordError(f"not a plateau game record: format is {record.get('format')!r}")
+        raise InvalidRecordError(
+            f"not a plateau game record: format is {shown(record.get('format'))}"
+        )
     if type(record.get("version")) is not int or record.get("version") != VERSION:
         raise InvalidRecordError(
-            f"unsupported record version {record.get('version')!r} (this library reads {VERSION})"
+            f"unsupported record version {shown(record.get('version'))} (this library reads "
+            f"{VERSION})"
         )
     if "viewer" in record:
         raise InvalidRecordError(
-            f"this is player {record['viewer']!r}'s view of a game (hidden faces redacted): "
+            f"this is player {shown(record['viewer'])}'s view of a game (hidden faces redacted): "
             "a view record cannot be replayed"
         )
     fields = {"format", "version", "game", "variant", "options", "actions", "result", "setup"}
@@ -55,12 +58,14 @@ def from_record(record: object) -> GameState:
     game, variant, options = record.get("game"), record.get("variant"), record.get("options", {})
     actions = record.get("actions")
     if not isinstance(game, str) or not isinstance(variant, str):
-        raise InvalidRecordError(f"'game' and 'variant' must be strings, got {game!r}, {variant!r}")
+        raise InvalidRecordError(
+            f"'game' and 'variant' must be strings, got {shown(game)}, {shown(variant)}"
+        )
     if not isinstance(options, dict):
-        raise InvalidRecordError(f"'options' must be an object, got {options!r}")
+        raise InvalidRecordError(f"'options' must be an object, got {shown(options)}")
     for key, value in options.items():
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise InvalidRecordError(f"option {key!r} has a bad value {value!r}")
+            raise InvalidRecordError(f"option {shown(key)} has a bad value {shown(value)}")
     if not isinstance(actions, list):
         raise InvalidRecordError(f"'actions' must be a list, got {type(actions).__name__}")
     try:
@@ -74,14 +79,16 @@ def from_record(record: object) -> GameState:
     if "setup" in record:
         from_setup = spec.info.from_setup
         if from_setup is None:
-            raise InvalidRecordError(f"{game!r} has no set-up positions")
+            raise InvalidRecordError(f"{shown(game)} has no set-up positions")
         try:
             state = from_setup(variant, record["setup"], **spec.options)
         except ValueError as e:
             raise InvalidRecordError(f"bad set-up position: {e}") from None
     for ply, action in enumerate(actions):
         if not isinstance(action, str):
-            raise InvalidRecordError(f"ply {ply}: actions are notation strings, got {action!r}")
+            raise InvalidRecordError(
+                f"ply {ply}: actions are notation strings, got {shown(action)}"
+            )
         try:
             state.apply(action)
         except ActionError as e:  # unreadable or illegal: either way a corrupt record
@@ -91,8 +98,8 @@ def from_record(record: object) -> GameState:
         expected = {"ranking": state.ranking(), "returns": state.returns()}
         if not state.is_terminal() or result != expected:
             raise InvalidRecordError(
-                f"the record's result {result!r} does not match the replayed game "
-                f"({expected!r} after {state.ply} plies, game over: {state.is_terminal()})"
+                f"the record's result {shown(result)} does not match the replayed game "
+                f"({shown(expected)} after {state.ply} plies, game over: {state.is_terminal()})"
             )
     return state
 

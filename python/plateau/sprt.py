@@ -17,7 +17,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from plateau.checks import shown
 from plateau.errors import InvalidArgumentError
+
+#: the largest Elo difference an SPRT bound may name (a bot 2,000 Elo stronger is expected to
+#: score 0.99999)
+MAX_ELO = 2000
 
 #: the test models: outcomes counted per game pair (5 outcomes) or per game (3 outcomes)
 MODELS = ("pentanomial", "trinomial")
@@ -119,9 +124,14 @@ class SPRT:
         for name in ("elo0", "elo1", "alpha", "beta"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise InvalidArgumentError(f"SPRT {name} must be a number, got {value!r}")
-            if not math.isfinite(value):
-                raise InvalidArgumentError(f"SPRT {name} must be finite, got {value!r}")
+                raise InvalidArgumentError(f"SPRT {name} must be a number, got {shown(value)}")
+            if not (isinstance(value, float) or abs(value) < 2**64) or not math.isfinite(value):
+                raise InvalidArgumentError(f"SPRT {name} must be finite, got {shown(value)}")
+            if name.startswith("elo") and not -MAX_ELO <= value <= MAX_ELO:
+                # (beyond, the expected scores round to 0 or 1 and the test has nothing to tell)
+                raise InvalidArgumentError(
+                    f"SPRT {name} must be in [-{MAX_ELO}, {MAX_ELO}] Elo, got {shown(value)}"
+                )
             object.__setattr__(self, name, float(value))
         if not self.elo0 < self.elo1:
             raise InvalidArgumentError(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Union
 import numpy as np
 from plateau_core._common import GameCore
 
-from plateau.checks import check_int, check_seed
+from plateau.checks import check_int, check_seed, shown
 from plateau.errors import ActionError, IllegalActionError, InvalidActionError, InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def check_rng(rng: object, name: str = "rng") -> RandomSource:
     except ValueError:
         raise InvalidArgumentError(
             f"{name} must be an int in [0, 2**64), a random.Random or a numpy Generator, "
-            f"got {rng!r}"
+            f"got {shown(rng)}"
         ) from None
 
 
@@ -219,13 +219,13 @@ class GameState(_CoreApi):
             return self.parse_action(action)
         if isinstance(action, bool) or not isinstance(action, numbers.Integral):
             raise InvalidActionError(
-                f"an action is an int id or a notation string, got {action!r} "
+                f"an action is an int id or a notation string, got {shown(action)} "
                 f"({type(action).__name__})"
             )
         a = int(action)
         if not 0 <= a < self.num_distinct_actions:
             raise InvalidActionError(
-                f"action id {a!r} out of range [0, {self.num_distinct_actions})"
+                f"action id {shown(a)} out of range [0, {self.num_distinct_actions})"
             )
         return a
 
@@ -238,11 +238,11 @@ class GameState(_CoreApi):
 
     def _check_legal(self, a: int, given: object) -> None:
         if self.is_terminal():
-            raise IllegalActionError(f"{given!r}: the game is over")
+            raise IllegalActionError(f"{shown(given)}: the game is over")
         if not self.is_legal(a):
             name = self.action_to_string(a)
-            shown = repr(given) if given == name else f"{given!r} ({name})"
-            raise IllegalActionError(f"{shown} is illegal: {self._why_illegal(a)}")
+            told = shown(given) if given == name else f"{shown(given)} ({name})"
+            raise IllegalActionError(f"{told} is illegal: {self._why_illegal(a)}")
 
     def _is_legal_text(self, text: str) -> bool:
         """The core's ``is_legal`` hook for a string, overridden (see ``__init_subclass__``):
@@ -266,7 +266,7 @@ class GameState(_CoreApi):
         place in the sequence."""
         if isinstance(actions, (str, bytes)):
             raise InvalidActionError(
-                f"apply_all takes a sequence of actions, got the string {actions!r} "
+                f"apply_all takes a sequence of actions, got the string {shown(actions)} "
                 "(use apply for one action)"
             )
         try:
@@ -309,13 +309,13 @@ class GameState(_CoreApi):
             groups = [[operator.index(p) for p in g] for g in ranking]
         except TypeError:
             raise InvalidArgumentError(
-                f"a ranking is a list of groups of player ints, got {ranking!r}"
+                f"a ranking is a list of groups of player ints, got {shown(ranking)}"
             ) from None
         flat = sorted(p for g in groups for p in g)
         if flat != list(range(n)) or any(not g for g in groups):
             raise InvalidArgumentError(
                 f"a ranking must put each of the {n} players in exactly one non-empty group, "
-                f"got {ranking!r}"
+                f"got {shown(ranking)}"
             )
         return groups
 
@@ -523,7 +523,7 @@ class GameState(_CoreApi):
         options = record["options"]
         if "setup" in record:
             if entry.from_setup is None:
-                raise InvalidArgumentError(f"{record['game']!r} has no set-up positions")
+                raise InvalidArgumentError(f"{shown(record['game'])} has no set-up positions")
             state = entry.from_setup(record["variant"], record["setup"], **options)
         else:
             state = entry.factory(record["variant"], **options)

@@ -19,6 +19,7 @@ from typing import Any
 
 from plateau_core.albea import core as _a
 
+from plateau.checks import shown
 from plateau.errors import InvalidArgumentError
 
 TYPES: tuple[str, ...] = tuple(_a.TYPES)
@@ -107,14 +108,14 @@ def parse_action(text: str) -> int:
 def _encode(kind: str, fields: tuple[Any, ...]) -> int:
     a = int(_a.encode(kind, fields))
     if a < 0:  # not reached: the parser hands the kernel only fields it checked
-        raise InvalidArgumentError(f"no action id has the fields {kind} {fields!r}")
+        raise InvalidArgumentError(f"no action id has the fields {kind} {shown(fields)}")
     return a
 
 
 def _square(name: str) -> int:
     sq = _SQUARES.get(name)
     if sq is None:
-        raise InvalidArgumentError(f"square {name!r} is off the 4x4 board (a1..d4)")
+        raise InvalidArgumentError(f"square {shown(name)} is off the 4x4 board (a1..d4)")
     return sq
 
 
@@ -122,7 +123,7 @@ def _oriented(code: str) -> int:
     i = _ORIENTED.get(code)
     if i is None:
         raise InvalidArgumentError(
-            f"unknown piece {code!r} (pieces: {', '.join(OT_CODES)}, up face first)"
+            f"unknown piece {shown(code)} (pieces: {', '.join(OT_CODES)}, up face first)"
         )
     return i
 
@@ -134,7 +135,9 @@ def _counts(text: str) -> tuple[int, ...]:
     counts = [0] * 7
     for code in text.split(","):
         if code not in TYPES:
-            raise InvalidArgumentError(f"unknown piece type {code!r} (types: {', '.join(TYPES)})")
+            raise InvalidArgumentError(
+                f"unknown piece type {shown(code)} (types: {', '.join(TYPES)})"
+            )
         counts[TYPES.index(code)] += 1
     for t in range(7):
         if counts[t] > _COUNT[t]:
@@ -161,7 +164,7 @@ def _parse_move(m: re.Match[str]) -> int:
         raise InvalidArgumentError(_carry_problem(k, carries))
     if a < 0:  # not reached: the fields were checked above
         raise InvalidArgumentError(
-            f"no move has the fields {(origin, flip, k, squares, carries)!r}"
+            f"no move has the fields {shown((origin, flip, k, squares, carries))}"
         )
     return a
 

@@ -17,7 +17,7 @@ import numpy as np
 from plateau_core.albea import batch as _ab
 from plateau_core.albea import core as _a
 
-from plateau.checks import check_int
+from plateau.checks import check_int, shown
 from plateau.errors import (
     InvalidActionError,
     InvalidArgumentError,
@@ -113,7 +113,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
     def __init__(self, variant: str = "standard", max_plies: int = 0) -> None:
         if variant != "standard":
             raise UnknownVariantError(
-                f"unknown variant {variant!r} of 'albea-plateau'; known variants: standard"
+                f"unknown variant {shown(variant)} of 'albea-plateau'; known variants: standard"
             )
         self._core_init(max_plies)
 
@@ -150,7 +150,9 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
         try:
             return _notation.parse_action(text)
         except (ValueError, IndexError, KeyError) as e:
-            raise InvalidActionError(f"cannot read {text!r} as a Plateau action: {e}") from None
+            raise InvalidActionError(
+                f"cannot read {shown(text)} as a Plateau action: {e}"
+            ) from None
 
     def decode_fields(self, action: int) -> dict[str, Any]:
         """The fields of an action id: ``category`` plus that category's fields (for
@@ -300,11 +302,11 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
                 return square_index(square, 4)
             except ValueError:
                 raise InvalidArgumentError(
-                    f"square {square!r} is off the 4x4 board (a1..d4)"
+                    f"square {shown(square)} is off the 4x4 board (a1..d4)"
                 ) from None
         if isinstance(square, bool) or not isinstance(square, numbers.Integral):
             raise InvalidArgumentError(
-                f"square must be a name or an index in [0, 16), got {square!r}"
+                f"square must be a name or an index in [0, 16), got {shown(square)}"
             )
         return check_int(square, "square", 0, 16)
 
@@ -346,7 +348,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             try:
                 state.load_dict(dict(data))
             except (KeyError, TypeError, IndexError, AttributeError) as e:
-                raise InvalidArgumentError(f"bad position data: {e!r}") from None
+                raise InvalidArgumentError(f"bad position data: {shown(e)}") from None
         return state
 
     def load_dict(self, d: dict[str, Any]) -> None:
@@ -406,15 +408,18 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
     ) -> dict[str, Any]:
         board: list[list[dict[str, Any]]] = [[] for _ in range(16)]
         if not isinstance(stacks, Mapping):
-            raise InvalidArgumentError(f"stacks must map square names to pieces, got {stacks!r}")
+            raise InvalidArgumentError(
+                f"stacks must map square names to pieces, got {shown(stacks)}"
+            )
         for name, text in stacks.items():
             if not isinstance(name, str):
                 raise InvalidArgumentError(
-                    f"stacks must map square names to strings, got key {name!r}"
+                    f"stacks must map square names to strings, got key {shown(name)}"
                 )
             if not isinstance(text, str):
                 raise InvalidArgumentError(
-                    f"the stack on {name!r} must be a string of pieces like 'Bxx Wrb', got {text!r}"
+                    f"the stack on {shown(name)} must be a string of pieces like 'Bxx Wrb', got "
+                    f"{shown(text)}"
                 )
             pieces: list[dict[str, Any]] = []
             for token in text.split():
@@ -422,7 +427,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
                 code = token[1:].lower()
                 if owner < 0 or code not in ORIENTED:
                     raise InvalidArgumentError(
-                        f"piece {token!r} on {name}: owner B or W, then the up face and the "
+                        f"piece {shown(token)} on {name}: owner B or W, then the up face and the "
                         f"down face of one of {', '.join(TYPES)}"
                     )
                 ptype, up = ORIENTED[code]
@@ -432,7 +437,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             board[square_index(name, 4)] = pieces
         if len(prisoners) != 2 or any(t not in COUNT for p in prisoners for t in p):
             raise InvalidArgumentError(
-                f"prisoners must be two lists of piece types, got {prisoners!r}"
+                f"prisoners must be two lists of piece types, got {shown(prisoners)}"
             )
         max_plies = check_int(max_plies, "max_plies", 0, 2**30)
         held = [{t: list(prisoners[p]).count(t) for t in set(prisoners[p])} for p in (0, 1)]
@@ -671,7 +676,7 @@ def _checked_position(d: Any) -> dict[str, Any]:
     unknown = sorted(str(k) for k in d if k not in _POSITION_FIELDS)
     if unknown:
         raise InvalidArgumentError(
-            f"unknown field {unknown[0]!r} in the position "
+            f"unknown field {shown(unknown[0])} in the position "
             f"(fields: {', '.join(sorted(_POSITION_FIELDS))})"
         )
     opts = d.get("options") or {}
@@ -729,7 +734,9 @@ def _checked_position(d: Any) -> dict[str, Any]:
                 )
     phase_name = d.get("phase")
     if phase_name not in PHASES:
-        raise InvalidArgumentError(f"phase must be one of {', '.join(PHASES)}, got {phase_name!r}")
+        raise InvalidArgumentError(
+            f"phase must be one of {', '.join(PHASES)}, got {shown(phase_name)}"
+        )
     phase = PHASES.index(phase_name)
     player = _small(d.get("to_move"), 2, "to_move")
     offerer = d.get("offerer")
@@ -766,9 +773,11 @@ def _checked_position(d: Any) -> dict[str, Any]:
     elif result == "win":
         outcome = _small(d.get("winner"), 2, "winner")
     else:
-        raise InvalidArgumentError(f"result must be None, 'win' or 'draw', got {result!r}")
+        raise InvalidArgumentError(f"result must be None, 'win' or 'draw', got {shown(result)}")
     if result != "win" and d.get("winner") is not None:
-        raise InvalidArgumentError(f"winner: only a won game has a winner, got {d.get('winner')!r}")
+        raise InvalidArgumentError(
+            f"winner: only a won game has a winner, got {shown(d.get('winner'))}"
+        )
     if (outcome >= 0) != (PHASES[phase] == "over"):
         raise InvalidArgumentError("a result needs the over phase, and the over phase a result")
     passes = _small(d.get("passes"), 3 if outcome == 2 else 2, "passes")
@@ -803,14 +812,14 @@ def _checked_position(d: Any) -> dict[str, Any]:
 def _field(d: dict[str, Any], key: str, kind: type) -> Any:
     v = d.get(key)
     if not isinstance(v, kind):
-        raise InvalidArgumentError(f"{key} must be a {kind.__name__}, got {v!r}")
+        raise InvalidArgumentError(f"{key} must be a {kind.__name__}, got {shown(v)}")
     return v
 
 
 def _pair(d: dict[str, Any], key: str, kind: type) -> list[Any]:
     v = _field(d, key, list)
     if len(v) != 2 or not all(isinstance(x, kind) for x in v):
-        raise InvalidArgumentError(f"{key} must be a list of two {kind.__name__}s, got {v!r}")
+        raise InvalidArgumentError(f"{key} must be a list of two {kind.__name__}s, got {shown(v)}")
     return list(v)
 
 
@@ -819,7 +828,7 @@ def _small(v: Any, top: int, name: str) -> int:
     if type(v) is int and 0 <= v < top:  # the usual case, first
         return v
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < top:
-        raise InvalidArgumentError(f"{name} must be an int in [0, {top}), got {v!r}")
+        raise InvalidArgumentError(f"{name} must be an int in [0, {top}), got {shown(v)}")
     return v
 
 
@@ -827,7 +836,7 @@ def _type_index(name: Any) -> int:
     if type(name) is str and name in _TIX:  # the usual case, first
         return _TIX[name]
     if name not in TYPES:
-        raise InvalidArgumentError(f"unknown piece type {name!r} (types: {', '.join(TYPES)})")
+        raise InvalidArgumentError(f"unknown piece type {shown(name)} (types: {', '.join(TYPES)})")
     return TYPES.index(name)
 
 

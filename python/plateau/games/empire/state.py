@@ -21,7 +21,7 @@ import numpy as np
 from plateau_core.empire import batch as _eb
 from plateau_core.empire import core as _e
 
-from plateau.checks import check_int
+from plateau.checks import check_int, shown
 from plateau.errors import (
     InvalidActionError,
     InvalidArgumentError,
@@ -154,12 +154,12 @@ def board_tables(board: object) -> _e.EmpireTables:
     else:
         raise InvalidArgumentError(
             f"the board option is the name of a shipped board ({', '.join(SHIPPED_BOARDS)}), "
-            f"a path to a board file, board JSON text or a board as a dict; got {board!r}"
+            f"a path to a board file, board JSON text or a board as a dict; got {shown(board)}"
         )
     if b.name in SHIPPED_BOARDS:
         if b != load_board(b.name):
             raise InvalidBoardError(
-                f"the name {b.name!r} belongs to a shipped board, and this board differs from "
+                f"the name {shown(b.name)} belongs to a shipped board, and this board differs from "
                 "it; give your board another name"
             )
         return board_tables(b.name)
@@ -264,7 +264,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         v = VARIANTS.get(variant) if isinstance(variant, str) else None
         if v is None:
             raise UnknownVariantError(
-                f"unknown variant {variant!r} of 'empire-plateau'; known variants: "
+                f"unknown variant {shown(variant)} of 'empire-plateau'; known variants: "
                 f"{', '.join(VARIANTS)}"
             )
         limit = check_int(turn_limit, "turn_limit", 0, _MAX_PLY)
@@ -334,7 +334,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         if isinstance(dot, str):
             return self.board.index(dot)
         if isinstance(dot, bool) or not isinstance(dot, numbers.Integral):
-            raise InvalidArgumentError(f"a dot is a name like 'a11' or an index, got {dot!r}")
+            raise InvalidArgumentError(f"a dot is a name like 'a11' or an index, got {shown(dot)}")
         return check_int(dot, "dot index", 0, len(self.board))
 
     def army_at(self, dot: int | str) -> str | None:
@@ -357,7 +357,9 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
     def owner(self, empire: str) -> int | None:
         """The player who commands ``empire`` (a letter), or None if it is not in play."""
         if empire not in EMPIRES:
-            raise InvalidArgumentError(f"an Empire is one of {', '.join(EMPIRES)}, got {empire!r}")
+            raise InvalidArgumentError(
+                f"an Empire is one of {', '.join(EMPIRES)}, got {shown(empire)}"
+            )
         return self.spec.owners[EMPIRES.index(empire)]
 
     def empires(self, player: int) -> tuple[str, ...]:
@@ -453,7 +455,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         """The id of the action written ``text`` (legal here or not): ``from-to:n`` (``x`` may
         replace ``-``), ``+T@dot`` with T one of E, 6, 4, 2, or ``end``; either letter case."""
         if not isinstance(text, str):
-            raise InvalidActionError(f"action notation must be a string, got {text!r}")
+            raise InvalidActionError(f"action notation must be a string, got {shown(text)}")
         t = text.strip().lower()
         board = self.board
         n = len(board)
@@ -465,7 +467,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
                 f, to, cost = board.index(m.group(1)), board.index(m.group(2)), int(m.group(3))
                 if cost > TURN_STEPS:
                     raise InvalidActionError(
-                        f"{text!r}: a move costs 1 to {TURN_STEPS} steps, not {cost}"
+                        f"{shown(text)}: a move costs 1 to {TURN_STEPS} steps, not {cost}"
                     )
                 return (f * n + to) * 12 + cost - 1
             m = _FREE.match(t)
@@ -474,9 +476,10 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         except InvalidActionError:
             raise
         except ValueError as e:
-            raise InvalidActionError(f"{text!r}: {e}") from None
+            raise InvalidActionError(f"{shown(text)}: {e}") from None
         raise InvalidActionError(
-            f"{text!r} is not Empire Plateau notation (a move like m5-a5:4, a free like +2@h8, "
+            f"{shown(text)} is not Empire Plateau notation (a move like m5-a5:4, a free like "
+            f"+2@h8, "
             "or end)"
         )
 
@@ -767,21 +770,21 @@ _FIELDS = (
 def _field_int(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise InvalidArgumentError(f"{key} must be an int in [{lo}, {hi}], got {value!r}")
+        raise InvalidArgumentError(f"{key} must be an int in [{lo}, {hi}], got {shown(value)}")
     return value
 
 
 def _field_bool(data: Mapping[str, Any], key: str) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
-        raise InvalidArgumentError(f"{key} must be true or false, got {value!r}")
+        raise InvalidArgumentError(f"{key} must be true or false, got {shown(value)}")
     return value
 
 
 def _field_list(data: Mapping[str, Any], key: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
-        raise InvalidArgumentError(f"{key} must be a list, got {value!r}")
+        raise InvalidArgumentError(f"{key} must be a list, got {shown(value)}")
     return value
 
 
@@ -795,11 +798,13 @@ def _setup_args(
     unknown = [k for k in data if k not in _FIELDS]
     if unknown:
         raise InvalidArgumentError(
-            f"unknown field {unknown[0]!r} in the position (fields: {_FIELDS})"
+            f"unknown field {shown(unknown[0])} in the position (fields: {_FIELDS})"
         )
     variant = data.get("variant")
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise InvalidArgumentError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        raise InvalidArgumentError(
+            f"variant must be one of {', '.join(VARIANTS)}, got {shown(variant)}"
+        )
     v = VARIANTS[variant]
     try:
         # the position's own board is data; only the caller's argument may name a file
@@ -816,13 +821,14 @@ def _setup_args(
     def empire(value: object, key: str) -> str:
         if not isinstance(value, str) or value not in in_play:
             raise InvalidArgumentError(
-                f"{key}: {value!r} is not an Empire in play in {variant} ({', '.join(in_play)})"
+                f"{key}: {shown(value)} is not an Empire in play in {variant} "
+                f"({', '.join(in_play)})"
             )
         return value
 
     def dot(value: object, key: str) -> int:
         if not isinstance(value, str):
-            raise InvalidArgumentError(f"{key}: a dot is a name like 'a11', got {value!r}")
+            raise InvalidArgumentError(f"{key}: a dot is a name like 'a11', got {shown(value)}")
         try:
             return b.index(value)
         except ValueError as err:
@@ -831,7 +837,7 @@ def _setup_args(
     conquered = [empire(e, "conquered") for e in _field_list(data, "conquered")]
     if len(set(conquered)) != len(conquered):
         raise InvalidArgumentError(
-            f"conquered: an Empire is conquered only once, got {conquered!r}"
+            f"conquered: an Empire is conquered only once, got {shown(conquered)}"
         )
     alive = [e for e in in_play if e not in conquered]
     if not alive:
@@ -841,7 +847,7 @@ def _setup_args(
     raw_armies = data.get("armies")
     if not isinstance(raw_armies, Mapping):
         raise InvalidArgumentError(
-            f"armies must map dot names to armies like 'B4', got {raw_armies!r}"
+            f"armies must map dot names to armies like 'B4', got {shown(raw_armies)}"
         )
     codes = bytearray(len(b))
     count: dict[tuple[str, str], int] = {}
@@ -849,15 +855,18 @@ def _setup_args(
         d = dot(name, "armies")
         if not isinstance(code, str) or len(code) != 2:
             raise InvalidArgumentError(
-                f"armies: the army on {name!r} must be an Empire letter and a type "
-                f"(E, 6, 4, 2), like 'B4', got {code!r}"
+                f"armies: the army on {shown(name)} must be an Empire letter and a type "
+                f"(E, 6, 4, 2), like 'B4', got {shown(code)}"
             )
         e, t = code[0].upper(), code[1].upper()
         if t not in TYPES:
-            raise InvalidArgumentError(f"armies: {code!r} on {name}: the type is one of E, 6, 4, 2")
+            raise InvalidArgumentError(
+                f"armies: {shown(code)} on {name}: the type is one of E, 6, 4, 2"
+            )
         if e not in alive:
             raise InvalidArgumentError(
-                f"armies: {code!r} on {name}: {e!r} is not an Empire standing in this position "
+                f"armies: {shown(code)} on {name}: {shown(e)} is not an Empire standing in this "
+                f"position "
                 f"({', '.join(alive)})"
             )
         if codes[d]:
@@ -877,20 +886,20 @@ def _setup_args(
     for entry in _field_list(data, "captures"):
         if not isinstance(entry, list) or len(entry) != 4:
             raise InvalidArgumentError(
-                f"captures: an entry is [captor, victim, type, count], got {entry!r}"
+                f"captures: an entry is [captor, victim, type, count], got {shown(entry)}"
             )
         c, y, t, k = entry
         c, y = empire(c, "captures"), empire(y, "captures")
         if owners[EMPIRES.index(c)] == owners[EMPIRES.index(y)]:
             raise InvalidArgumentError(
-                f"captures: {entry!r}: {c} and {y} are friends; only enemies capture"
+                f"captures: {shown(entry)}: {c} and {y} are friends; only enemies capture"
             )
         if not isinstance(t, str) or t.upper() not in TYPES:
-            raise InvalidArgumentError(f"captures: {entry!r}: the type is one of E, 6, 4, 2")
+            raise InvalidArgumentError(f"captures: {shown(entry)}: the type is one of E, 6, 4, 2")
         t = t.upper()
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= ARMY_COUNTS[t]:
             raise InvalidArgumentError(
-                f"captures: {entry!r}: the count is an int in [1, {ARMY_COUNTS[t]}]"
+                f"captures: {shown(entry)}: the count is an int in [1, {ARMY_COUNTS[t]}]"
             )
         if (c, y, t) in seen:
             raise InvalidArgumentError(f"captures: ({c}, {y}, {t}) is given twice")
@@ -916,8 +925,8 @@ def _setup_args(
     out = _field_list(data, "out")
     if out != expected_out:
         raise InvalidArgumentError(
-            f"out: the players out follow from the conquests ({conquered!r}): expected "
-            f"{expected_out!r}, got {out!r}"
+            f"out: the players out follow from the conquests ({shown(conquered)}): expected "
+            f"{shown(expected_out)}, got {shown(out)}"
         )
     won = v.players - len(out) <= 1
 
@@ -932,7 +941,7 @@ def _setup_args(
     locked = _field_bool(data, "locked")
     moved = [dot(m, "moved") for m in _field_list(data, "moved")]
     if len(set(moved)) != len(moved):
-        raise InvalidArgumentError(f"moved: a dot is given twice in {data.get('moved')!r}")
+        raise InvalidArgumentError(f"moved: a dot is given twice in {shown(data.get('moved'))}")
     for d in moved:
         if not codes[d] or (codes[d] - 1) >> 2 != x:
             raise InvalidArgumentError(
@@ -1054,7 +1063,7 @@ def _from_checked_setup(
         raise InvalidArgumentError(f"a set-up position is an object, got {type(setup).__name__}")
     if setup.get("variant", variant) != variant:
         raise InvalidArgumentError(
-            f"the set-up is of variant {setup.get('variant')!r}, not {variant!r}"
+            f"the set-up is of variant {shown(setup.get('variant'))}, not {shown(variant)}"
         )
     tables = board_tables(board)
     if "board" in setup:

@@ -14,7 +14,7 @@ from typing import Any
 from plateau_core.x import batch as _x_batch
 from plateau_core.x import core as _x
 
-from plateau.checks import check_int
+from plateau.checks import check_int, shown
 from plateau.errors import InvalidActionError, InvalidArgumentError, UnknownVariantError
 from plateau.notation import square_index, square_name
 from plateau.state import GameState, rank_by_keys
@@ -69,7 +69,8 @@ class PlateauXState(_x.XCore, GameState):
     def __init__(self, variant: str = "standard", first_player: int = 0) -> None:
         if variant not in VARIANTS:
             raise UnknownVariantError(
-                f"unknown variant {variant!r} of 'plateau-x'; known variants: {', '.join(VARIANTS)}"
+                f"unknown variant {shown(variant)} of 'plateau-x'; known variants: "
+                f"{', '.join(VARIANTS)}"
             )
         v = VARIANTS[variant]
         self._core_init(v.index, check_int(first_player, "first_player", 0, v.players))
@@ -104,10 +105,12 @@ class PlateauXState(_x.XCore, GameState):
         if isinstance(square, str):
             return square_index(square, n)
         if isinstance(square, bool) or not isinstance(square, numbers.Integral):
-            raise InvalidArgumentError(f"a square is a name like 'c3' or an index, got {square!r}")
+            raise InvalidArgumentError(
+                f"a square is a name like 'c3' or an index, got {shown(square)}"
+            )
         square = int(square)
         if not 0 <= square < n * n:
-            raise InvalidArgumentError(f"square index {square!r} out of range [0, {n * n})")
+            raise InvalidArgumentError(f"square index {shown(square)} out of range [0, {n * n})")
         return square
 
     def _name(self, sq: int) -> str:
@@ -127,7 +130,7 @@ class PlateauXState(_x.XCore, GameState):
         may come in any order, and letters in either case. InvalidActionError if ``text`` is
         not the notation of an action of this variant."""
         if not isinstance(text, str):
-            raise InvalidActionError(f"action notation must be a string, got {text!r}")
+            raise InvalidActionError(f"action notation must be a string, got {shown(text)}")
         t = text.strip().lower()
         n = self.board_size
         try:
@@ -137,7 +140,7 @@ class PlateauXState(_x.XCore, GameState):
             if m:
                 f, to = square_index(m.group(1), n), square_index(m.group(2), n)
                 if f == to:
-                    raise InvalidActionError(f"{text!r}: a move must end on another space")
+                    raise InvalidActionError(f"{shown(text)}: a move must end on another space")
                 return int(_x.encode(self._variant_index, "M", (f, to)))
             m = _ENTER.match(t)
             if m:
@@ -149,7 +152,8 @@ class PlateauXState(_x.XCore, GameState):
                 a = int(_x.encode(self._variant_index, kind, sqs))
                 if a < 0:
                     raise InvalidActionError(
-                        f"{text!r}: {', '.join(self._name(q) for q in sqs)} is not the shape of a "
+                        f"{shown(text)}: {', '.join(self._name(q) for q in sqs)} is not the "
+                        f"shape of a "
                         f"{_KIND_NAME[kind]} tile"
                         + (" (triples are L-shaped)" if kind == "T" else "")
                     )
@@ -157,9 +161,9 @@ class PlateauXState(_x.XCore, GameState):
         except InvalidActionError:
             raise
         except ValueError as e:
-            raise InvalidActionError(f"{text!r}: {e}") from None
+            raise InvalidActionError(f"{shown(text)}: {e}") from None
         raise InvalidActionError(
-            f"{text!r} is not Plateau X notation (S@c3, D@c3d3, T@c3d3c4, P@c3, c3-e5 or end)"
+            f"{shown(text)} is not Plateau X notation (S@c3, D@c3d3, T@c3d3c4, P@c3, c3-e5 or end)"
         )
 
     @property
