@@ -465,3 +465,14 @@ def test_an_arena_stopped_while_its_engines_start_leaves_none(
         with contextlib.suppress(OSError):
             os.killpg(pid, signal.SIGKILL)
     assert left == []
+
+
+def test_arena_report_prints_no_escape_sequence_from_the_file(
+    games_lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a time control (any string of the file) reached the terminal raw: "\x1b[31m" turned it red
+    lines = [dict(d, tc="\x1b[31mred\x07") for d in games_lines]
+    path = _write(tmp_path / "games.jsonl", [json.dumps(d) for d in lines])
+    assert main(["arena-report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\\x1b[31mred\\x07" in out and "\x1b" not in out and "\x07" not in out

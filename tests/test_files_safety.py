@@ -705,3 +705,23 @@ def test_the_depth_check_walks_a_wide_document_in_little_memory() -> None:
     with pytest.raises(InvalidRecordError, match="nested more than"):
         check_json_depth([1, [2, deep]], InvalidRecordError, "x")
     check_json_depth([1, [2, {}]], InvalidRecordError, "x")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", "--record", ""],
+        ["render", "--record", ""],
+        ["solve", "--record", ""],
+        ["play", "--load", ""],
+    ],
+)
+def test_an_empty_path_is_refused_not_ignored(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it showed the start position (or started a new game) as if no file had been given
+    from plateau.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("plateau: error: ") and "Traceback" not in err

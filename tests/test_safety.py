@@ -369,3 +369,13 @@ def test_a_long_input_is_cut_in_the_message(game: str) -> None:
     # any library error: the base class cuts what a message quotes whole
     long = plateau.errors.InvalidRecordError("x" * 10**6)
     assert len(str(long)) < plateau.errors.MAX_MESSAGE + 100 and "characters" in str(long)
+
+
+@pytest.mark.parametrize("game", plateau.games())
+def test_apply_all_refuses_every_bytes_like_value_alike(game: str) -> None:
+    # bytearray(b"x") played action 120 while b"x" was refused as a string
+    s = plateau.new_game(game)
+    for value in (b"x", bytearray(b"x"), memoryview(b"x")):
+        with pytest.raises(InvalidActionError, match="got the string"):
+            s.apply_all(value)  # type: ignore[arg-type]
+    assert s.ply == 0

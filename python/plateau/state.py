@@ -264,7 +264,7 @@ class GameState(_CoreApi):
         """Apply several actions in order; on a refused one, the state is left as it was and
         the error (InvalidActionError or IllegalActionError, as ``apply`` raised it) names its
         place in the sequence."""
-        if isinstance(actions, (str, bytes)):
+        if isinstance(actions, (str, bytes, bytearray, memoryview)):
             raise InvalidActionError(
                 f"apply_all takes a sequence of actions, got the string {shown(actions)} "
                 "(use apply for one action)"

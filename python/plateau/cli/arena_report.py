@@ -13,6 +13,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from plateau import arena
+    from plateau.cli.common import printable
 
-    print(arena.report(args.file).format_table())
+    # (bot names, time controls and the like come from the file: no escape sequence of it
+    # reaches the terminal)
+    print(printable(arena.report(args.file).format_table()))
     return 0

@@ -168,10 +168,16 @@ def add_position_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game-index", type=NON_NEGATIVE, help="the arena game (its index)")
 
 
+def printable(text: str) -> str:
+    """``text`` for a terminal: every character that is not printable but a newline (a
+    terminal's escape sequences from a hostile file, say) shown as its Python escape."""
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
+
+
 def position_of(args: argparse.Namespace) -> tuple[GameState, str | None]:
     """The position of :func:`add_position_args`' arguments, and the record's title (None for
     a new game)."""
-    if args.record:
+    if args.record is not None:  # ("" is a path, which names no file)
         record_alone(args)
         return load_game(args.record, args.game_index)
     no_game_index(args)

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from plateau.bots import make_bot
     from plateau.play import HELP, play
 
-    if args.load:  # first: the bots are checked against the game actually played
+    if args.load is not None:  # first: the bots are checked against the game actually played
         state = from_json(read_text_limited(args.load, InvalidRecordError))
     else:
         state = spec_of(args).new_game()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from plateau.cli.common import add_position_args, position_of
+from plateau.cli.common import add_position_args, position_of, printable
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,7 +16,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     state, title = position_of(args)
     if title is not None:
-        print(title)
+        print(printable(title))
     print(state)
     print(f"ranking: {state.ranking()}  hash: {state.hash:016x}")
     return 0

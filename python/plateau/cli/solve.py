@@ -13,6 +13,7 @@ from plateau.cli.common import (
     add_position_args,
     position_of,
     positive_float,
+    printable,
 )
 
 
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     state, title = position_of(args)
     if args.ply is not None:
-        if not args.record:
+        if args.record is None:
             raise InvalidArgumentError(
                 "--ply picks a position of a --record; without one, give "
                 "the ACTIONS that lead to it"
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"game": state.game, "variant": state.variant, "ply": state.ply, **data}))
         return 0
     if title is not None:
-        print(title)
+        print(printable(title))
     print(
         f"{state.game}/{state.variant} after {state.ply} actions, player {state.current_player} "
         "to act:"
