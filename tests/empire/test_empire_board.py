@@ -437,6 +437,11 @@ def test_duplicate_json_keys_are_refused() -> None:
     )
     with pytest.raises(InvalidBoardError, match="dot 'e5': field 'out' given twice"):
         board_from_json(text)
+    # the board's own name given twice: the board, not a dot, is named
+    top = board_to_json(board_from_dict(user_dict()))
+    top = top.replace('"name": ', '"name": "x", "name": ', 1)
+    with pytest.raises(InvalidBoardError, match=r"^the board: field 'name' given twice"):
+        board_from_json(top)
 
 
 @pytest.mark.parametrize("field", ["format", "version", "name", "dots", "layouts"])

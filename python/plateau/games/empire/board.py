@@ -32,7 +32,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from plateau.checks import check_int, load_outside_json
+from plateau.checks import check_int, load_outside_json, shown
 from plateau.errors import InvalidArgumentError, InvalidBoardError
 from plateau.files import read_bytes_limited
 
@@ -716,11 +716,20 @@ def board_to_json(board: Board) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: the fields only the board's own object has
+_BOARD_KEYS = {"format", "version", "spokes", "rings", "dots", "layouts"}
+
+
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in pairs:
         if k in out:
-            where = f"dot {out['name']!r}: " if isinstance(out.get("name"), str) else ""
+            if out.keys() & _BOARD_KEYS:  # (the board's own object also has a name)
+                where = "the board: "
+            elif isinstance(out.get("name"), str):
+                where = f"dot {shown(out['name'])}: "
+            else:
+                where = ""
             raise InvalidBoardError(f"{where}field {k!r} given twice in one JSON object")
         out[k] = v
     return out
