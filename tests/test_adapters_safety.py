@@ -228,21 +228,38 @@ def test_aec_step_before_reset_is_refused(pz: Any) -> None:
     assert snapshot(env) == before and env.state.ply == 0
 
 
-def test_aec_step_once_every_agent_is_done_is_refused(pz: Any) -> None:
-    env = pz.raw_env("plateau-x", "mini", max_game_length=4)
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_aec_step_once_every_agent_is_done_is_refused(pz: Any, wrapped: bool) -> None:
+    # env() as raw_env: PettingZoo's order-enforcing wrapper asserted before a reset and only
+    # warned once every agent was done (a stranger's test)
+    make = pz.env if wrapped else pz.raw_env
+    env = make("plateau-x", "mini", max_game_length=4)
+    with pytest.raises(pz.ResetNeeded, match="before reset"):
+        env.step(0)
     env.reset()
     while not env.truncations[env.agent_selection]:
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
-    before = snapshot(env)
-    with pytest.raises(ValueError, match="only valid action is None"):
+    before = snapshot(env.unwrapped)
+    with pytest.raises(plateau.InvalidActionError, match="its only action is None"):
         env.step(0)  # a done agent takes None only
-    assert snapshot(env) == before
+    assert snapshot(env.unwrapped) == before
     while env.agents:
         env.step(None)
-    before = snapshot(env)
+    before = snapshot(env.unwrapped)
     with pytest.raises(pz.ResetNeeded, match="every agent is done"):
         env.step(None)
-    assert snapshot(env) == before
+    assert snapshot(env.unwrapped) == before
+
+
+def test_single_agent_env_checks_illegal_reward_and_a_seat_that_never_acts(pg: Any) -> None:
+    for bad in ("a", None, True, float("nan"), float("inf"), 10**400):
+        with pytest.raises(plateau.InvalidArgumentError, match="illegal_reward"):
+            pg.SingleAgentEnv("plateau-x", "mini", illegal_reward=bad)
+    assert pg.SingleAgentEnv("plateau-x", "mini", illegal_reward=-2).illegal_reward == -2.0
+    # the opponents end every game before seat 1 acts: a typed error, not a RuntimeError
+    env = pg.SingleAgentEnv("plateau-x", "mini", seat=1, max_game_length=1)
+    with pytest.raises(plateau.InvalidArgumentError, match="leave the agent no turn"):
+        env.reset(seed=0)
 
 
 def test_batch_env_step_before_reset_is_refused(pg: Any) -> None:

@@ -185,3 +185,59 @@ def test_games_and_states_pickle(pyspiel: Any) -> None:
     assert str(pickle.loads(pickle.dumps(g))) == str(g)
     copy = pickle.loads(pickle.dumps(state))
     assert copy.history() == state.history() and str(copy) == str(state)
+
+
+def test_a_state_cut_at_max_game_length_takes_no_action(pyspiel: Any) -> None:
+    g = load(pyspiel, "plateau-x", "mini", max_game_length=5)
+    s = g.new_initial_state()
+    for _ in range(5):
+        s.apply_action(s.legal_actions()[0])
+    assert s.is_terminal() and s.legal_actions() == []
+    with pytest.raises(plateau.IllegalActionError, match="max_game_length"):
+        s.apply_action(int(s.plateau_state.legal_actions()[0]))
+    assert len(s.history()) == 5 and s.plateau_state.ply == 5
+
+
+def test_deepcopy_keeps_the_history_as_clone_does(pyspiel: Any) -> None:
+    import copy
+
+    s = load(pyspiel, "plateau-x", "mini").new_initial_state()
+    for _ in range(4):
+        s.apply_action(s.legal_actions()[0])
+    for twin in (s.clone(), copy.deepcopy(s)):
+        assert twin.history() == s.history() and twin.move_number() == 4
+        assert twin.serialize() == s.serialize()
+        twin.apply_action(twin.legal_actions()[0])
+        assert len(s.history()) == 4  # independent
+
+
+def test_deserialize_state_replays_and_never_unpickles(pyspiel: Any) -> None:
+    import base64
+    import pickle
+
+    g = load(pyspiel, "plateau-x", "mini")
+    s = g.new_initial_state()
+    for _ in range(3):
+        s.apply_action(s.legal_actions()[-1])
+    back = g.deserialize_state(s.serialize())
+    assert back.history() == s.history() and back.plateau_state.hash == s.plateau_state.hash
+    ran: list[str] = []
+
+    class Payload:
+        def __reduce__(self) -> Any:
+            return (ran.append, ("ran",))
+
+    hostile = (
+        "history=\nmove_number=0\n__dict__="
+        + base64.b64encode(pickle.dumps({"x": Payload()})).decode()
+    )
+    assert g.deserialize_state(hostile).history() == [] and ran == []
+    for bad, match in [
+        ("history=0:x\nmove_number=1\n", "player:action"),
+        ("history=1:0\nmove_number=1\n", "does not act"),
+        ("history=0:999999\nmove_number=1\n", "entry 0"),
+        ("history=\nmove_number=3\n", "move_number"),
+        ("nonsense", "not a serialized state"),
+    ]:
+        with pytest.raises(plateau.InvalidArgumentError, match=match):
+            g.deserialize_state(bad)

@@ -279,7 +279,9 @@ def test_legal_actions_of_the_agent_selected_and_of_the_others(pz: Any) -> None:
 
 
 def test_env_wrapper_checks_as_pettingzoos_order_enforcing_wrapper(pz: Any) -> None:
-    # env() wraps in a faster subclass of PettingZoo's wrapper: the same refusals, word for word
+    # env() wraps in a faster subclass of PettingZoo's wrapper: the same refusals, word for word,
+    # but for a step before reset() or once every agent is done, which raise the environment's
+    # own ResetNeeded (PettingZoo's wrapper asserts before a reset and only warns after the end)
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
     def outcome(call: Any, env: Any) -> Any:
@@ -309,6 +311,10 @@ def test_env_wrapper_checks_as_pettingzoos_order_enforcing_wrapper(pz: Any) -> N
             ours.reset(seed=1)
             theirs.reset(seed=1)
         for call in calls:
+            if stage == 0 and call is calls[6]:  # step before reset
+                assert outcome(call, ours)[0] is pz.ResetNeeded
+                assert outcome(call, theirs)[0] is AssertionError
+                continue
             assert outcome(call, ours) == outcome(call, theirs)
         if stage >= 1:
             for e in (ours, theirs):
@@ -318,7 +324,12 @@ def test_env_wrapper_checks_as_pettingzoos_order_enforcing_wrapper(pz: Any) -> N
     while ours.agents:
         ours.step(None)
         theirs.step(None)
-    ours.step(None)  # (both warn and do nothing once every agent is done)
-    theirs.step(None)
+    with pytest.raises(pz.ResetNeeded, match="every agent is done"):
+        ours.step(None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs.step(None)  # (PettingZoo's wrapper warns and does nothing)
     for call in calls:
+        if call is calls[6]:
+            continue
         assert outcome(call, ours) == outcome(call, theirs)

@@ -35,8 +35,8 @@ def _out(arr: Any, dtype: np.dtype[Any], shape: tuple[int, ...], name: str) -> A
         if flags.c_contiguous and flags.writeable:
             return arr
         raise InvalidArgumentError(f"{name} must be C-contiguous and writeable")
-    if not isinstance(arr, np.ndarray):
-        raise InvalidArgumentError(f"{name} must be a numpy array, got {type(arr).__name__}")
+    if type(arr) is not np.ndarray:  # (a subclass may hold its data anywhere: a plain array)
+        raise InvalidArgumentError(f"{name} must be a numpy.ndarray, got {type(arr).__name__}")
     if arr.dtype != dtype:
         raise InvalidArgumentError(f"{name} must have dtype {dtype}, got {arr.dtype}")
     raise InvalidArgumentError(f"{name} must have shape {shape}, got {arr.shape}")
@@ -129,17 +129,19 @@ class StateBatch:
 
     def legal_lists(
         self,
-        width: int = 256,
+        width: int | None = None,
         ids: npt.NDArray[np.int64] | None = None,
         counts: npt.NDArray[np.int32] | None = None,
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
         """The legal action ids of each game, ascending, as int64 ``(n, width)`` padded with -1,
         and their numbers, int32 ``(n,)``: compact where masks are wide (Plateau has 41,188
         ids and about 100 legal actions a position). A game with more than ``width`` legal
-        actions gets its first ``width`` (its count says how many there are)."""
+        actions gets its first ``width`` (its count says how many there are). ``width``
+        defaults to 256, or to the second dimension of ``ids`` when given (a ``width`` given
+        with ``ids`` must equal it); at least 1."""
+        if width is None:
+            width = ids.shape[1] if isinstance(ids, np.ndarray) and ids.ndim == 2 else 256
         width = check_int(width, "width", 1, 2**31)
-        if isinstance(ids, np.ndarray) and ids.ndim == 2:
-            width = ids.shape[1]
         ids = _out(ids, _I64, (self.num_envs, width), "id array")
         counts = _out(counts, _I32, (self.num_envs,), "count array")
         self._core.legal_lists(ids, counts)

@@ -27,7 +27,9 @@ hidden information the history as that player saw it (``history_strings(viewer=p
 followed by their observation string.
 There is no information state tensor. ``state.resample_from_infostate(player, sampler)``
 draws a determinization (``GameState.resample_hidden``), as OpenSpiel's information-set MCTS
-asks. ``serialize``/``deserialize`` are OpenSpiel's (the action history, replayed).
+asks. ``state.serialize()`` is OpenSpiel's; ``game.deserialize_state(text)`` replays the
+history of the text and never unpickles its ``__dict__=`` part (which could run any code);
+pyspiel's own ``deserialize_game_and_state`` does unpickle it, as for every Python game.
 """
 
 from __future__ import annotations
@@ -40,8 +42,8 @@ import numpy.typing as npt
 import pyspiel
 
 from plateau._adapt import outcomes, tie_returns
-from plateau.checks import check_int
-from plateau.errors import InvalidArgumentError
+from plateau.checks import check_int, shown
+from plateau.errors import IllegalActionError, InvalidArgumentError, PlateauError
 from plateau.registry import GameInfo, game_info, games, resolve
 from plateau.state import GameState
 
@@ -142,6 +144,46 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
         """The start position of the variant."""
         return PlateauState(self, self.game_spec.new_game())
 
+    def deserialize_state(self, text: str) -> PlateauState:
+        """The state of ``serialize()``'s text, by replaying its history: each entry's player
+        must be the one to act and its action legal, and the move number must be the
+        history's length (InvalidArgumentError otherwise). Its ``__dict__=`` part, a pickle,
+        is never read: unpickling runs any code the text carries. (pyspiel's
+        ``deserialize_game_and_state``, in C++, does unpickle it, as for every Python game:
+        give it only text you trust.)"""
+        if not isinstance(text, str):
+            raise InvalidArgumentError(f"a serialized state is a str, got {type(text).__name__}")
+        lines = text.split("\n", 2)
+        if (
+            len(lines) < 2
+            or not lines[0].startswith("history=")
+            or not lines[1].startswith("move_number=")
+        ):
+            raise InvalidArgumentError(
+                f"not a serialized state (history=..., move_number=...): {shown(text)}"
+            )
+        state = self.new_initial_state()
+        entries = lines[0][len("history=") :]
+        for i, entry in enumerate(entries.split(",") if entries else []):
+            player, _, action = entry.partition(":")
+            if not (player.isdigit() and action.isdigit()):
+                raise InvalidArgumentError(f"history entry {i}: not player:action: {shown(entry)}")
+            if int(player) != state.current_player():
+                raise InvalidArgumentError(
+                    f"history entry {i}: player {player} does not act there "
+                    f"(player {state.current_player()} does)"
+                )
+            try:
+                state.apply_action(int(action))
+            except (PlateauError, pyspiel.SpielError) as e:
+                raise InvalidArgumentError(f"history entry {i}: {e}") from None
+        if lines[1][len("move_number=") :] != str(len(state.history())):
+            raise InvalidArgumentError(
+                f"move_number {shown(lines[1][len('move_number=') :])} is not the history's "
+                f"length, {len(state.history())}"
+            )
+        return state
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> PlateauObserver:
@@ -180,6 +222,11 @@ class PlateauState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         return list(self.plateau_state.legal_actions().tolist())
 
     def _apply_action(self, action: int) -> None:
+        if self._capped():  # (a game cut at max_game_length is over: OpenSpiel does not ask)
+            raise IllegalActionError(
+                f"{int(action)}: the game is over (it reached max_game_length, "
+                f"{self._max_length} actions)"
+            )
         self.plateau_state.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -233,9 +280,10 @@ class PlateauState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         return str(self.plateau_state)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PlateauState:
-        # OpenSpiel clones a Python state with copy.deepcopy: the compiled state's clone
-        # shares its undo history copy-on-write, which a deep copy of fields cannot
-        out = PlateauState(self.get_game(), self.plateau_state.clone(), self._seen_before)
+        # copy.deepcopy of the state: OpenSpiel's clone, which copies the C++ side (the
+        # history, the move number) as well; its clone deep-copies the fields, not the state,
+        # so this is not called from it
+        out: PlateauState = self.clone()
         return out
 
 

@@ -51,7 +51,8 @@ from plateau._adapt import (
     check_render_mode,
     render_state,
 )
-from plateau.checks import check_int, check_seed
+from plateau.checks import check_int, check_seed, shown
+from plateau.errors import InvalidActionError
 from plateau.registry import resolve
 from plateau.state import GameState
 
@@ -185,7 +186,11 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
             raise ResetNeeded("every agent is done: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)  # (refuses any action but None before it changes anything)
+            if action is not None:
+                raise InvalidActionError(
+                    f"{agent} is done: its only action is None, got {shown(action)}"
+                )
+            self._was_dead_step(action)
             return
         s = self.state
         s.apply(action_id(action, s.num_distinct_actions))  # IllegalActionError: nothing changed
@@ -245,11 +250,14 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc,unus
         return self.env.last(observe)
 
     def step(self, action: Any) -> None:
-        if self._has_reset and self.env.agents:
-            self._has_updated = True
-            self.env.step(action)
-        else:
-            super().step(action)  # (the wrapper's error or warning)
+        # (the environment's own refusals: PettingZoo's wrapper asserts before a reset and only
+        # warns once every agent is done)
+        if not self._has_reset:
+            raise ResetNeeded("step() before reset(): call reset() first")
+        if not self.env.agents:
+            raise ResetNeeded("every agent is done: call reset()")
+        self._has_updated = True
+        self.env.step(action)
 
     def __str__(self) -> str:
         return str(self.env)

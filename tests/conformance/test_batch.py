@@ -309,15 +309,23 @@ def test_bad_output_arrays(batch_variant: tuple[str, str]) -> None:
         ("sample_random", np.zeros(N, dtype=np.int32), "dtype int64"),
         ("num_legal", np.zeros(N + 1, dtype=np.int32), "shape"),
         ("observations", np.zeros((N, *b.observation_shape), dtype=np.float64), "dtype"),
-        ("observations", [[0.0]], "numpy array"),
+        ("observations", [[0.0]], "numpy.ndarray"),
+        # a subclass was refused as of the wrong shape, naming the same shape twice
+        ("num_legal", np.zeros(N, dtype=np.int32).view(np.matrix), "numpy.ndarray, got matrix"),
     ):
         with pytest.raises(ValueError, match=reason):
             getattr(b, method)(array)
-    with pytest.raises(ValueError, match="numpy array"):
+    with pytest.raises(ValueError, match=r"numpy\.ndarray"):
         b.legal_lists(8, ids=[[0] * 8] * N)  # type: ignore[arg-type]
-    for width in (0, -1, 1.5, True, None):
+    for width in (0, -1, 1.5, True):
         with pytest.raises(ValueError, match="width"):
             b.legal_lists(width=width)  # type: ignore[arg-type]
+    # the width of ids: at least 1, and a width given with them must be theirs
+    with pytest.raises(ValueError, match="width"):
+        b.legal_lists(ids=np.zeros((N, 0), dtype=np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        b.legal_lists(5, ids=np.zeros((N, 10), dtype=np.int64))
+    assert b.legal_lists(ids=np.zeros((N, 10), dtype=np.int64))[0].shape == (N, 10)
     frozen = np.zeros((N, a), dtype=np.uint8)
     frozen.flags.writeable = False
     with pytest.raises(ValueError, match="writeable"):
