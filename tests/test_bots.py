@@ -382,3 +382,44 @@ def test_the_search_table_tells_a_repeated_position_by_its_ply() -> None:
     ply, key = keys[s.hash]
     assert (ply, s.ply) == (81, 85)
     assert _key(s) != key
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ("mcts:temp=0", "temp must be > 0"),  # a ZeroDivisionError at the first move
+        ("mcts:temp=-5", "temp must be"),  # the heuristic's sign turned
+        ("mcts:temp=nan", "temp must be"),
+        ("mcts:seconds=inf", "seconds must be >= 0 and finite"),  # searched for ever
+        ("mcts:seconds=1e400", "seconds must be >= 0 and finite"),
+        ("mcts:ply_cap=2147483648", "ply_cap"),  # refused only at the first move
+        (f"mcts:c={10**400}", "c must be a number"),
+        ("os:getcwd", "does not make a bot"),  # a TypeError traceback
+        ("json:loads", "does not make a bot"),
+    ],
+)
+def test_bad_bot_parameters_are_refused_when_the_bot_is_made(spec: str, match: str) -> None:
+    with pytest.raises(plateau.InvalidArgumentError, match=match):
+        make_bot(spec)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["suite", "x.jsonl", "--seconds", "inf"],
+        ["suite", "x.jsonl", "--seconds", "1e12"],  # an OverflowError for every position
+        ["solve", "--seconds", "nan"],
+        ["arena", "--bots", "random,random", "--move-timeout", "1e308"],
+        ["render", "--scale", "0"],
+    ],
+)
+def test_command_line_times_and_scales_out_of_range_are_refused(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plateau.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "must be" in err and "seconds, got 0" not in err and "Traceback" not in err

@@ -310,10 +310,13 @@ def test_serve_reads_bytes_that_are_not_utf8_and_overlong_lines(
     stdin = io.TextIOWrapper(raw)
     out = io.StringIO()
     assert serve("random", stdin=stdin, out=out) == 0
-    lines = out.getvalue().splitlines()
-    assert lines[0].startswith("info string unknown command")
-    assert lines[-1] == "ready"
-    assert all(not line.startswith("info string unknown command 'isready") for line in lines)
+    # one error line each, and no part of the long line taken as a command (its first 64 bytes
+    # were read as 'isready xxx...' before, and the rest as unknown commands)
+    assert out.getvalue().splitlines() == [
+        "info string error: a line that is not UTF-8 (byte 0xff at 0)",
+        "info string error: a line of more than 64 bytes, not read",
+        "ready",
+    ]
 
 
 # -- 4. an answer given twice is not taken as the next answer --------------------------------
@@ -362,3 +365,32 @@ def test_info_lines_between_moves_are_still_fine() -> None:
     assert engine.last_info == "info string thinking about nothing"
     action = engine.select_action(s, 0, seed=1)
     assert s.is_legal(action)
+
+
+def test_plateau_engine_keeps_to_movetime_and_answers_every_go() -> None:
+    # it searched its own 3 seconds whatever the movetime (and lost on time in the arena), and
+    # a go whose search failed got no bestaction at all (an arena without a move timeout waited
+    # for ever)
+    game = "game plateau-x mini\nposition start\n"
+    data = f"{HELLO}\n{game}go movetime 200 inc 0 time0 0 time1 0\nquit\n"
+    t0 = time.monotonic()
+    done = subprocess.run(
+        [*PLATEAU, "engine", "--bot", "mcts:seconds=5"],
+        input=data.encode(),
+        capture_output=True,
+        timeout=120,
+    )
+    took = time.monotonic() - t0
+    out = done.stdout.decode().splitlines()
+    assert done.returncode == 0 and out[-1].startswith("bestaction "), done
+    searched = [int(w.split()[-1]) for w in out if w.startswith("info") and " time " in w]
+    assert searched and searched[0] <= 200, out  # (its own report of the search's time)
+    assert took < 5, took
+    engine = BotEngine("random")
+    engine.handle(HELLO)
+    engine.handle("game plateau-x mini")
+    engine.handle("position start")
+    engine.bot.select_action = lambda state: int("not a number")  # type: ignore[method-assign]
+    answer = engine.handle("go")
+    assert answer is not None and answer[0].startswith("info string error: ")
+    assert answer[-1] == "bestaction (none)"

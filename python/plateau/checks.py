@@ -77,9 +77,13 @@ def check_seed(value: object, name: str = "seed") -> int:
 def check_number(value: object, name: str, lo: float = 0.0) -> float:
     """``value`` as a ``float`` after checking that it is a real number (not a bool, not NaN)
     ``>= lo``; ValueError naming ``name`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) >= lo:
-        raise InvalidArgumentError(f"{name} must be a number >= {lo:g}, got {value!r}")
-    return float(value)
+    if not isinstance(value, bool) and isinstance(value, numbers.Real):
+        try:
+            if float(value) >= lo:
+                return float(value)
+        except OverflowError:  # (an int too large for a float)
+            pass
+    raise InvalidArgumentError(f"{name} must be a number >= {lo:g}, got {shown(value)}")
 
 
 #: the deepest nesting of arrays and objects a JSON document from outside may have (a record,

@@ -188,10 +188,17 @@ class BotEngine:
     def handle(self, line: str) -> list[str] | None:
         """The lines to answer ``line`` (one command of the arena) with, or None after
         ``quit``."""
+        if isinstance(line, _Refused):  # (a line read_commands could not take: one error)
+            return [f"info string error: {line}"]
         words = line.split()
         if not words:
             return []
         command, rest = words[0], line.strip()[len(words[0]) :].strip()
+        if command == "go":
+            try:
+                return self._go(rest)
+            except COMMAND_ERRORS as e:  # (every go is answered: the arena waits for it)
+                return [_error_line(e), "bestaction (none)"]
         try:
             if command == "plateau-engine":
                 return self._hello(rest)
@@ -203,9 +210,7 @@ class BotEngine:
                 return self._game(rest)
             if command == "position":
                 return self._position(rest)
-            if command == "go":
-                return self._go(rest)
-            if command == "stop":  # searches here answer go at once: nothing to stop
+            if command == "stop":  # (a search here ends within go's movetime: nothing to stop)
                 return []
             if command == "quit":
                 return None
@@ -290,10 +295,17 @@ class BotEngine:
         words = rest.split()
         fields = dict(zip(words[::2], words[1::2]))
         clock = _millis(fields.get(f"time{self.state.current_player}", "0"))
-        if self.own_seconds > 0 and clock > 0:
-            # a bot that searches by time keeps to the arena's clock (plateau.clock)
-            inc = _millis(fields.get("inc", "0"))
-            self.bot.params["seconds"] = held_to_budget(self.own_seconds, clock / 1000, inc / 1000)
+        movetime = _millis(fields.get("movetime", "0"))
+        if self.own_seconds > 0:
+            # a bot that searches by time keeps to the arena's clock (plateau.clock) and to the
+            # move's limit, with a fifth of it left for the rest of the answer
+            seconds = self.own_seconds
+            if clock > 0:
+                inc = _millis(fields.get("inc", "0"))
+                seconds = held_to_budget(seconds, clock / 1000, inc / 1000)
+            if movetime > 0:
+                seconds = min(seconds, max(0.001, 0.8 * movetime / 1000))
+            self.bot.params["seconds"] = seconds
         t0 = time.perf_counter()
         action = self.bot.select_action(self.state)
         ms = round(1000 * (time.perf_counter() - t0))
@@ -322,18 +334,28 @@ def _error_line(error: BaseException) -> str:
     return f"info string error: {text}"
 
 
+class _Refused(str):
+    """A line :func:`read_commands` could not take, as the reason why (``BotEngine.handle``
+    answers it with one error line)."""
+
+
 def read_commands(stdin: IO[bytes]) -> Iterable[str]:
-    """The lines of ``stdin``, decoded (bytes that are not UTF-8 as U+FFFD); a line longer than
-    :data:`MAX_COMMAND` is read in pieces, and each piece after the first starts with a
-    U+FFFD (so it is no command and is answered as one the engine does not know)."""
-    cut = False
+    """The lines of ``stdin``, decoded. A line that is not UTF-8, or longer than
+    :data:`MAX_COMMAND` (read in pieces, none kept), comes as the reason it was refused (a
+    ``_Refused``), so that no part of it is taken as a command."""
     while True:
         raw = stdin.readline(MAX_COMMAND)
         if not raw:
             return
-        text = raw.decode("utf-8", "replace")
-        yield "\ufffd" + text if cut else text
-        cut = not raw.endswith(b"\n")
+        if len(raw) == MAX_COMMAND and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # the rest of the line, dropped
+                raw = stdin.readline(MAX_COMMAND)
+            yield _Refused(f"a line of more than {MAX_COMMAND:,} bytes, not read")
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield _Refused(f"a line that is not UTF-8 (byte {raw[e.start]:#04x} at {e.start})")
 
 
 def serve(

@@ -186,7 +186,12 @@ def _import_bot(spec: str, seed: int) -> Bot:
             f"bot {spec!r}: {module_name!r} has no bot class or factory {attr!r}"
         )
     _, params = parse_spec("x:" + param_text)
-    bot = factory(seed=seed, **params)
+    try:
+        bot = factory(seed=seed, **params)
+    except TypeError as e:  # (not a factory of bots: os:getcwd takes no seed)
+        raise InvalidArgumentError(
+            f"bot {spec!r}: {attr} does not make a bot from seed= and the parameters ({e})"
+        ) from None
     if not isinstance(bot, Bot):
         raise InvalidArgumentError(f"bot {spec!r}: {attr} returned {type(bot).__name__}, not a Bot")
     return bot

@@ -149,13 +149,16 @@ class MCTSBot(Bot):
         p = self.params
         if isinstance(p["iters"], bool) or not isinstance(p["iters"], int) or p["iters"] < 1:
             raise InvalidArgumentError(f"iters must be an int >= 1, got {p['iters']!r}")
-        if isinstance(p["ply_cap"], bool) or not isinstance(p["ply_cap"], int):
-            raise InvalidArgumentError(f"ply_cap must be an int, got {p['ply_cap']!r}")
-        if p["ply_cap"] < 0:
-            raise InvalidArgumentError(f"ply_cap must be >= 0, got {p['ply_cap']!r}")
-        for key in ("seconds", "c"):
-            v = p[key]
-            check_number(v, key)
+        # (as the core's playouts take it: checked here, not at the first move)
+        check_int(p["ply_cap"], "ply_cap", 0, 2**31)
+        for key in ("seconds", "c", "temp"):
+            check_number(p[key], key)
+        if not p["seconds"] >= 0 or math.isinf(p["seconds"]):
+            # (an infinite budget searched for ever, its tree growing without bound)
+            raise InvalidArgumentError(f"seconds must be >= 0 and finite, got {p['seconds']!r}")
+        if not 0 < p["temp"] < math.inf:
+            # (0 divided by zero; a negative scale turned the heuristic's sign)
+            raise InvalidArgumentError(f"temp must be > 0 and finite, got {p['temp']!r}")
         if not isinstance(p["reuse"], bool):
             raise InvalidArgumentError(f"reuse must be true or false, got {p['reuse']!r}")
         if not isinstance(p["sensible_end"], bool):

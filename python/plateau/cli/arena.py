@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 
-from plateau.cli.common import NON_NEGATIVE, POSITIVE, add_game_args, positive_float, spec_of
+from plateau.cli.common import (
+    NON_NEGATIVE,
+    POSITIVE,
+    add_game_args,
+    positive_seconds,
+    spec_of,
+)
 from plateau.pairings import FORMATS
 
 
@@ -51,7 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--address", help="Ray cluster address (default: a local Ray instance)")
     p.add_argument(
         "--move-timeout",
-        type=positive_float,
+        type=positive_seconds,
         default=None,
         help="seconds a bot may take for a move before it forfeits",
     )

@@ -4,6 +4,7 @@ game spec they make, argparse types, and loading a saved game."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Callable
 
@@ -79,12 +80,26 @@ def int_at_least(low: int) -> Callable[[str], int]:
 
 
 def positive_float(text: str) -> float:
+    """A finite number > 0 (argparse type)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+#: the longest time a command's seconds option may name (11.6 days): longer ones overflowed
+#: the clocks and deadlines they became
+MAX_SECONDS = 1e6
+
+
+def positive_seconds(text: str) -> float:
+    """A number of seconds > 0 and at most :data:`MAX_SECONDS` (argparse type)."""
+    value = positive_float(text)
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_SECONDS:,.0f} seconds, got {text}")
     return value
 
 

@@ -12,7 +12,7 @@ from plateau.cli.common import (
     POSITIVE,
     add_position_args,
     position_of,
-    positive_float,
+    positive_seconds,
     printable,
 )
 
@@ -29,7 +29,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         help="with --record: the position after this many of its actions (default: its end)",
     )
-    p.add_argument("--seconds", type=positive_float, default=10.0, help="time budget (default 10)")
+    p.add_argument(
+        "--seconds", type=positive_seconds, default=10.0, help="time budget (default 10)"
+    )
     p.add_argument("--nodes", type=POSITIVE, default=None, help="node budget (default: none)")
     p.add_argument(
         "--max-distance",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from plateau.cli.common import positive_float
+from plateau.cli.common import positive_seconds
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,7 +16,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--bot", help="a bot spec, or an engine: engine:cmd=...")
     p.add_argument(
-        "--seconds", type=positive_float, default=1.0, help="seconds a position (default 1)"
+        "--seconds", type=positive_seconds, default=1.0, help="seconds a position (default 1)"
     )
     p.add_argument("--list", action="store_true", help="the shipped suites and their sizes")
     p.set_defaults(func=run)
