@@ -390,10 +390,14 @@ def test_the_search_table_tells_a_repeated_position_by_its_ply() -> None:
         ("mcts:temp=0", "temp must be > 0"),  # a ZeroDivisionError at the first move
         ("mcts:temp=-5", "temp must be"),  # the heuristic's sign turned
         ("mcts:temp=nan", "temp must be"),
-        ("mcts:seconds=inf", "seconds must be >= 0 and finite"),  # searched for ever
-        ("mcts:seconds=1e400", "seconds must be >= 0 and finite"),
+        ("mcts:seconds=inf", "seconds must be a finite number"),  # searched for ever
+        ("mcts:seconds=1e400", "seconds must be a finite number"),
         ("mcts:ply_cap=2147483648", "ply_cap"),  # refused only at the first move
-        (f"mcts:c={10**400}", "c must be a number"),
+        (f"mcts:c={10**400}", "c must be a finite number"),
+        ("alphabeta:seconds=inf", "seconds must be a finite number"),
+        ("ismcts:c=inf", "c must be a finite number"),
+        (f"paranoid:depth={2**31}", "depth"),
+        (f"ismcts:iters={10**400}", "iters"),
         ("os:getcwd", "does not make a bot"),  # a TypeError traceback
         ("json:loads", "does not make a bot"),
     ],

@@ -14,6 +14,7 @@ plateau.errors.InvalidArgumentError: depth must be an int in [0, 64), got True
 from __future__ import annotations
 
 import json
+import math
 import numbers
 import operator
 from collections.abc import Callable
@@ -75,15 +76,16 @@ def check_seed(value: object, name: str = "seed") -> int:
 
 
 def check_number(value: object, name: str, lo: float = 0.0) -> float:
-    """``value`` as a ``float`` after checking that it is a real number (not a bool, not NaN)
-    ``>= lo``; ValueError naming ``name`` otherwise."""
+    """``value`` as a ``float`` after checking that it is a finite real number (not a bool,
+    not NaN nor infinite: a budget of inf seconds searched for ever) ``>= lo``; ValueError
+    naming ``name`` otherwise."""
     if not isinstance(value, bool) and isinstance(value, numbers.Real):
         try:
-            if float(value) >= lo:
+            if lo <= float(value) < math.inf:
                 return float(value)
         except OverflowError:  # (an int too large for a float)
             pass
-    raise InvalidArgumentError(f"{name} must be a number >= {lo:g}, got {shown(value)}")
+    raise InvalidArgumentError(f"{name} must be a finite number >= {lo:g}, got {shown(value)}")
 
 
 #: the deepest nesting of arrays and objects a JSON document from outside may have (a record,

@@ -51,7 +51,7 @@ class SearchBot(Bot):
     def __init__(self, seed: int = 0, **params: Any) -> None:
         super().__init__(seed, **params)
         depth, seconds = self.params["depth"], self.params["seconds"]
-        check_int(depth, "depth", 1)
+        check_int(depth, "depth", 1, 2**31)
         check_number(seconds, "seconds")
         #: positions visited (actions applied) by the last select_action
         self.nodes = 0

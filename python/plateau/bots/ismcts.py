@@ -82,8 +82,8 @@ class ISMCTSBot(Bot):
     def __init__(self, seed: int = 0, **params: Any) -> None:
         super().__init__(seed, **params)
         p = self.params
-        check_int(p["iters"], "iters", 1)
-        check_int(p["ply_cap"], "ply_cap", 0)
+        check_int(p["iters"], "iters", 1, 2**63)
+        check_int(p["ply_cap"], "ply_cap", 0, 2**31)
         for key in ("seconds", "c", "temp"):
             check_number(p[key], key)
         if not p["seconds"] >= 0 or math.isinf(p["seconds"]):

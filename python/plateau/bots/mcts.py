@@ -147,16 +147,12 @@ class MCTSBot(Bot):
     def __init__(self, seed: int = 0, **params: Any) -> None:
         super().__init__(seed, **params)
         p = self.params
-        if isinstance(p["iters"], bool) or not isinstance(p["iters"], int) or p["iters"] < 1:
-            raise InvalidArgumentError(f"iters must be an int >= 1, got {p['iters']!r}")
+        check_int(p["iters"], "iters", 1, 2**63)
         # (as the core's playouts take it: checked here, not at the first move)
         check_int(p["ply_cap"], "ply_cap", 0, 2**31)
-        for key in ("seconds", "c", "temp"):
+        for key in ("seconds", "c", "temp"):  # (finite: seconds=inf searched for ever)
             check_number(p[key], key)
-        if not p["seconds"] >= 0 or math.isinf(p["seconds"]):
-            # (an infinite budget searched for ever, its tree growing without bound)
-            raise InvalidArgumentError(f"seconds must be >= 0 and finite, got {p['seconds']!r}")
-        if not 0 < p["temp"] < math.inf:
+        if not p["temp"] > 0:
             # (0 divided by zero; a negative scale turned the heuristic's sign)
             raise InvalidArgumentError(f"temp must be > 0 and finite, got {p['temp']!r}")
         if not isinstance(p["reuse"], bool):
