@@ -1607,13 +1607,13 @@ class BatchHarness:
         p, b, n = self.p, self.b, self.n
         before = self.state()
         width: Any = p.pick((1, 2, 3, 8, 256, 300, 2000, 70000, 0, -1, True, 2.0, None, "8"))
-        width_ok = _is_int(width) and width >= 1
+        width_int = _is_int(width) and width >= 1
+        width_ok = width is None or width_int  # (None: 256, or the width of the ids given)
         ids: Any
         counts: Any
-        lenient = False
         overlap = p.chance(20) and "batch-overlap" not in SKIP
         if overlap:  # ids and counts carved out of one buffer, maybe overlapping
-            w = width if width_ok and width < 400 else 8
+            w = width if width_int and width < 400 else 8
             buf = np.zeros(8 * n * w + 4 * n + 64, dtype=np.uint8)
             i_off = 8 * p.below(8)
             ids = buf[i_off : i_off + 8 * n * w].view(np.int64).reshape(n, w)
@@ -1621,24 +1621,26 @@ class BatchHarness:
             counts = buf[c_off : c_off + 4 * n].view(np.int32)
             ok = width_ok
         else:
-            ids, ids_ok = out_array(p, (n, min(3000, width if width_ok else 4)), np.int64)
+            ids, ids_ok = out_array(p, (n, min(3000, width if width_int else 4)), np.int64)
             counts, counts_ok = out_array(p, (n,), np.int32)
             if type(ids) is np.ndarray and ids.ndim == 2:
-                # the width of a given 2-D id array wins over ``width``
+                # a given 2-D id array: its width is the lists' (at least 1), and a width given
+                # with it must be that width
                 ids_ok = bool(
                     ids.dtype == np.int64
                     and ids.shape[0] == n
+                    and ids.shape[1] >= 1
+                    and (not width_int or ids.shape[1] == width)
                     and ids.flags.c_contiguous
                     and ids.flags.writeable
                 )
-                lenient = ids.shape[1] == 0  # an empty list per game: either answer will do
             ok = all_ok(width_ok, ids_ok, counts_ok)
         self.log.append(
             f"legal_lists({width!r}, ids={type(ids).__name__}, counts={type(counts).__name__})"
         )
         call = functools.partial(b.legal_lists, width, ids, counts)
         got, err = attempt("batch.legal_lists", call)
-        if not overlap and not lenient and ok is not None and (err is None) != ok:
+        if not overlap and ok is not None and (err is None) != ok:
             fail(
                 "batch-output-accepted",
                 f"{self.where()}: {'refused' if err else 'accepted'} "
