@@ -37,7 +37,7 @@ from plateau._adapt import (
 from plateau.batch import StateBatch
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
-from plateau.checks import check_int, check_seed, shown
+from plateau.checks import check_int, check_number, check_seed
 from plateau.errors import IllegalActionError, InvalidArgumentError
 from plateau.registry import resolve
 from plateau.state import GameState
@@ -109,17 +109,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
                 f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
             )
         self.illegal_action = illegal_action
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise InvalidArgumentError(
-                f"illegal_reward must be a number, got {type(illegal_reward).__name__}"
-            )
-        if not (isinstance(illegal_reward, float) or abs(illegal_reward) < 2**64) or not (
-            math.isfinite(illegal_reward)
-        ):
-            raise InvalidArgumentError(
-                f"illegal_reward must be finite, got {shown(illegal_reward)}"
-            )
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_number(illegal_reward, "illegal_reward", -math.inf)
         self.max_game_length = (
             None if max_game_length is None else check_int(max_game_length, "max_game_length", 1)
         )
