@@ -401,7 +401,7 @@ cdef int _list(Keep* k, const AlbeaState* s, uint16_t* out) noexcept nogil:
     cdef int me = s.player
     cdef int b, tp, sq, i, o, base, m, largest
     cdef uint32_t gaps, ours, stomps = 0
-    cdef uint16_t gap_ids[16 * 24]
+    cdef uint16_t gap_ids[16 * 24 + 1]
     cdef uint16_t first
     cdef int ngaps
     cdef Tops tops
@@ -442,10 +442,16 @@ cdef int _list(Keep* k, const AlbeaState* s, uint16_t* out) noexcept nogil:
         ngaps = 0
         for sq in range(16):
             gaps = _onboard_gaps(k, s, sq, me)
-            while gaps:
-                gap_ids[ngaps] = <uint16_t>(sq * 24 + pl_ctz(gaps))
-                ngaps += 1
-                gaps &= gaps - 1
+            if Keep is ByCount:
+                # (a level a stack's height decides, not one per gap: kept by the count)
+                for i in range(s.ht[sq] + 1):
+                    gap_ids[ngaps] = <uint16_t>(sq * 24 + i)
+                    ngaps += (gaps >> i) & 1
+            else:
+                while gaps:
+                    gap_ids[ngaps] = <uint16_t>(sq * 24 + pl_ctz(gaps))
+                    ngaps += 1
+                    gaps &= gaps - 1
         for o in range(11):
             if s.res[me][OT_TYPE[o]] == 0:
                 continue
@@ -458,7 +464,10 @@ cdef int _list(Keep* k, const AlbeaState* s, uint16_t* out) noexcept nogil:
     _tops(k, s, &tops)
     ours = 0
     for o in range(16):
-        ours |= <uint32_t>(s.ht[o] != 0 and not tops.enemy[o]) << o
+        if Keep is ByCount:
+            ours |= <uint32_t>((s.ht[o] != 0) & (tops.enemy[o] ^ 1)) << o
+        else:
+            ours |= <uint32_t>(s.ht[o] != 0 and not tops.enemy[o]) << o
     while ours:
         cnt = _square_moves(k, s, &tops, pl_ctz(ours), out, cnt, &stomps)
         ours &= ours - 1
