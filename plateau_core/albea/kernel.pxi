@@ -17,8 +17,8 @@ cdef inline uint32_t FULL(int n) noexcept nogil:
 # - ``ByCount``: they write every id and keep it by adding 0 or 1 to the count, with no
 #   branch (every list has room for one id past its last). Random play uses this build (the
 #   Python API, playouts, batches): there the owners follow no pattern a predictor could
-#   learn. Measured against ``ByBranch`` everywhere (docs/performance.md, tenth session):
-#   the Python loop +3%, batch steps +11%, playouts +6%; perft would lose 12%.
+#   learn. Against ``ByBranch`` everywhere (docs/performance.md, tenth session): the Python
+#   loop +4%, batch steps +14%, playouts +4%; perft in this build would lose 12%.
 ctypedef struct ByBranch:
     char unused
 ctypedef struct ByCount:
