@@ -520,17 +520,18 @@ cdef class AlbeaCore(ListCore):
         return albea_is_legal(&self.s, <int>a, buf)
 
     cdef void _save(self, char* snap, int a) noexcept:
+        # (memcpy: Cython copies a struct assignment through a temporary, twice the copying)
         (<AlbeaSnap*>snap).action = a
-        (<AlbeaSnap*>snap).s = self.s
+        memcpy(&(<AlbeaSnap*>snap).s, &self.s, sizeof(AlbeaState))
 
     cdef void _restore(self, const char* snap) noexcept:
-        self.s = (<const AlbeaSnap*>snap).s
+        memcpy(&self.s, &(<const AlbeaSnap*>snap).s, sizeof(AlbeaState))
 
     cdef void _make(self, int a) noexcept:
         albea_make(&self.s, a)
 
     cdef int _copy_to(self, GameCore other) except -1:
-        (<AlbeaCore>other).s = self.s
+        memcpy(&(<AlbeaCore>other).s, &self.s, sizeof(AlbeaState))
         return self._copy_legal_to(<AlbeaCore>other)
 
     cdef bint _over(self) noexcept:

@@ -389,9 +389,9 @@ cdef class XCore(GameCore):
         cdef XCore o = <XCore>other
         o._variant = self._variant
         o._first = self._first
-        o.s = self.s
+        memcpy(&o.s, &self.s, sizeof(XState))  # (a struct assignment copies through a temporary)
         o._set_spec()
-        o._m = self._m
+        memcpy(&o._m, &self._m, sizeof(XMasks))
         o._legal_ok = self._legal_ok
         return 0
 
