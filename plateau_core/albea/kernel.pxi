@@ -186,7 +186,8 @@ cdef int _walk_ray(Keep* k, const AlbeaState* s, const Tops* tp, const int8_t* p
                 out[cnt] = <uint16_t>(base + off)
                 cnt += not enemy or tc          # (kept if it may end the move)
                 if d < Lc and lvl < 2:
-                    # (_walk_on written out: gcc would call it, a call a level here)
+                    # (_walk_on's body written out: gcc calls _walk_on rather than inline
+                    # it here, and perft would pay a call at every stop)
                     if not enemy:
                         u = tp.unit[t]
                         unit = g + u
