@@ -427,3 +427,45 @@ def test_command_line_times_and_scales_out_of_range_are_refused(
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert "must be" in err and "seconds, got 0" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "variant"),
+    [
+        (f"mcts:iters={10**9}", "plateau-x", "mini"),
+        (f"mcts:iters={10**9},determinizations=3", "albea-plateau", None),
+        (f"ismcts:iters={10**9}", "albea-plateau", None),
+        ("alphabeta:depth=60", "plateau-x", "mini"),
+        (f"mcts:iters={10**9}", "empire-plateau", "duel"),
+    ],
+)
+def test_stop_ends_a_search_running_in_another_thread(
+    spec: str, game: str, variant: str | None
+) -> None:
+    import threading
+
+    state = plateau.new_game(game, variant)
+    rng = random.Random(5)
+    while state.ply < 12 and not state.is_terminal():
+        state.apply(int(state.legal_actions()[rng.randrange(state.num_legal_actions())]))
+    bot = make_bot(spec, seed=2)
+    chosen: list[int] = []
+    search = threading.Thread(target=lambda: chosen.append(bot.select_action(state)))
+    search.start()
+    time.sleep(0.3)
+    assert search.is_alive()  # (a billion iterations, or 60 plies deep)
+    bot.stop()
+    search.join(timeout=60)
+    assert not search.is_alive()
+    assert state.is_legal(chosen[0])
+
+
+def test_a_stop_between_searches_ends_the_next_one_only() -> None:
+    state = plateau.new_game("plateau-x", "mini")
+    bot = make_bot("mcts:iters=300", seed=1)
+    bot.stop()
+    bot.select_action(state)
+    assert bot.iterations == 1  # (it answers after one iteration)
+    bot.reset()
+    bot.select_action(state)
+    assert bot.iterations == 300

@@ -471,3 +471,30 @@ def test_the_minimal_engine_of_the_docs_plays_an_arena(tmp_path: Path) -> None:
             ("engine:minimal", "random"),
             ("random", "engine:minimal"),
         }
+
+
+def test_plateau_engine_stop_and_quit_end_a_search() -> None:
+    # a search of a billion iterations: only stop (or quit) ends it, and the engine reads them
+    # while it searches, after commands that wait for the search (isready)
+    talk = _Talk([*PLATEAU, "engine", "--bot", f"mcts:iters={10**9}"])
+    try:
+        talk.send(HELLO)
+        talk.read_until("ready")
+        start = plateau.new_game("plateau-x", "mini")
+        talk.send("game plateau-x mini", "position start", "go", "isready")
+        time.sleep(0.5)
+        assert talk.lines.empty()  # still searching
+        talk.send("stop")
+        answer = talk.read_until("bestaction")
+        assert start.why_illegal(answer[-1].split()[1]) is None
+        assert talk.read_until("ready") == ["ready"]
+        talk.send("stop", "go")  # a stop between searches stops none: this go searches on
+        time.sleep(0.5)
+        assert talk.lines.empty()
+        talk.send("quit")
+        answer = talk.read_until("bestaction")
+        assert start.why_illegal(answer[-1].split()[1]) is None
+        assert talk.proc.wait(timeout=30) == 0
+    finally:
+        talk.proc.kill()
+        talk.proc.wait()

@@ -155,3 +155,25 @@ def test_an_interrupted_arena_ends_with_one_line_and_resumes(tmp_path: Path) -> 
     assert finish.returncode == 0, finish.stderr
     indices = sorted(json.loads(line)["index"] for line in out.read_text().splitlines())
     assert indices == list(range(40))
+
+
+@pytest.mark.parametrize("searching", [False, True])
+def test_an_interrupted_engine_ends_with_one_line(searching: bool) -> None:
+    # (its input is read in a thread of its own, which is blocked in a read when Ctrl-C comes:
+    # the interpreter's shutdown must not wait for it)
+    code = (
+        "import sys; from plateau.cli import main; "
+        f"sys.exit(main(['engine', '--bot', 'mcts:iters={10**9}']))"
+    )
+    with _child(code, stdin=subprocess.PIPE) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("plateau-engine 1\ngame plateau-x mini\nposition start\nisready\n")
+        proc.stdin.write("go\n" if searching else "")
+        proc.stdin.flush()
+        while proc.stdout.readline().strip() != "ready":
+            pass
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.strip() == "plateau: interrupted", err

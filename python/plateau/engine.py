@@ -20,6 +20,7 @@ import io
 import json
 import math
 import os
+import queue
 import re
 import select
 import shlex
@@ -210,7 +211,7 @@ class BotEngine:
                 return self._game(rest)
             if command == "position":
                 return self._position(rest)
-            if command == "stop":  # (a search here ends within go's movetime: nothing to stop)
+            if command == "stop":  # (serve stops a search as it reads the line: nothing left)
                 return []
             if command == "quit":
                 return None
@@ -358,6 +359,11 @@ def read_commands(stdin: IO[bytes]) -> Iterable[str]:
             yield _Refused(f"a line that is not UTF-8 (byte {raw[e.start]:#04x} at {e.start})")
 
 
+#: commands :func:`serve` reads ahead of the one it carries out (each at most
+#: :data:`MAX_COMMAND` bytes): reading on during a search is what lets ``stop`` reach it
+READ_AHEAD = 8
+
+
 def serve(
     bot_spec: str,
     seed: int = 0,
@@ -366,20 +372,91 @@ def serve(
 ) -> int:
     """Serve ``bot_spec`` over the protocol until ``quit`` or end of input (``plateau engine``).
     ``stdin`` is read as bytes where it can be (``sys.stdin.buffer``): lines that are not UTF-8
-    or too long are answered, not fatal."""
-    source: IO[Any] = sys.stdin if stdin is None else stdin
+    or too long are answered, not fatal.
+
+    Commands are carried out one after another, in order, in the calling thread; a thread of
+    its own reads them (at most :data:`READ_AHEAD` ahead), so that a ``stop`` or ``quit`` read
+    while a ``go`` is searching or waiting ends that search (:meth:`Bot.stop`), whose
+    ``bestaction`` answers the ``go``. At the end of input, what was read is carried out
+    (a search runs to its end) and the engine exits."""
     out = sys.stdout if out is None else out
     engine = BotEngine(bot_spec, seed)
+    source: IO[Any] = sys.stdin if stdin is None else stdin
     raw = getattr(source, "buffer", source)
     lines: Iterable[str] = source if isinstance(raw, io.TextIOBase) else read_commands(raw)
-    for line in lines:
+    if stdin is None:
+        # the standard input through a reader of its own: the reading thread may be blocked in
+        # it when the engine exits (Ctrl-C), and the interpreter's shutdown then closes
+        # sys.stdin, which would wait for the lock that thread holds
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            fd = sys.stdin.fileno()
+            lines = read_commands(io.BufferedReader(io.FileIO(fd, "rb", closefd=False)))
+    reader = _Reader(engine, lines)
+    while True:
+        line = reader.next()
+        if line is None:
+            break
         answer = engine.handle(line)
+        reader.handled(line)
         if answer is None:
             break
         for text in answer:
             out.write(text + "\n")
         out.flush()
+    reader.raise_error()
     return 0
+
+
+class _Reader:
+    """The input of :func:`serve`, read in a thread of its own (a daemon: an engine that exits
+    does not wait for its input). A ``stop`` or ``quit`` read while a ``go`` read before it is
+    not yet answered stops the engine's bot at once; one read between searches stops none."""
+
+    def __init__(self, engine: BotEngine, lines: Iterable[str]) -> None:
+        self.engine = engine
+        self.queue: queue.Queue[str | None] = queue.Queue(READ_AHEAD)
+        self.lock = threading.Lock()
+        self.pending = 0  # ``go`` commands read and not yet answered
+        self.error: BaseException | None = None
+        threading.Thread(
+            target=self._read, args=(lines,), name="plateau-engine-input", daemon=True
+        ).start()
+
+    @staticmethod
+    def _command(line: str) -> str:
+        return "" if isinstance(line, _Refused) else line.strip().partition(" ")[0]
+
+    def _read(self, lines: Iterable[str]) -> None:
+        try:
+            for line in lines:
+                command = self._command(line)
+                with self.lock:
+                    if command == "go":
+                        self.pending += 1
+                    elif command in ("stop", "quit") and self.pending:
+                        self.engine.bot.stop()
+                self.queue.put(line)
+                if command == "quit":
+                    break
+        except BaseException as e:  # (a failure to read: raised again by the serving thread)
+            self.error = e
+        self.queue.put(None)
+
+    def next(self) -> str | None:
+        """The next command, or None at the end of input."""
+        return self.queue.get()
+
+    def handled(self, line: str) -> None:
+        """``line`` is carried out: after a ``go``, a stop read from now on is for a later
+        one (the stop of this one, if it came too late, is dropped)."""
+        if self._command(line) == "go":
+            with self.lock:
+                self.pending -= 1
+                self.engine.bot._stopping = False
+
+    def raise_error(self) -> None:
+        if self.error is not None:
+            raise self.error
 
 
 # ------------------------------------------------------------------------------------------

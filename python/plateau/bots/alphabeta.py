@@ -67,6 +67,12 @@ class SearchBot(Bot):
         self._iter_depth = 0
 
     def select_action(self, state: GameState) -> int:
+        try:
+            return self._select_action(state)
+        finally:
+            self._stopping = False  # (a stop ends one search)
+
+    def _select_action(self, state: GameState) -> int:
         self.check_game(state)
         if state.is_terminal():
             raise InvalidArgumentError("no legal action: the game is over")
@@ -118,7 +124,7 @@ class SearchBot(Bot):
         return static_value(state, player, TERMINAL_SCALE)
 
     def _tick(self) -> None:
-        if self._deadline and time.perf_counter() >= self._deadline:
+        if self._stopping or (self._deadline and time.perf_counter() >= self._deadline):
             raise _Timeout
 
     def _search_root(self, state: GameState, depth: int, moves: list[int]) -> int:

@@ -44,10 +44,20 @@ class Bot(ABC):
         #: a generator seeded with ``seed``, ready for the bot's random choices; it runs on
         #: across games (:meth:`reset` does not rewind it)
         self.rng = random.Random(self.seed)
+        #: set by :meth:`stop`; a search that sees it ends, and clears it when it returns
+        self._stopping = False
 
     @abstractmethod
     def select_action(self, state: GameState) -> int:
         """The id of a legal action for the player to move (the state is left unchanged)."""
+
+    def stop(self) -> None:
+        """End the search that :meth:`select_action` runs in another thread soon, with the
+        best action it has found (thread-safe; ``plateau engine`` calls it on ``stop``). The
+        searching bots (``mcts``, ``ismcts``, ``alphabeta``) look at every iteration or node,
+        after at least one; a stop sent between two searches holds for the next one. The other
+        bots answer at once anyway."""
+        self._stopping = True
 
     def check_game(self, state: GameState) -> None:
         """Raise ValueError, saying why, if this bot cannot play ``state``'s game (the arena

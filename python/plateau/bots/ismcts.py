@@ -118,6 +118,12 @@ class ISMCTSBot(Bot):
         self.root = None
 
     def select_action(self, state: GameState) -> int:
+        try:
+            return self._select_action(state)
+        finally:
+            self._stopping = False  # (a stop ends one search)
+
+    def _select_action(self, state: GameState) -> int:
         if state.is_terminal():
             raise InvalidArgumentError("no legal action: the game is over")
         self.score = None
@@ -161,6 +167,8 @@ class ISMCTSBot(Bot):
         scale = 0.0
         done = 0
         while True:
+            if done and self._stopping:  # (Bot.stop, from another thread)
+                break
             if deadline:
                 if done and time.perf_counter() >= deadline:
                     break

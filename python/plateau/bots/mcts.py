@@ -206,6 +206,12 @@ class MCTSBot(Bot):
         return Node(-1, -1, state)
 
     def select_action(self, state: GameState) -> int:
+        try:
+            return self._select_action(state)
+        finally:
+            self._stopping = False  # (a stop ends one search)
+
+    def _select_action(self, state: GameState) -> int:
         if state.is_terminal():
             raise InvalidArgumentError("no legal action: the game is over")
         self.score = None
@@ -254,6 +260,8 @@ class MCTSBot(Bot):
             done += self._search(world, root, iters, seconds)
             for ch in root.children:
                 visits[ch.action] = visits.get(ch.action, 0) + ch.visits
+            if self._stopping:  # (the worlds searched so far answer)
+                break
         self.reset()
         self.iterations = done
         return int(max(legal, key=lambda a: visits.get(a, 0)))
@@ -281,6 +289,8 @@ class MCTSBot(Bot):
         log, sqrt, argmax, npsqrt = math.log, math.sqrt, np.argmax, np.sqrt
         done = 0
         while True:
+            if done and self._stopping:  # (Bot.stop, from another thread)
+                break
             if deadline:
                 if done and time.perf_counter() >= deadline:
                     break
