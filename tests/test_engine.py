@@ -498,3 +498,37 @@ def test_plateau_engine_stop_and_quit_end_a_search() -> None:
     finally:
         talk.proc.kill()
         talk.proc.wait()
+
+
+_ESCAPER = """
+# an engine whose child leaves its process group (setsid) and forks once more, the second
+# child writing its pid and sleeping; the engine then plays as `plateau engine --bot random`
+import os, sys, time
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    if os.fork() == 0:
+        with open(sys.argv[1], "a") as f:
+            f.write(f"{os.getpid()}\\n")
+        time.sleep(600)
+    os._exit(0)
+os.waitpid(pid, 0)
+from plateau.engine import serve
+sys.exit(serve("random"))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_children_that_leave_the_engine_group_are_stopped_with_it(
+    jobs: int, tmp_path: Path
+) -> None:
+    script = tmp_path / "escaper.py"
+    script.write_text(_ESCAPER)
+    pids = tmp_path / "pids"
+    spec = engine_spec([sys.executable, str(script), str(pids)], name="escaper")
+    result = arena.run("plateau-x", "mini", [spec, "random"], games=2, seed=1, jobs=jobs)
+    assert [r.forfeit for r in result.results] == [None, None]
+    strays = [int(line) for line in pids.read_text().split()]
+    assert len(strays) >= 1  # (one per engine process the arena started)
+    assert _wait_gone(strays, 5.0) == []

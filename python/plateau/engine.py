@@ -22,6 +22,7 @@ import math
 import os
 import queue
 import re
+import secrets
 import select
 import shlex
 import signal
@@ -884,6 +885,9 @@ class EngineProcess(EngineConnection):
     def __init__(self, spec: EngineSpec) -> None:
         super().__init__(spec)
         self._killed = False
+        # a mark in the environment of the engine and of everything it starts: what leaves
+        # its process group (a child that calls setsid) is found by it and stopped too
+        self._mark = f"{os.getpid()}.{secrets.token_hex(12)}"
         try:
             # a session of its own: the terminal's Ctrl-C goes to the arena alone, which then
             # stops the engine and everything the engine started (its process group)
@@ -893,6 +897,7 @@ class EngineProcess(EngineConnection):
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
+                env={**os.environ, MARK_VARIABLE: self._mark},
             )
         except OSError as e:
             raise EngineError("start", f"cannot start {shlex.join(spec.cmd)!r}: {e}") from None
@@ -1006,6 +1011,42 @@ class EngineProcess(EngineConnection):
         # `sleep`), even after the engine itself has exited
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
+        kill_marked(self._mark)
+
+
+#: the environment variable that marks an engine's processes (:class:`EngineProcess`)
+MARK_VARIABLE = "PLATEAU_ENGINE_MARK"
+
+
+def kill_marked(mark: str, rounds: int = 8) -> int:
+    """SIGKILL every process of this user whose starting environment holds
+    ``PLATEAU_ENGINE_MARK=mark`` (an engine's children that left its process group), until a
+    pass finds none or after ``rounds`` passes (a process may start another meanwhile); returns
+    how many were killed. Linux (``/proc``) only: elsewhere, none."""
+    needle = f"\0{MARK_VARIABLE}={mark}\0".encode()
+    me, killed = os.getpid(), 0
+    for _ in range(rounds):
+        try:
+            pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+        except OSError:
+            return killed
+        found = 0
+        for pid in pids:
+            if pid == me:
+                continue
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    environ = b"\0" + f.read()  # (the kernel bounds it)
+            except OSError:  # gone, or not ours to read
+                continue
+            if needle in environ:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                    found += 1
+        killed += found
+        if not found:
+            break
+    return killed
 
 
 class EnginePool:
