@@ -377,7 +377,7 @@ def serve(
 
     Commands are carried out one after another, in order, in the calling thread; a thread of
     its own reads them (at most :data:`READ_AHEAD` ahead), so that a ``stop`` or ``quit`` read
-    while a ``go`` is searching or waiting ends that search (:meth:`Bot.stop`), whose
+    while a ``go`` is searching or waiting ends that search (``Bot.stop``), whose
     ``bestaction`` answers the ``go``. At the end of input, what was read is carried out
     (a search runs to its end) and the engine exits."""
     out = sys.stdout if out is None else out
