@@ -6,6 +6,7 @@ the agent selected (issue 21)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -340,6 +341,37 @@ def test_openspiel_refuses_a_max_game_length_that_is_no_int(length: Any) -> None
         GAME_CLASSES["plateau-x"]({"variant": "mini", "max_game_length": length})
     game = GAME_CLASSES["plateau-x"]({"variant": "mini", "max_game_length": np.int64(7)})
     assert game.max_game_length() == 7
+
+
+@pytest.mark.openspiel
+@pytest.mark.parametrize(
+    "action", [True, False, np.bool_(True), 0.0, -1, 2**70, "0", None], ids=repr
+)
+def test_openspiel_apply_action_refuses_what_is_no_action_id(action: Any) -> None:
+    # pyspiel's own conversion took True and False for 1 and 0, and answered a float or -1
+    # with a TypeError or SpielError of its own
+    pyspiel = require_extra("pyspiel", "openspiel")
+    require_extra("plateau.openspiel", "openspiel")  # (registers the games)
+
+    state = pyspiel.load_game("plateau_x(variant=mini)").new_initial_state()
+    with pytest.raises(plateau.InvalidActionError):
+        state.apply_action(action)
+    assert state.history() == []
+    state.apply_action(np.int64(state.legal_actions()[1]))
+    assert len(state.history()) == 1
+
+
+@pytest.mark.openspiel
+def test_openspiel_refuses_a_board_file_in_a_game_string(tmp_path: Path) -> None:
+    # a game string is data (pyspiel serializes it with the state): no path to a file
+    pyspiel = require_extra("pyspiel", "openspiel")
+    require_extra("plateau.openspiel", "openspiel")  # (registers the games)
+
+    board = tmp_path / "board.json"
+    board.write_text("{}")
+    with pytest.raises(ValueError, match="never a file path"):
+        pyspiel.load_game(f"empire_plateau(board={board})")
+    assert pyspiel.load_game("empire_plateau(board=ep24)").num_distinct_actions() > 0
 
 
 def test_gymnasium_keeps_its_own_spec_attribute(pg: Any) -> None:

@@ -148,11 +148,31 @@ def test_rgb_array_render(pz: Any) -> None:
     # the renderer comes with the render extra (cairosvg draws the PNG): skipped without them
     pytest.importorskip("plateau.render")
     pytest.importorskip("cairosvg")
+    pytest.importorskip("PIL")
     env = pz.env(game="plateau-x", variant="mini", render_mode="rgb_array")
     env.reset()
     picture = env.render()
     assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
     assert picture.min() < 255, "a blank picture"
+
+
+def test_rgb_array_without_the_render_extra_is_refused_when_the_env_is_made(
+    pz: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "PIL" else find_spec(name, *a)
+    )
+    with pytest.raises(
+        ImportError, match=r"needs (cairosvg and )?PIL: pip install 'plateau\[render\]'"
+    ):
+        pz.env(game="plateau-x", variant="mini", render_mode="rgb_array")
+    from plateau.gymnasium import SingleAgentEnv
+
+    with pytest.raises(ImportError, match=r"plateau\[render\]"):
+        SingleAgentEnv("plateau-x", "mini", render_mode="rgb_array")
 
 
 # -- the legal ids compactly, and masks kept in place (issue 25) ---------------------------------

@@ -15,7 +15,7 @@ caller allocates once and the core fills in place.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -91,6 +91,13 @@ class StateBatch:
         # the array legal_masks(update=True) last filled (it holds a reference, so the
         # array's memory is never another's while the batch remembers what it wrote there)
         self._kept_masks: npt.NDArray[np.uint8] | None = None
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> NoReturn:
+        # (copy.copy would otherwise give a second object over the same games)
+        raise TypeError(
+            "a StateBatch cannot be copied or pickled (its games live in the compiled core): "
+            "make another with the same arguments, seed included, and step it alike"
+        )
 
     @property
     def games_finished(self) -> int:

@@ -4,7 +4,8 @@ Importing this module registers each game of :func:`plateau.games` under its reg
 ``-`` written ``_`` (``plateau_x``, ``albea_plateau``, ``empire_plateau``). Its parameters are
 ``variant`` (the default variant unless given), every game option whose default is an int,
 float, bool or str (Plateau X ``first_player``, Albea's Plateau ``max_plies``, Empire Plateau
-``board``, a shipped board's name) and ``max_game_length``::
+``board``, a shipped board's name: a game string is data, and a path is refused) and
+``max_game_length``::
 
     import pyspiel
     import plateau.openspiel  # registers the games
@@ -35,6 +36,8 @@ pyspiel's own ``deserialize_game_and_state`` does unpickle it, as for every Pyth
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 from typing import Any
 
 import numpy as np
@@ -43,8 +46,13 @@ import pyspiel
 
 from plateau._adapt import outcomes, tie_returns
 from plateau.checks import check_int, shown
-from plateau.errors import IllegalActionError, InvalidArgumentError, PlateauError
-from plateau.registry import GameInfo, game_info, games, resolve
+from plateau.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidArgumentError,
+    PlateauError,
+)
+from plateau.registry import GameInfo, check_data_options, game_info, games, resolve
 from plateau.state import GameState
 
 #: the default of the ``max_game_length`` parameter
@@ -118,6 +126,8 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
         # (checked, not int(): a float would be truncated, True taken for 1)
         self.max_length = check_int(merged.pop("max_game_length"), "max_game_length", 1, 2**31)
         self.options: dict[str, Any] = merged
+        # (a game string is data, in pyspiel's serialized games too: no path to a board file)
+        check_data_options(self.plateau_game, merged)
         #: the game, variant and options of every game of this instance
         self.game_spec = resolve(self.plateau_game, self.variant, **merged)
         probe = self.game_spec.new_game()
@@ -211,6 +221,21 @@ class PlateauState(pyspiel.State):  # type: ignore[misc,unused-ignore]
 
     def _capped(self) -> bool:
         return self.plateau_state.ply >= self._max_length
+
+    def apply_action(self, action: Any) -> None:
+        """OpenSpiel's ``apply_action``, once ``action`` is known to be an action id of the
+        game (an int or numpy integer, not a bool): InvalidActionError otherwise, with nothing
+        changed (pyspiel's own conversion takes True for 1, and answers a float or -1 with
+        errors of its own)."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+            raise InvalidActionError(
+                f"an action is an int id, got {shown(action)} ({type(action).__name__})"
+            )
+        a = operator.index(action)
+        n = self.plateau_state.num_distinct_actions
+        if not 0 <= a < n:
+            raise InvalidActionError(f"action id {shown(a)} out of range [0, {n})")
+        super().apply_action(a)
 
     def current_player(self) -> int:
         """The player to act, or ``pyspiel.PlayerId.TERMINAL``."""

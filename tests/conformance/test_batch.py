@@ -408,3 +408,15 @@ def test_final_observations_of_finished_games_are_kept(batch_variant: tuple[str,
     assert seen > 0
     with pytest.raises(ValueError, match="final observation array"):
         b.step(b.sample_random(), final_observations=np.zeros((N, 1), dtype=np.float32))
+
+
+def test_a_batch_is_neither_copied_nor_pickled(batch_variant: tuple[str, str]) -> None:
+    # copy.copy gave a second object over the same games (stepping one stepped both)
+    import copy
+    import pickle
+
+    b = new_batch(*batch_variant)
+    for attempt in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="cannot be copied or pickled"):
+            attempt(b)
+    assert b.plies().tolist() == [0] * b.num_envs

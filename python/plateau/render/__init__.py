@@ -99,7 +99,13 @@ def rgb_array(
     """The picture of :func:`png` as a ``uint8`` array of shape ``(height, width, 3)`` (what
     ``render_mode="rgb_array"`` environments return), on a white background."""
     import numpy as np
-    from PIL import Image  # type: ignore[import-not-found,unused-ignore]
+
+    try:
+        from PIL import Image  # type: ignore[import-not-found,unused-ignore]
+    except ImportError as e:
+        raise ImportError(
+            f"pictures as arrays need Pillow: pip install 'plateau[render]' ({e})"
+        ) from None
 
     with Image.open(io.BytesIO(png(state, viewer, last, scale))) as im:
         rgba = im.convert("RGBA")
