@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -474,3 +475,23 @@ def test_cli_table_by_seat_matches_the_games_lines(
     assert capsys.readouterr().out == table
     rebuilt = arena.report(out).seat_stats()
     assert [(s.wins, s.shared) for s in rebuilt] == list(zip(wins, shared))
+
+
+def test_an_arena_of_very_many_games_makes_its_games_as_it_plays_them() -> None:
+    # every game's task was made before the first game: 1.4 GB for 10**7 games, and a
+    # traceback (len() of the list) for more
+    with pytest.raises(plateau.InvalidArgumentError, match="games must be"):
+        arena.run("plateau-x", "mini", ["random", "random"], 10**30)
+    seen: list[int] = []
+
+    def first_three(stream: Iterable[arena.GameResult], total: int) -> Iterator[Any]:
+        assert total == 10**9
+        for r in stream:
+            seen.append(r.index)
+            yield r
+            if len(seen) == 3:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        arena.run("plateau-x", "mini", ["random", "random"], 10**9, ply_cap=2, progress=first_three)
+    assert seen == [0, 1, 2]

@@ -476,3 +476,46 @@ def test_arena_report_prints_no_escape_sequence_from_the_file(
     assert main(["arena-report", str(path)]) == 0
     out = capsys.readouterr().out
     assert "\\x1b[31mred\\x07" in out and "\x1b" not in out and "\x07" not in out
+
+
+class Quitter(plateau.bots.Bot):
+    """Calls sys.exit in its first move."""
+
+    name = "test-quitter"
+
+    def select_action(self, state: plateau.GameState) -> int:
+        sys.exit(3)
+
+
+class Vanisher(plateau.bots.Bot):
+    """Ends its process (os._exit) in its first move."""
+
+    name = "test-vanisher"
+
+    def select_action(self, state: plateau.GameState) -> int:
+        os._exit(3)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bot_that_calls_sys_exit_forfeits_its_games(jobs: int) -> None:
+    # (SystemExit got past `except Exception`: the arena exited with the bot's code, silently)
+    res = arena.run("plateau-x", "mini", [Quitter, "random"], 2, seed=1, jobs=jobs)
+    assert [r.forfeit is not None for r in res.results] == [True, True]
+    assert all("SystemExit: 3" in r.forfeit["error"] for r in res.results if r.forfeit)
+
+
+def test_a_bot_that_ends_its_worker_stops_the_arena_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a raw BrokenProcessPool traceback before)
+    out = tmp_path / "games.jsonl"
+    argv = ["arena", "--variant", "mini", "--bots", "test_arena_safety:Vanisher,random"]
+    code = main([*argv, "--games", "4", "--jobs", "2", "--out", str(out)])
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]  # (after the progress bar)
+    assert code == 1
+    assert last.startswith("plateau: error: a worker process of the arena died in a game")
+    assert last.endswith("(the games so far are in --out; continue with --resume)")
+    assert "Traceback" not in err
+    with pytest.raises(plateau.errors.ArenaWorkerError):
+        arena.run("plateau-x", "mini", [Vanisher, "random"], 4, seed=1, jobs=2)

@@ -37,7 +37,9 @@ def test_time_control_parsing_and_budget() -> None:
         ("10+x", "not BASE\\+INC"),
         ("0+1", "base must be > 0"),
         ("10+-1", ">= 0"),
-        ("inf", "finite"),
+        ("inf", "at most 1,000,000 seconds"),
+        ("1+1e12", "inc must be >= 0 and at most 1,000,000"),  # (a wait that overflowed)
+        ("1e7", "base must be >= 0 and at most"),
     ]:
         with pytest.raises(ValueError, match=message):
             TimeControl.parse(bad)

@@ -126,6 +126,8 @@ def test_engine_spec_parsing_and_quoting() -> None:
         ("engine:cmd=e,cmd=f", "twice"),
         ("engine:cmd=e,oops", "key=value"),
         ("engine:cmd=e,init_timeout=0", "positive"),
+        ("engine:cmd=e,init_timeout=inf", "at most 1,000,000"),  # (a wait that overflowed)
+        ("engine:cmd=e,init_timeout=1e10", "at most 1,000,000"),
     ]:
         with pytest.raises(ValueError, match=why):
             parse_engine_spec(bad)

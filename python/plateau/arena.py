@@ -39,8 +39,9 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
@@ -63,7 +64,12 @@ from plateau.engine import (
     parse_info,
 )
 from plateau.engine import split_outside_quotes as _split_outside_quotes
-from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
+from plateau.errors import (
+    ArenaWorkerError,
+    InvalidArgumentError,
+    InvalidResultsError,
+    PlateauError,
+)
 from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
 from plateau.pairings import FORMATS, Schedule, default_format, seat_order
@@ -540,9 +546,10 @@ class _BotSeat(_Seat):
             if move_timeout is not None and spent > move_timeout:
                 raise TimeoutError(f"took {spent:.3f} s for a move (limit {move_timeout} s)")
             state.apply(action)
-        except _Forfeit:
+        except (_Forfeit, Terminated):
             raise
-        except Exception as e:  # a bot's fault, whatever it is, forfeits its game
+        except (Exception, SystemExit) as e:  # a bot's fault, whatever it is (sys.exit too),
+            # forfeits its game
             error = f"{type(e).__name__}: {e}"
             raise self._forfeit(state.ply, error, traceback=traceback.format_exc(limit=4)) from None
         return spent
@@ -1244,7 +1251,29 @@ def max_jobs() -> int:
     return max(64, 4 * (os.cpu_count() or 1))
 
 
-def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult, None, None]:
+#: the most games one arena run may name (its tasks are made as they are played, and its
+#: memory grows with the games played, about 10 KiB each with their records)
+MAX_GAMES = 10**9
+
+
+class _Tasks:
+    """The arguments of :func:`play_game` for each of ``games`` games not in ``done``, made one
+    at a time as they are taken (an arena of many games holds no list of them)."""
+
+    def __init__(
+        self, games: int, done: Mapping[int, Any], make: Callable[[int], tuple[Any, ...]]
+    ) -> None:
+        self.games, self.done, self.make = games, done, make
+        self.count = games - sum(1 for i in done if 0 <= i < games)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return (self.make(i) for i in range(self.games) if i not in self.done)
+
+
+def _run_local(tasks: _Tasks, jobs: int) -> Generator[GameResult, None, None]:
     global _POOL
     # (with fork, the pool starts every worker at once: never more than there are games)
     jobs = min(jobs, len(tasks))
@@ -1266,13 +1295,26 @@ def _run_local(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult,
     )
     try:
         pending: set[Future[GameResult]] = set()
-        queue = list(reversed(tasks))
-        while queue or pending:
-            while queue and len(pending) < 2 * jobs:
-                pending.add(pool.submit(play_game, *queue.pop()))
+        source = iter(tasks)
+        more = True
+        while more or pending:
+            while more and len(pending) < 2 * jobs:
+                item = next(source, None)
+                more = item is not None
+                if item is not None:
+                    pending.add(pool.submit(play_game, *item))
+            if not pending:
+                break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
-                yield fut.result()
+                try:
+                    result = fut.result()
+                except BrokenProcessPool as e:
+                    raise ArenaWorkerError(
+                        "a worker process of the arena died in a game (a bot that ended its "
+                        f"process, or a signal sent to the worker): {e}"
+                    ) from None
+                yield result
     except BaseException:
         # interrupted (or the consumer stopped): do not wait for games in progress, but do
         # wait (a few seconds at most) for the workers to stop their engines and exit, so
@@ -1412,9 +1454,7 @@ def _init_worker() -> None:
     threading.Thread(target=watch_parent, name="plateau-watch-parent", daemon=True).start()
 
 
-def _run_ray(
-    tasks: list[tuple[Any, ...]], address: str | None
-) -> Generator[GameResult, None, None]:
+def _run_ray(tasks: _Tasks, address: str | None) -> Generator[GameResult, None, None]:
     try:
         import ray  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
@@ -1506,7 +1546,7 @@ def run(
             check_engine(bot, probe)
         else:
             build_bot(bot, 0).check_game(probe)
-    games = check_int(games, "games", 0)
+    games = check_int(games, "games", 0, MAX_GAMES + 1)
     jobs = check_int(jobs, "jobs", 1)
     if jobs > max_jobs():
         raise InvalidArgumentError(
@@ -1598,8 +1638,9 @@ def run(
         return counter.decision is not None
 
     finished = decided()  # a resumed test may have decided already
-    tasks = [
-        (
+
+    def task(i: int) -> tuple[Any, ...]:
+        return (
             spec,
             None,
             [bots[b] for b in schedule.players(i)],
@@ -1611,9 +1652,8 @@ def run(
             opening_of(i),
             adjudication,
         )
-        for i in range(games)
-        if i not in done and not finished
-    ]
+
+    tasks = _Tasks(0 if finished else games, done, task)
     source: Generator[GameResult, None, None] = (
         _run_ray(tasks, address) if backend == "ray" else _run_local(tasks, jobs)
     )

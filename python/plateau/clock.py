@@ -10,6 +10,10 @@ from typing import Any
 
 from plateau.errors import InvalidArgumentError
 
+#: the longest time, in seconds (11.6 days), that a time control, a deadline or a command's
+#: seconds option may name: longer ones overflowed the clocks and waits they became
+MAX_SECONDS = 1e6
+
 
 @dataclass(frozen=True)
 class TimeControl:
@@ -29,9 +33,10 @@ class TimeControl:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InvalidArgumentError(f"time control {name} must be a number, got {value!r}")
-            if not math.isfinite(value) or value < 0:
+            if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
                 raise InvalidArgumentError(
-                    f"time control {name} must be finite and >= 0, got {value!r}"
+                    f"time control {name} must be >= 0 and at most {MAX_SECONDS:,.0f} "
+                    f"seconds, got {value!r}"
                 )
             object.__setattr__(self, name, float(value))
         if not self.base > 0:

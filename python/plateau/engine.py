@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from plateau.checks import load_outside_json
-from plateau.clock import held_to_budget, own_seconds
+from plateau.clock import MAX_SECONDS, held_to_budget, own_seconds
 from plateau.errors import IllegalActionError, InvalidArgumentError, InvalidRecordError
 from plateau.registry import GameSpec, check_data_options, game_info
 
@@ -561,9 +561,10 @@ def parse_engine_spec(text: str) -> EngineSpec:
             init_timeout = float(raw)
         except ValueError:
             init_timeout = -1.0
-        if not init_timeout > 0:
+        if not 0 < init_timeout <= MAX_SECONDS:
             raise InvalidArgumentError(
-                f"engine spec {text!r}: init_timeout must be positive, got {raw!r}"
+                f"engine spec {text!r}: init_timeout must be positive seconds, at most "
+                f"{MAX_SECONDS:,.0f}, got {raw!r}"
             )
     return EngineSpec(cmd, name, init_timeout, items)
 
@@ -663,7 +664,8 @@ class EngineOutput:
                 timeout = None if deadline is None else deadline - time.monotonic()
                 if timeout is not None and timeout <= 0:
                     raise TimeoutError
-                self._cond.wait(timeout)
+                # (a wait of at most an hour at a time: a deadline years away overflows one)
+                self._cond.wait(3600.0 if timeout is None else min(timeout, 3600.0))
 
 
 def pump(pipe: IO[bytes], output: EngineOutput, to_end: bool = True) -> bool:
@@ -950,7 +952,7 @@ class EngineProcess(EngineConnection):
                 raise EngineError(
                     "timeout", f"the engine did not read its input ({first!r} not taken in time)"
                 )
-            self._poll.poll(max(1, math.ceil(1000 * left)))
+            self._poll.poll(max(1, math.ceil(1000 * min(left, 3600.0))))
 
     def _exit_text(self, what: str) -> str:
         try:

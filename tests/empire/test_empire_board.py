@@ -498,6 +498,16 @@ def test_bad_dot_names_are_refused(bad: object) -> None:
     refuse(d, "dot 34: bad dot name", repr(bad))
 
 
+def test_a_dot_name_longer_than_32_characters_is_refused() -> None:
+    # (a valid board could force actions longer than the engine protocol's lines: 40,001-letter
+    # names made 80,005-byte actions, and an engine that played one forfeited as garbage)
+    def renamed(name: str) -> Any:  # c3 renamed everywhere
+        return json.loads(json.dumps(user_dict()).replace('"c3"', json.dumps(name)))
+
+    assert board_from_dict(renamed("c" * 31 + "3")).dot_name(34) == "c" * 31 + "3"
+    refuse(renamed("c" * 32 + "3"), "dot 34: bad dot name", "at most 32 characters")
+
+
 def test_dots_must_be_objects_with_names() -> None:
     d = user_dict()
     d["dots"][3] = ["d1"]

@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable
 
 from plateau.checks import load_outside_json
+from plateau.clock import MAX_SECONDS
 from plateau.errors import InvalidArgumentError, InvalidRecordError, InvalidResultsError
 from plateau.files import read_text_limited
 from plateau.record import from_json, from_record
@@ -88,11 +89,6 @@ def positive_float(text: str) -> float:
     if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
     return value
-
-
-#: the longest time a command's seconds option may name (11.6 days): longer ones overflowed
-#: the clocks and deadlines they became
-MAX_SECONDS = 1e6
 
 
 def positive_seconds(text: str) -> float:

@@ -77,6 +77,9 @@ VERSION = 1
 DOT_NAME_PATTERN = r"[a-z]+[1-9][0-9]*"
 _DOT_NAME = re.compile(DOT_NAME_PATTERN + r"\Z")
 _MAX_NAME = 64
+#: the longest dot name: an action names two dots, and its notation stays far below the engine
+#: protocol's line limit (65,536 bytes)
+_MAX_DOT_NAME = 32
 _TOP_FIELDS = ("format", "version", "name", "spokes", "rings", "dots", "layouts")
 _REQUIRED_FIELDS = ("format", "version", "name", "dots", "layouts")
 _DOT_FIELDS = ("name", *DIRECTIONS, "base", "at")
@@ -236,10 +239,11 @@ class Board:
 def _check_dot_names(dots: Sequence[object]) -> None:
     seen: set[str] = set()
     for i, nm in enumerate(dots):
-        if not isinstance(nm, str) or not _DOT_NAME.match(nm):
+        if not isinstance(nm, str) or not _DOT_NAME.match(nm) or len(nm) > _MAX_DOT_NAME:
+            shown = nm if not isinstance(nm, str) or len(nm) <= 80 else nm[:40] + "..."
             raise InvalidBoardError(
-                f"dot {i}: bad dot name {nm!r} (a dot name is lower-case letters then a number "
-                "without leading zero, like 'a11')"
+                f"dot {i}: bad dot name {shown!r} (a dot name is lower-case letters then a "
+                f"number without leading zero, like 'a11', at most {_MAX_DOT_NAME} characters)"
             )
         if nm in seen:
             raise InvalidBoardError(f"dot {nm!r}: the name is used by two dots")
