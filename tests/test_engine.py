@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
 import re
 import shutil
 import signal
@@ -534,3 +535,32 @@ def test_children_that_leave_the_engine_group_are_stopped_with_it(
     strays = [int(line) for line in pids.read_text().split()]
     assert len(strays) >= 1  # (one per engine process the arena started)
     assert _wait_gone(strays, 5.0) == []
+
+
+def test_a_view_whose_record_does_not_go_with_the_game_or_the_world_is_refused() -> None:
+    # (the record was not looked at: other options, any viewer, an empty record and a world of
+    # the other seat to move were played)
+    state = plateau.new_game("albea-plateau")
+    rng = random.Random(2)
+    for _ in range(9):
+        state.apply(int(state.legal_actions()[rng.randrange(state.num_legal_actions())]))
+    engine = BotEngine("random")
+    assert engine.handle(f"game albea-plateau {state.variant} {json.dumps(state.options)}") == []
+    view = json.loads(position_command(state, state.current_player, seed=1).split(" ", 2)[2])
+    assert engine.handle("position view " + json.dumps(view)) == []
+    other = json.loads(position_command(state, 1 - state.current_player, seed=1).split(" ", 2)[2])
+    record = view["record"]
+    for bad, why in [
+        ({**record, "options": {"max_plies": 5}}, "not of the game line's"),
+        ({**record, "viewer": 7}, "seen by 7"),
+        ({**record, "viewer": True}, "seen by True"),
+        ({}, "not of the game line's"),
+        (other["record"], "seen by"),
+        ({**record, "actions": record["actions"][:-1]}, "8 actions and its world 9 plies"),
+        ({**record, "actions": "e4"}, "a list of 'actions'"),
+        ([], "a 'record' object"),
+    ]:
+        answer = engine.handle("position view " + json.dumps({**view, "record": bad}))
+        assert len(answer) == 1 and answer[0].startswith("info string error: "), (bad, answer)
+        assert why in answer[0], (why, answer)
+        assert engine.handle("go")[-1] == "bestaction (none)"  # (no position kept)

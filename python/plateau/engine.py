@@ -280,6 +280,7 @@ class BotEngine:
                     "this engine plays a view from its 'world' field; none given"
                 )
             state = from_setup(variant, view["world"], **spec.options)
+            _check_view_record(view.get("record"), spec, state)
         else:
             raise InvalidArgumentError(f"unknown position kind {kind!r} (start, setup or view)")
         if state.game != name or state.variant != variant:
@@ -318,6 +319,38 @@ class BotEngine:
             if key in said
         )
         return [f"info{info} time {ms}", f"bestaction {self.state.action_to_string(action)}"]
+
+
+def _check_view_record(record: object, spec: GameSpec, state: GameState) -> None:
+    """Refuse a ``position view`` whose record does not go with the ``game`` line and the world
+    sent with it: its game, variant and options, a viewer that is the seat to move, and as many
+    actions as the world has plies (a game from the start)."""
+    if not isinstance(record, dict):
+        raise InvalidArgumentError("a position view has a 'record' object")
+    named = (record.get("game"), record.get("variant"), record.get("options"))
+    if named != (spec.game, spec.variant, spec.options):
+        raise InvalidArgumentError(
+            f"a view's record of {_short(named)}, not of the game line's "
+            f"{_short((spec.game, spec.variant, spec.options))}"
+        )
+    viewer = record.get("viewer")
+    if isinstance(viewer, bool) or viewer != state.current_player:
+        raise InvalidArgumentError(
+            f"a view's record is seen by {_short(viewer)}, and the world has player "
+            f"{state.current_player} to move: a view is sent to the seat to move"
+        )
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        raise InvalidArgumentError("a view's record has a list of 'actions'")
+    if "setup" not in record and len(actions) != state.ply:
+        raise InvalidArgumentError(
+            f"a view's record has {len(actions)} actions and its world {state.ply} plies"
+        )
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def _millis(text: str) -> int:
