@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -502,6 +502,34 @@ def test_a_bot_that_calls_sys_exit_forfeits_its_games(jobs: int) -> None:
     res = arena.run("plateau-x", "mini", [Quitter, "random"], 2, seed=1, jobs=jobs)
     assert [r.forfeit is not None for r in res.results] == [True, True]
     assert all("SystemExit: 3" in r.forfeit["error"] for r in res.results if r.forfeit)
+    assert all(r.forfeit["reason"] == "crash" for r in res.results if r.forfeit)
+
+
+class Cheater(plateau.bots.Bot):
+    """Plays an action id that is never legal, or takes too long (``slow``)."""
+
+    name = "test-cheater"
+    defaults: ClassVar[dict[str, Any]] = {"slow": False}
+
+    def select_action(self, state: plateau.GameState) -> int:
+        if self.params["slow"]:
+            time.sleep(0.3)
+            return int(state.legal_actions()[0])
+        return -1
+
+
+def test_a_library_bots_forfeit_names_its_reason_as_an_engines_does() -> None:
+    illegal = arena.run("plateau-x", "mini", [Cheater, "random"], 2, seed=1).results
+    assert {r.forfeit["reason"] for r in illegal if r.forfeit} == {"illegal"}
+    slow = arena.run(
+        "plateau-x",
+        "mini",
+        ["test_arena_safety:Cheater:slow=true", "random"],
+        2,
+        seed=1,
+        move_timeout=0.1,
+    ).results
+    assert {r.forfeit["reason"] for r in slow if r.forfeit} == {"timeout"}
 
 
 def test_a_bot_that_ends_its_worker_stops_the_arena_with_one_line(

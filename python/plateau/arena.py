@@ -97,8 +97,9 @@ class GameResult:
     plies: int
     seconds: float
     truncated: bool = False
-    # {"seat", "bot", "ply", "error", "traceback"}; an engine's: "reason" and "stderr" (its
-    # last lines) instead of "traceback"; a loss on time (--tc): "reason" "time"
+    # {"seat", "bot", "ply", "error", "reason", "traceback"} ("reason": "crash", "timeout",
+    # "illegal"); an engine's: "reason" (EngineError's) and "stderr" (its last lines) instead
+    # of "traceback"; a loss on time (--tc): "reason" "time"
     forfeit: dict[str, Any] | None = None
     record: dict[str, Any] = field(default_factory=dict)  # the engine's game record
     #: external engines by seat (str): {"name": its id name, "info": its last info line}
@@ -535,6 +536,7 @@ class _BotSeat(_Seat):
         if clocks is not None and self.own > 0:  # a bot that searches by time: the budget
             self.bot.params["seconds"] = held_to_budget(self.own, clocks[self.seat], inc)
         started = time.perf_counter()
+        reason = "crash"  # (what a failure at each stage is: the bot's, its time, its action)
         try:
             action = self.bot.select_action(probe)
             spent = time.perf_counter() - started
@@ -544,14 +546,17 @@ class _BotSeat(_Seat):
                     state.ply, f"lost on time: took {spent:.3f} s, {left:.3f} s left", reason="time"
                 )
             if move_timeout is not None and spent > move_timeout:
+                reason = "timeout"
                 raise TimeoutError(f"took {spent:.3f} s for a move (limit {move_timeout} s)")
+            reason = "illegal"
             state.apply(action)
         except (_Forfeit, Terminated):
             raise
         except (Exception, SystemExit) as e:  # a bot's fault, whatever it is (sys.exit too),
             # forfeits its game
             error = f"{type(e).__name__}: {e}"
-            raise self._forfeit(state.ply, error, traceback=traceback.format_exc(limit=4)) from None
+            trace = traceback.format_exc(limit=4)
+            raise self._forfeit(state.ply, error, reason=reason, traceback=trace) from None
         return spent
 
     def search_info(self) -> dict[str, Any]:
