@@ -52,6 +52,9 @@ BAD_FIELDS: list[tuple[str, Any]] = [
     ("plies", 10**400), ("move_stats", [[1, 1, 10**400, 0.0]]),
     ("move_stats", [[1, 10**400, 5, 0.0]]),
     ("sprt", {"elo0": 0, "elo1": 10**400}), ("sprt", {"elo0": 0, "elo1": 1e308}),
+    # times that are no times (the report printed inf)
+    ("seconds", float("nan")), ("seconds", float("inf")), ("seconds", -1.0),
+    ("move_seconds", [0.5, float("inf")]), ("move_seconds", [-0.1]),
 ]  # fmt: skip
 
 
@@ -100,6 +103,17 @@ def test_a_results_line_with_a_field_of_the_wrong_type_is_refused_naming_the_lin
     with pytest.raises(plateau.InvalidResultsError, match=re.escape(f"{path}:2: ")):
         arena.read_results(path)
     assert issubclass(plateau.InvalidResultsError, ValueError)
+
+
+def test_a_game_on_two_lines_is_refused_naming_both(
+    games_lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a report counted it twice, and a resume kept the last)
+    again = dict(games_lines[2], index=games_lines[0]["index"])
+    path = _write(tmp_path / "games.jsonl", [json.dumps(d) for d in (*games_lines, again)])
+    where = f"{path}:{len(games_lines) + 1}: game {games_lines[0]['index']} again (line 1)"
+    for argv in _commands(path, tmp_path / "page.html"):
+        _refused(argv, capsys, where)
 
 
 def test_a_missing_field_and_a_line_that_is_no_object_are_refused(
@@ -547,3 +561,12 @@ def test_a_bot_that_ends_its_worker_stops_the_arena_with_one_line(
     assert "Traceback" not in err
     with pytest.raises(plateau.errors.ArenaWorkerError):
         arena.run("plateau-x", "mini", [Vanisher, "random"], 4, seed=1, jobs=2)
+
+
+def test_an_arena_seed_of_2_to_the_64_or_more_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # (it wrapped: seed 2**64 played exactly the games of seed 0, and the file said 2**64)
+    with pytest.raises(plateau.InvalidArgumentError, match="seed"):
+        arena.run("plateau-x", "mini", ["random", "random"], 1, seed=2**64)
+    _refused(["arena", "--variant", "mini", "--games", "1", "--seed", str(2**64)], capsys, "seed")

@@ -240,6 +240,11 @@ def _is_number(value: object) -> bool:
     return _is_int(value) or isinstance(value, float)
 
 
+def _is_seconds(value: object) -> bool:
+    """A time in seconds: a finite number >= 0."""
+    return _is_number(value) and math.isfinite(cast(float, value)) and cast(float, value) >= 0
+
+
 def _is_sprt(value: object) -> bool:
     """The SPRT field: None, or settings that make an SPRT and an optional ``games`` count."""
     if value is None:
@@ -318,7 +323,7 @@ _RESULT_FIELDS: FieldTable = {
         True,
     ),
     "plies": (lambda v: _is_int(v, 0), "an integer >= 0", True),
-    "seconds": (_is_number, "a number", True),
+    "seconds": (_is_seconds, "a finite number >= 0", True),
     "truncated": (lambda v: isinstance(v, bool), "true or false", False),
     "forfeit": (_is_forfeit, 'null or an object with its "seat"', False),
     "record": (lambda v: isinstance(v, dict), "an object (a game record)", False),
@@ -330,8 +335,8 @@ _RESULT_FIELDS: FieldTable = {
     "sprt": (_is_sprt, "null or an SPRT's settings", False),
     "tc": (lambda v: v is None or isinstance(v, str), "null or a string", False),
     "move_seconds": (
-        lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
-        "a list of numbers",
+        lambda v: isinstance(v, list) and all(_is_seconds(x) for x in v),
+        "a list of finite numbers >= 0",
         False,
     ),
     "opening": (lambda v: v is None or _is_int(v, 0), "null or an integer >= 0", False),
@@ -1173,6 +1178,7 @@ def _read_results(path: str | os.PathLike[str]) -> tuple[list[GameResult], list[
     """``read_results``, and the lengths of the file's lines that are not blank."""
     out = []
     sizes = []
+    lines: dict[int, int] = {}  # game index -> its line
     limit = files.MAX_INPUT_FILE_BYTES
     with files.open_input(path, InvalidResultsError) as f:
         for number in itertools.count(1):
@@ -1192,13 +1198,19 @@ def _read_results(path: str | os.PathLike[str]) -> tuple[list[GameResult], list[
                 continue
             sizes.append(len(line.rstrip("\r\n")))
             try:
-                out.append(GameResult.from_line(line))
+                result = GameResult.from_line(line)
             except InvalidResultsError as e:
                 if last and str(e).startswith("not JSON"):
                     break  # the last line, without its newline: a write cut short
                 raise InvalidResultsError(
                     f"{path}:{number}: this line is not an arena game: {e}"
                 ) from None
+            if result.index in lines:  # (a report counted it twice; a resume kept the last)
+                raise InvalidResultsError(
+                    f"{path}:{number}: game {result.index} again (line {lines[result.index]})"
+                )
+            lines[result.index] = number
+            out.append(result)
     return out, sizes
 
 
@@ -1558,7 +1570,7 @@ def run(
             f"jobs={jobs}: an arena starts at most {max_jobs()} worker processes on this "
             f"machine (four per CPU, at least 64)"
         )
-    seed = check_int(seed, "seed", 0)
+    seed = check_int(seed, "seed", 0, 2**64)  # (2**64 played the games of seed 0)
     if backend not in ("process", "ray"):
         raise InvalidArgumentError(f"unknown backend {backend!r} (process or ray)")
     if tc is not None and not isinstance(tc, TimeControl):
