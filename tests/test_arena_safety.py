@@ -569,4 +569,5 @@ def test_an_arena_seed_of_2_to_the_64_or_more_is_refused(
     # (it wrapped: seed 2**64 played exactly the games of seed 0, and the file said 2**64)
     with pytest.raises(plateau.InvalidArgumentError, match="seed"):
         arena.run("plateau-x", "mini", ["random", "random"], 1, seed=2**64)
-    _refused(["arena", "--variant", "mini", "--games", "1", "--seed", str(2**64)], capsys, "seed")
+    argv = ["arena", "--variant", "mini", "--bots", "random,random", "--games", "1"]
+    _refused([*argv, "--seed", str(2**64)], capsys, "seed must be an int in [0, ")
