@@ -471,7 +471,7 @@ class _Reader:
                         self.engine.bot.stop()
                 self.queue.put(line)
                 if command == "quit":
-                    break
+                    return  # (the serving thread takes nothing after it)
         except BaseException as e:  # (a failure to read: raised again by the serving thread)
             self.error = e
         self.queue.put(None)
