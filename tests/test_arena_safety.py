@@ -559,15 +559,18 @@ def test_a_bot_that_ends_its_worker_stops_the_arena_with_one_line(
     assert last.startswith("plateau: error: a worker process of the arena died in a game")
     assert last.endswith("(the games so far are in --out; continue with --resume)")
     assert "Traceback" not in err
-    with pytest.raises(plateau.errors.ArenaWorkerError):
+    with pytest.raises(arena.ArenaWorkerError):
         arena.run("plateau-x", "mini", [Vanisher, "random"], 4, seed=1, jobs=2)
 
 
-def test_an_arena_seed_of_2_to_the_64_or_more_is_refused(
+def test_an_arena_seed_of_2_to_the_63_or_more_is_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # (it wrapped: seed 2**64 played exactly the games of seed 0, and the file said 2**64)
+    # (it wrapped: seed 2**63 played exactly the games of seed 0, and the file said 2**63)
     with pytest.raises(plateau.InvalidArgumentError, match="seed"):
-        arena.run("plateau-x", "mini", ["random", "random"], 1, seed=2**64)
+        arena.run("plateau-x", "mini", ["random", "random"], 1, seed=2**63)
+    top = arena.run("plateau-x", "mini", ["random", "random"], 2, seed=2**63 - 1, ply_cap=6)
+    zero = arena.run("plateau-x", "mini", ["random", "random"], 2, seed=0, ply_cap=6)
+    assert [r.record for r in top.results] != [r.record for r in zero.results]
     argv = ["arena", "--variant", "mini", "--bots", "random,random", "--games", "1"]
-    _refused([*argv, "--seed", str(2**64)], capsys, "seed must be an int in [0, ")
+    _refused([*argv, "--seed", str(2**63)], capsys, "seed must be an int in [0, ")

@@ -372,7 +372,8 @@ def test_plateau_engine_keeps_to_movetime_and_answers_every_go() -> None:
     # a go whose search failed got no bestaction at all (an arena without a move timeout waited
     # for ever)
     game = "game plateau-x mini\nposition start\n"
-    data = f"{HELLO}\n{game}go movetime 200 inc 0 time0 0 time1 0\nquit\n"
+    # (no quit: read while the go searches, it would stop the search at once)
+    data = f"{HELLO}\n{game}go movetime 200 inc 0 time0 0 time1 0\n"
     t0 = time.monotonic()
     done = subprocess.run(
         [*PLATEAU, "engine", "--bot", "mcts:seconds=5"],
@@ -384,7 +385,7 @@ def test_plateau_engine_keeps_to_movetime_and_answers_every_go() -> None:
     out = done.stdout.decode().splitlines()
     assert done.returncode == 0 and out[-1].startswith("bestaction "), done
     searched = [int(w.split()[-1]) for w in out if w.startswith("info") and " time " in w]
-    assert searched and searched[0] <= 200, out  # (its own report of the search's time)
+    assert searched and 50 <= searched[0] <= 200, out  # (its own report of the search's time)
     assert took < 5, took
     engine = BotEngine("random")
     engine.handle(HELLO)

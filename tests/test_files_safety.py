@@ -70,9 +70,11 @@ def setup_record(board_in_setup: object, board: Board = RING12) -> dict[str, Any
 
 def view_line(board_in_world: object, board: Board = RING12) -> str:
     """An engine's ``position view`` line whose world (a set-up) names ``board_in_world``."""
-    world = plateau.new_game("empire-plateau", "two", board=board).position_dict()
+    start = plateau.resolve("empire-plateau", "two", board=board_to_json(board)).new_game()
+    world = start.position_dict()
     world["board"] = board_in_world
-    return "position view " + json.dumps({"record": {}, "world": world})
+    record = to_record(start, viewer=start.current_player)  # (as the game line names it)
+    return "position view " + json.dumps({"record": record, "world": world})
 
 
 def game_line(board: Board = RING12) -> str:

@@ -64,12 +64,7 @@ from plateau.engine import (
     parse_info,
 )
 from plateau.engine import split_outside_quotes as _split_outside_quotes
-from plateau.errors import (
-    ArenaWorkerError,
-    InvalidArgumentError,
-    InvalidResultsError,
-    PlateauError,
-)
+from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
 from plateau.files import replace_file
 from plateau.openings import Opening, OpeningSource
 from plateau.pairings import FORMATS, Schedule, default_format, seat_order
@@ -1207,7 +1202,8 @@ def _read_results(path: str | os.PathLike[str]) -> tuple[list[GameResult], list[
                 ) from None
             if result.index in lines:  # (a report counted it twice; a resume kept the last)
                 raise InvalidResultsError(
-                    f"{path}:{number}: game {result.index} again (line {lines[result.index]})"
+                    f"{path}:{number}: game {result.index} again (line {lines[result.index]}): "
+                    "two arenas wrote to this file? Keep one line of each game"
                 )
             lines[result.index] = number
             out.append(result)
@@ -1268,8 +1264,8 @@ def max_jobs() -> int:
     return max(64, 4 * (os.cpu_count() or 1))
 
 
-#: the most games one arena run may name (its tasks are made as they are played, and its
-#: memory grows with the games played, about 10 KiB each with their records)
+#: the most games one arena run may name (the process backend makes their tasks as it plays
+#: them, and its memory grows with the games played, about 10 KiB each with their records)
 MAX_GAMES = 10**9
 
 
@@ -1288,6 +1284,20 @@ class _Tasks:
 
     def __iter__(self) -> Iterator[tuple[Any, ...]]:
         return (self.make(i) for i in range(self.games) if i not in self.done)
+
+
+class ArenaWorkerError(RuntimeError):
+    """A worker process of an arena died in a game (a library bot that ended its process, or a
+    signal sent to the worker): the arena stops, its workers and engines with it, and the games
+    it finished are in its output file (``--resume`` continues). Not a ``PlateauError``: no
+    input was refused."""
+
+
+def _worker_died(e: BaseException) -> ArenaWorkerError:
+    return ArenaWorkerError(
+        "a worker process of the arena died in a game (a bot that ended its process, or a "
+        f"signal sent to the worker): {e}"
+    )
 
 
 def _run_local(tasks: _Tasks, jobs: int) -> Generator[GameResult, None, None]:
@@ -1319,19 +1329,22 @@ def _run_local(tasks: _Tasks, jobs: int) -> Generator[GameResult, None, None]:
                 item = next(source, None)
                 more = item is not None
                 if item is not None:
-                    pending.add(pool.submit(play_game, *item))
+                    try:
+                        pending.add(pool.submit(play_game, *item))
+                    except BrokenProcessPool as e:  # (a worker died since the last wait)
+                        raise _worker_died(e) from None
             if not pending:
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                try:
-                    result = fut.result()
-                except BrokenProcessPool as e:
-                    raise ArenaWorkerError(
-                        "a worker process of the arena died in a game (a bot that ended its "
-                        f"process, or a signal sent to the worker): {e}"
-                    ) from None
-                yield result
+            broken = None
+            for fut in done:  # the games that ended first: they go to --out
+                failure = fut.exception()
+                if isinstance(failure, BrokenProcessPool):
+                    broken = failure
+                    continue
+                yield fut.result()
+            if broken is not None:
+                raise _worker_died(broken)
     except BaseException:
         # interrupted (or the consumer stopped): do not wait for games in progress, but do
         # wait (a few seconds at most) for the workers to stop their engines and exit, so
@@ -1570,7 +1583,8 @@ def run(
             f"jobs={jobs}: an arena starts at most {max_jobs()} worker processes on this "
             f"machine (four per CPU, at least 64)"
         )
-    seed = check_int(seed, "seed", 0, 2**64)  # (2**64 played the games of seed 0)
+    # (each game's seeds are taken mod 2**63: seed 2**63 played the games of seed 0)
+    seed = check_int(seed, "seed", 0, 2**63)
     if backend not in ("process", "ray"):
         raise InvalidArgumentError(f"unknown backend {backend!r} (process or ray)")
     if tc is not None and not isinstance(tc, TimeControl):

@@ -186,6 +186,19 @@ class BotEngine:
         self.own_seconds = own_seconds(self.bot.params)
         self.game: GameSpec | None = None
         self.state: GameState | None = None
+        self._stop = False  # a stop or quit read for the go being carried out (serve)
+
+    def request_stop(self) -> None:
+        """End the search of the ``go`` being carried out, or of the next one, at once (thread-
+        safe; :func:`serve` calls it when it reads ``stop`` or ``quit``). It holds for the bot a
+        ``setoption`` read before it makes."""
+        self._stop = True
+        self.bot.stop()
+
+    def clear_stop(self) -> None:
+        """A ``go`` is answered: a stop from now on is for a later one."""
+        self._stop = False
+        self.bot._stopping = False
 
     def handle(self, line: str) -> list[str] | None:
         """The lines to answer ``line`` (one command of the arena) with, or None after
@@ -309,6 +322,8 @@ class BotEngine:
             if movetime > 0:
                 seconds = min(seconds, max(0.001, 0.8 * movetime / 1000))
             self.bot.params["seconds"] = seconds
+        if self._stop:  # (read before a setoption made this bot)
+            self.bot.stop()
         t0 = time.perf_counter()
         action = self.bot.select_action(self.state)
         ms = round(1000 * (time.perf_counter() - t0))
@@ -458,7 +473,9 @@ class _Reader:
 
     @staticmethod
     def _command(line: str) -> str:
-        return "" if isinstance(line, _Refused) else line.strip().partition(" ")[0]
+        """The command word, as ``BotEngine.handle`` splits it."""
+        words = [] if isinstance(line, _Refused) else line.split(None, 1)
+        return words[0] if words else ""
 
     def _read(self, lines: Iterable[str]) -> None:
         try:
@@ -468,7 +485,7 @@ class _Reader:
                     if command == "go":
                         self.pending += 1
                     elif command in ("stop", "quit") and self.pending:
-                        self.engine.bot.stop()
+                        self.engine.request_stop()
                 self.queue.put(line)
                 if command == "quit":
                     return  # (the serving thread takes nothing after it)
@@ -486,7 +503,7 @@ class _Reader:
         if self._command(line) == "go":
             with self.lock:
                 self.pending -= 1
-                self.engine.bot._stopping = False
+                self.engine.clear_stop()
 
     def raise_error(self) -> None:
         if self.error is not None:

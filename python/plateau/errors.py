@@ -122,12 +122,6 @@ class InvalidResultsError(PlateauError):
     not JSON, or a field missing or of the wrong type; the message names the file and line."""
 
 
-class ArenaWorkerError(RuntimeError):
-    """A worker process of an arena died in a game (a bot that ended its process, or a signal
-    sent to the worker): the arena stops, its workers and engines with it, and the games it
-    finished are in its output file (``--resume`` continues)."""
-
-
 def _install_in_core() -> None:
     """The compiled core raises this module's errors too (it cannot import this package,
     which is built on it: the classes are handed down once, here)."""

@@ -36,7 +36,7 @@ from plateau.cli import (
     view,
 )
 from plateau.cli.common import parse_option
-from plateau.errors import ArenaWorkerError, PlateauError
+from plateau.errors import PlateauError
 
 __all__ = ["build_parser", "main", "parse_option"]
 
@@ -93,11 +93,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PlateauError, OSError) as e:  # the library refused input, or a file: one line
         print(f"plateau: error: {e}", file=sys.stderr)
         return 2
-    except ArenaWorkerError as e:
-        resumable = getattr(args, "out", None)
-        hint = " (the games so far are in --out; continue with --resume)" if resumable else ""
-        print(f"plateau: error: {e}{hint}", file=sys.stderr)
-        return 1
     # anything else is a bug: its traceback shows
     except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or a signal ending an arena
         signum = getattr(e, "signum", None)  # plateau.arena.Terminated: SIGTERM, SIGHUP

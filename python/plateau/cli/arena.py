@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from plateau.cli.common import (
     NON_NEGATIVE,
@@ -144,25 +145,30 @@ def run(args: argparse.Namespace) -> int:
         games = args.games
     else:
         games = 20000 if sprt else -(-100 // round_games) * round_games
-    result = arena.run(
-        spec,
-        None,
-        bots,
-        format=fmt,
-        games=games,
-        jobs=args.jobs,
-        seed=args.seed,
-        out=args.out,
-        resume=args.resume,
-        backend=args.backend,
-        address=args.address,
-        move_timeout=args.move_timeout,
-        ply_cap=args.ply_cap,
-        progress=not args.no_progress,
-        sprt=sprt,
-        tc=TimeControl.parse(args.tc) if args.tc is not None else None,
-        openings=openings,
-        adjudication=Adjudication.parse(args.resign, args.draw, args.adjudicate_solver),
-    )
+    try:
+        result = arena.run(
+            spec,
+            None,
+            bots,
+            format=fmt,
+            games=games,
+            jobs=args.jobs,
+            seed=args.seed,
+            out=args.out,
+            resume=args.resume,
+            backend=args.backend,
+            address=args.address,
+            move_timeout=args.move_timeout,
+            ply_cap=args.ply_cap,
+            progress=not args.no_progress,
+            sprt=sprt,
+            tc=TimeControl.parse(args.tc) if args.tc is not None else None,
+            openings=openings,
+            adjudication=Adjudication.parse(args.resign, args.draw, args.adjudicate_solver),
+        )
+    except arena.ArenaWorkerError as e:
+        hint = " (the games so far are in --out; continue with --resume)" if args.out else ""
+        print(f"plateau: error: {e}{hint}", file=sys.stderr)
+        return 1
     print(result.format_table())
     return 0
