@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from plateau.checks import load_outside_json
+from plateau.checks import load_outside_json, shown
 from plateau.clock import MAX_SECONDS, held_to_budget, own_seconds
 from plateau.errors import IllegalActionError, InvalidArgumentError, InvalidRecordError
 from plateau.registry import GameSpec, check_data_options, game_info
@@ -345,13 +345,13 @@ def _check_view_record(record: object, spec: GameSpec, state: GameState) -> None
     named = (record.get("game"), record.get("variant"), record.get("options"))
     if named != (spec.game, spec.variant, spec.options):
         raise InvalidArgumentError(
-            f"a view's record of {_short(named)}, not of the game line's "
-            f"{_short((spec.game, spec.variant, spec.options))}"
+            f"a view's record of {shown(named)}, not of the game line's "
+            f"{shown((spec.game, spec.variant, spec.options))}"
         )
     viewer = record.get("viewer")
     if isinstance(viewer, bool) or viewer != state.current_player:
         raise InvalidArgumentError(
-            f"a view's record is seen by {_short(viewer)}, and the world has player "
+            f"a view's record is seen by {shown(viewer)}, and the world has player "
             f"{state.current_player} to move: a view is sent to the seat to move"
         )
     actions = record.get("actions")
@@ -361,11 +361,6 @@ def _check_view_record(record: object, spec: GameSpec, state: GameState) -> None
         raise InvalidArgumentError(
             f"a view's record has {len(actions)} actions and its world {state.ply} plies"
         )
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def _millis(text: str) -> int:

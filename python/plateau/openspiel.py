@@ -36,22 +36,15 @@ pyspiel's own ``deserialize_game_and_state`` does unpickle it, as for every Pyth
 from __future__ import annotations
 
 import math
-import numbers
-import operator
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from plateau._adapt import outcomes, tie_returns
+from plateau._adapt import action_id, outcomes, tie_returns
 from plateau.checks import check_int, shown
-from plateau.errors import (
-    IllegalActionError,
-    InvalidActionError,
-    InvalidArgumentError,
-    PlateauError,
-)
+from plateau.errors import IllegalActionError, InvalidArgumentError, PlateauError
 from plateau.registry import GameInfo, check_data_options, game_info, games, resolve
 from plateau.state import GameState
 
@@ -224,18 +217,10 @@ class PlateauState(pyspiel.State):  # type: ignore[misc,unused-ignore]
 
     def apply_action(self, action: Any) -> None:
         """OpenSpiel's ``apply_action``, once ``action`` is known to be an action id of the
-        game (an int or numpy integer, not a bool): InvalidActionError otherwise, with nothing
-        changed (pyspiel's own conversion takes True for 1, and answers a float or -1 with
+        game (``action_id``, as the other adapters check it): InvalidActionError otherwise, with
+        nothing changed (pyspiel's own conversion takes True for 1, and answers a float or -1 with
         errors of its own)."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
-            raise InvalidActionError(
-                f"an action is an int id, got {shown(action)} ({type(action).__name__})"
-            )
-        a = operator.index(action)
-        n = self.plateau_state.num_distinct_actions
-        if not 0 <= a < n:
-            raise InvalidActionError(f"action id {shown(a)} out of range [0, {n})")
-        super().apply_action(a)
+        super().apply_action(action_id(action, self.plateau_state.num_distinct_actions))
 
     def current_player(self) -> int:
         """The player to act, or ``pyspiel.PlayerId.TERMINAL``."""

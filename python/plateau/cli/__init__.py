@@ -35,7 +35,7 @@ from plateau.cli import (
     suite,
     view,
 )
-from plateau.cli.common import parse_option
+from plateau.cli.common import RESUME_HINT, parse_option
 from plateau.errors import PlateauError
 
 __all__ = ["build_parser", "main", "parse_option"]
@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         signum = getattr(e, "signum", None)  # plateau.arena.Terminated: SIGTERM, SIGHUP
         if isinstance(e, SystemExit) and not isinstance(signum, int):
             raise
-        hint = " (the games so far are in --out; continue with --resume)"
+        hint = RESUME_HINT
         resumable = args.command == "arena" and getattr(args, "out", None)
         what = "interrupted" if signum is None else f"terminated by {signal.Signals(signum).name}"
         print(f"\nplateau: {what}{hint if resumable else ''}", file=sys.stderr)

@@ -9,6 +9,7 @@ import sys
 from plateau.cli.common import (
     NON_NEGATIVE,
     POSITIVE,
+    RESUME_HINT,
     add_game_args,
     positive_seconds,
     spec_of,
@@ -167,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
             adjudication=Adjudication.parse(args.resign, args.draw, args.adjudicate_solver),
         )
     except arena.ArenaWorkerError as e:
-        hint = " (the games so far are in --out; continue with --resume)" if args.out else ""
+        hint = RESUME_HINT if args.out else ""
         print(f"plateau: error: {e}{hint}", file=sys.stderr)
         return 1
     print(result.format_table())

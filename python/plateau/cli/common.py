@@ -91,6 +91,10 @@ def positive_float(text: str) -> float:
     return value
 
 
+#: what an interrupted or stopped arena with --out adds to its one line
+RESUME_HINT = " (the games so far are in --out; continue with --resume)"
+
+
 def positive_seconds(text: str) -> float:
     """A number of seconds > 0 and at most :data:`MAX_SECONDS` (argparse type)."""
     value = positive_float(text)

@@ -240,9 +240,8 @@ def _check_dot_names(dots: Sequence[object]) -> None:
     seen: set[str] = set()
     for i, nm in enumerate(dots):
         if not isinstance(nm, str) or not _DOT_NAME.match(nm) or len(nm) > _MAX_DOT_NAME:
-            shown = nm if not isinstance(nm, str) or len(nm) <= 80 else nm[:40] + "..."
             raise InvalidBoardError(
-                f"dot {i}: bad dot name {shown!r} (a dot name is lower-case letters then a "
+                f"dot {i}: bad dot name {shown(nm)} (a dot name is lower-case letters then a "
                 f"number without leading zero, like 'a11', at most {_MAX_DOT_NAME} characters)"
             )
         if nm in seen:
