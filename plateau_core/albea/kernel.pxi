@@ -264,25 +264,24 @@ cdef int _submultisets(const uint8_t* have, int* idx, int* val) noexcept nogil:
     """All non-empty sub-multisets of have[0..6]: their mixed-radix index and value,
     in ascending index order.  Returns how many."""
     cdef int c[7]
-    cdef int t, n = 0, i, v
+    cdef int t, n = 0, i = 0, v = 0
     for t in range(7):
         c[t] = 0
     while True:
-        # increment (digit 0 least significant)
+        # increment (digit 0 least significant), the index and value kept along
         t = 0
         while t < 7:
             if c[t] < have[t]:
                 c[t] += 1
+                i += C_W[t]
+                v += C_VALUE[t]
                 break
+            i -= c[t] * C_W[t]
+            v -= c[t] * C_VALUE[t]
             c[t] = 0
             t += 1
         if t == 7:
             return n
-        i = 0
-        v = 0
-        for t in range(7):
-            i += c[t] * C_W[t]
-            v += c[t] * C_VALUE[t]
         idx[n] = i
         val[n] = v
         n += 1
@@ -404,6 +403,7 @@ cdef int _list(Keep* k, const AlbeaState* s, uint16_t* out) noexcept nogil:
     cdef uint32_t gaps, ours, stomps = 0
     cdef uint16_t gap_ids[16 * 24 + 1]
     cdef uint16_t first
+    cdef uint16_t* dst
     cdef int ngaps
     cdef Tops tops
     cdef int idx[64]
@@ -457,8 +457,11 @@ cdef int _list(Keep* k, const AlbeaState* s, uint16_t* out) noexcept nogil:
             if s.res[me][OT_TYPE[o]] == 0:
                 continue
             first = <uint16_t>(ALBEA_BASE_ONBOARD + o * 16 * 24)
+            # (through a pointer: gcc vectorizes ``dst[i]``, not ``out[cnt + i]``, whose index
+            # may wrap under -fwrapv)
+            dst = out + cnt
             for i in range(ngaps):
-                out[cnt + i] = first + gap_ids[i]
+                dst[i] = first + gap_ids[i]
             cnt += ngaps
     # moves and stomps: the squares whose top the player to act owns, by a mask (not a test per
     # square that the branch predictor cannot learn)
