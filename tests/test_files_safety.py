@@ -727,3 +727,46 @@ def test_an_empty_path_is_refused_not_ignored(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("plateau: error: ") and "Traceback" not in err
+
+
+def test_a_key_given_twice_in_outside_json_is_refused_everywhere(tmp_path: Path) -> None:
+    # Python's decoder keeps the last of two equal keys, other readers the first: a record that
+    # said "game" twice could replay as one game here and another elsewhere
+    state = plateau.new_game("plateau-x")
+    state.apply(state.legal_actions()[0])
+    good = state.to_json()
+    assert good.startswith('{"')
+    twice = '{"game": "albea-plateau", ' + good[1:]
+    assert plateau.from_json(good).hash == state.hash
+    with pytest.raises(InvalidRecordError, match="key 'game' given twice in one object"):
+        plateau.from_json(twice)
+    with pytest.raises(InvalidRecordError, match="given twice"):
+        plateau.from_json(twice.encode())
+    line = GameResult(0, "plateau-x", "mini", 0, ["random", "random"], [[0], [1]],
+                      [1.0, 0.0], 9, 0.1).to_line()  # fmt: skip
+    assert GameResult.from_line(line).plies == 9
+    with pytest.raises(plateau.InvalidResultsError, match="key 'game' given twice"):
+        GameResult.from_line('{"game": 7, ' + line[1:])
+    from plateau.openings import read_openings
+
+    openings = tmp_path / "openings.jsonl"
+    openings.write_text(good + "\n" + twice + "\n", encoding="utf-8")
+    with pytest.raises(InvalidRecordError, match="line 2: not JSON: key 'game' given twice"):
+        read_openings(openings, plateau.resolve("plateau-x"))
+    engine = BotEngine("random")
+    engine.handle("game plateau-x standard")
+    assert engine.handle('game plateau-x standard {"players": 3, "players": 2}') == [
+        "info string error: the options: key 'players' given twice in one object"
+    ]
+    assert engine.game is None
+    engine.handle("game plateau-x standard")
+    assert engine.handle("position setup " + twice) == [
+        "info string error: the set-up: key 'game' given twice in one object"
+    ]
+    assert engine.state is None
+    # a nested object is checked too, and a hook of the caller's own decides for itself
+    with pytest.raises(ValueError, match="key 'b' given twice"):
+        load_outside_json('[{"a": {"b": 1, "b": 2}}]', ValueError, "x")
+    assert load_outside_json('{"a": 1, "a": 2}', ValueError, "x", OrderedDict) == OrderedDict(
+        [("a", 1), ("a", 2)]
+    )

@@ -113,14 +113,31 @@ def load_outside_json(
     ``error`` (a ``ValueError`` subclass, e.g. ``InvalidRecordError``) with the message
     ``"{what}: {why}"``; errors of the type ``error`` that ``object_pairs_hook`` raises pass as
     they are. Documents nested deeper than :data:`MAX_JSON_DEPTH`, or with
-    :data:`MAX_JSON_VALUES` values or more, are refused too.
+    :data:`MAX_JSON_VALUES` values or more, are refused too, and so is an object that gives
+    one key twice (readers differ on which one counts: Python's takes the last), unless
+    ``object_pairs_hook`` decides otherwise.
 
     >>> load_outside_json('{"a": [1]}', ValueError, "not valid JSON")
     {'a': [1]}
     >>> load_outside_json("[" * 100000, ValueError, "not valid JSON")
     Traceback (most recent call last):
     ValueError: not valid JSON: nested more than 64 levels deep
+    >>> load_outside_json('{"a": 1, "a": 2}', ValueError, "a record")
+    Traceback (most recent call last):
+    ValueError: a record: key 'a' given twice in one object
     """
+    if object_pairs_hook is None:
+
+        def object_pairs_hook(pairs: list[tuple[str, Any]]) -> Any:
+            out = dict(pairs)
+            if len(out) < len(pairs):
+                seen: set[str] = set()
+                for k, _ in pairs:
+                    if k in seen:
+                        raise error(f"{what}: key {shown(k)} given twice in one object")
+                    seen.add(k)
+            return out
+
     if isinstance(text, str):
         values = text.count("[") + text.count("{") + text.count(",")
     else:
