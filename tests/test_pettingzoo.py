@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -157,22 +158,42 @@ def test_rgb_array_render(pz: Any) -> None:
 
 
 def test_rgb_array_without_the_render_extra_is_refused_when_the_env_is_made(
-    pz: Any, monkeypatch: pytest.MonkeyPatch
+    pz: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import importlib.util
+    import sys
 
-    find_spec = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "PIL" else find_spec(name, *a)
-    )
+    from plateau.gymnasium import SingleAgentEnv
+    from plateau.render import png
+
+    # Pillow missing (an import of None in sys.modules fails), cairosvg there (a module that
+    # imports, standing in for it where the extra is not installed)
+    fine, broken = tmp_path / "fine", tmp_path / "broken"
+    fine.mkdir()
+    broken.mkdir()
+    (fine / "cairosvg.py").write_text("", encoding="utf-8")
+    monkeypatch.delitem(sys.modules, "cairosvg", raising=False)
+    monkeypatch.syspath_prepend(str(fine))
+    monkeypatch.setitem(sys.modules, "PIL.Image", None)
     with pytest.raises(
-        ImportError, match=r"needs (cairosvg and )?PIL: pip install 'plateau\[render\]'"
+        ImportError, match=r"render_mode='rgb_array': .*Pillow: pip install 'plateau\[render\]'"
     ):
         pz.env(game="plateau-x", variant="mini", render_mode="rgb_array")
-    from plateau.gymnasium import SingleAgentEnv
-
     with pytest.raises(ImportError, match=r"plateau\[render\]"):
         SingleAgentEnv("plateau-x", "mini", render_mode="rgb_array")
+    # cairosvg installed but the cairo library missing: importing it raises OSError (as
+    # cairocffi does), which the check found no better than the first picture did
+    (broken / "cairosvg.py").write_text(
+        "raise OSError(\"no library called 'cairo-2' was found\")\n", encoding="utf-8"
+    )
+    monkeypatch.delitem(sys.modules, "cairosvg", raising=False)
+    monkeypatch.syspath_prepend(str(broken))
+    for make in (
+        lambda: pz.env(game="plateau-x", variant="mini", render_mode="rgb_array"),
+        lambda: SingleAgentEnv("plateau-x", "mini", render_mode="rgb_array"),
+        lambda: png(plateau.new_game("plateau-x", "mini")),
+    ):
+        with pytest.raises(ImportError, match=r"install the cairo library.*cairo-2"):
+            make()
 
 
 # -- the legal ids compactly, and masks kept in place (issue 25) ---------------------------------

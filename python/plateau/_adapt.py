@@ -6,7 +6,6 @@ optional package."""
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -182,10 +181,8 @@ def check_render_mode(mode: object) -> str | None:
             f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}"
         )
     if mode == "rgb_array":  # (said when the environment is made, not at its first picture)
-        missing = [m for m in ("cairosvg", "PIL") if importlib.util.find_spec(m) is None]
-        if missing:
-            raise ImportError(
-                f"render_mode='rgb_array' needs {' and '.join(missing)}: "
-                "pip install 'plateau[render]'"
-            )
+        try:
+            importlib.import_module("plateau.render").check_png()
+        except ImportError as e:
+            raise ImportError(f"render_mode='rgb_array': {e}") from None
     return None if mode is None else str(mode)

@@ -15,9 +15,10 @@ True
 
 from __future__ import annotations
 
+import importlib
 import io
 from contextvars import ContextVar
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from plateau.errors import InvalidArgumentError
 from plateau.registry import game_info
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
     from plateau.state import GameState
 
-__all__ = ["frames", "last_action", "png", "rgb_array", "svg"]
+__all__ = ["check_png", "frames", "last_action", "png", "rgb_array", "svg"]
 
 #: the picture :func:`frames` is drawing: ``(state, viewer, caption)``, which
 #: :func:`last_action` gives back instead of writing out the history again for each picture
@@ -74,17 +75,35 @@ def last_action(state: GameState, viewer: int | None) -> str | None:
     return state.history_strings(viewer)[-1]
 
 
+def _import_png(module: str, why: str) -> Any:
+    """``module`` of the ``render`` extra, imported; ImportError saying what to install if it
+    is missing, or if a system library it loads is (cairosvg without the cairo library
+    raises OSError as it is imported)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(f"{why}: pip install 'plateau[render]' ({e})") from None
+    except OSError as e:
+        raise ImportError(
+            f"{why}, which could not load a system library it needs (install the cairo "
+            f"library, e.g. libcairo2 on Debian and Ubuntu, cairo on Homebrew) ({e})"
+        ) from None
+
+
+def check_png() -> None:
+    """ImportError unless :func:`png` and :func:`rgb_array` can draw: the ``render`` extra
+    is installed, with the system's cairo library (the environments made with
+    ``render_mode="rgb_array"`` check this when they are made)."""
+    _import_png("cairosvg", "PNG pictures need cairosvg")
+    _import_png("PIL.Image", "pictures as arrays need Pillow")
+
+
 def png(
     state: GameState, viewer: int | None = None, last: bool = True, scale: float = 1.0
 ) -> bytes:
     """The picture of :func:`svg` as PNG bytes, ``scale`` times its size in pixels (needs
     the ``render`` extra: ``pip install "plateau[render]"``)."""
-    try:
-        import cairosvg  # type: ignore[import-untyped,import-not-found,unused-ignore]
-    except ImportError as e:
-        raise ImportError(
-            f"PNG pictures need cairosvg: pip install 'plateau[render]' ({e})"
-        ) from None
+    cairosvg = _import_png("cairosvg", "PNG pictures need cairosvg")
     if isinstance(scale, bool) or not (isinstance(scale, (int, float)) and 0 < scale <= 16):
         raise InvalidArgumentError(f"scale must be a number in (0, 16], got {scale!r}")
     out: bytes = cairosvg.svg2png(
@@ -100,12 +119,7 @@ def rgb_array(
     ``render_mode="rgb_array"`` environments return), on a white background."""
     import numpy as np
 
-    try:
-        from PIL import Image  # type: ignore[import-not-found,unused-ignore]
-    except ImportError as e:
-        raise ImportError(
-            f"pictures as arrays need Pillow: pip install 'plateau[render]' ({e})"
-        ) from None
+    Image = _import_png("PIL.Image", "pictures as arrays need Pillow")
 
     with Image.open(io.BytesIO(png(state, viewer, last, scale))) as im:
         rgba = im.convert("RGBA")
