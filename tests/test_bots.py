@@ -469,3 +469,25 @@ def test_a_stop_between_searches_ends_the_next_one_only() -> None:
     bot.reset()
     bot.select_action(state)
     assert bot.iterations == 300
+
+
+def test_a_stoppable_bot_of_ones_own_gets_the_stop_cleared_after_each_search() -> None:
+    from plateau.bots import StoppableBot
+
+    class Counting(StoppableBot):
+        name = "counting"
+
+        def _select(self, state: plateau.GameState) -> int:
+            self.seen = self._stopping
+            if state.num_legal_actions() == 1:
+                raise RuntimeError("the search fails")
+            return int(state.legal_actions()[0])
+
+    state = plateau.new_game("plateau-x", "mini")
+    bot = Counting()
+    bot.stop()
+    assert state.is_legal(bot.select_action(state)) and bot.seen
+    bot.select_action(state)
+    assert not bot.seen  # the stop ended one search
+    with pytest.raises(TypeError, match="abstract"):
+        StoppableBot()

@@ -3,11 +3,20 @@
 ``make_bot("mcts:iters=2000", seed=1)``."""
 
 from plateau.bots import alphabeta, greedy, ismcts, mcts, planner, random_bot
-from plateau.bots.base import BOTS, Bot, bot_names, make_bot, parse_spec, register_bot
+from plateau.bots.base import (
+    BOTS,
+    Bot,
+    StoppableBot,
+    bot_names,
+    make_bot,
+    parse_spec,
+    register_bot,
+)
 
 __all__ = [
     "BOTS",
     "Bot",
+    "StoppableBot",
     "alphabeta",
     "bot_names",
     "greedy",

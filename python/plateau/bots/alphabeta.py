@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
-from plateau.bots.base import Bot, outcome_value, register_bot, static_value
+from plateau.bots.base import StoppableBot, outcome_value, register_bot, static_value
 from plateau.checks import check_int, check_number
 from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
@@ -42,7 +42,7 @@ class _Timeout(Exception):
     """The time budget ran out in the middle of a depth."""
 
 
-class SearchBot(Bot):
+class SearchBot(StoppableBot):
     """Iterative deepening, the transposition table and root move ordering, shared by the
     three searchers; subclasses implement :meth:`_search_root`."""
 
@@ -66,13 +66,7 @@ class SearchBot(Bot):
         self._killers: list[list[int]] = []
         self._iter_depth = 0
 
-    def select_action(self, state: GameState) -> int:
-        try:
-            return self._select_action(state)
-        finally:
-            self._stopping = False  # (a stop ends one search)
-
-    def _select_action(self, state: GameState) -> int:
+    def _select(self, state: GameState) -> int:
         self.check_game(state)
         if state.is_terminal():
             raise InvalidArgumentError("no legal action: the game is over")

@@ -80,6 +80,23 @@ class Bot(ABC):
         return self.name + (":" + ",".join(changed) if changed else "")
 
 
+class StoppableBot(Bot):
+    """A bot whose search :meth:`~Bot.stop` ends: a subclass writes :meth:`_select`, which
+    looks at ``self._stopping`` as it goes (every iteration or node) and answers with its best
+    so far once it is set; :meth:`select_action` clears the stop after each search, so that a
+    stop ends one search (one sent between two searches holds for the next)."""
+
+    def select_action(self, state: GameState) -> int:
+        try:
+            return self._select(state)
+        finally:
+            self._stopping = False
+
+    @abstractmethod
+    def _select(self, state: GameState) -> int:
+        """:meth:`select_action`'s search (the stop is cleared when it returns)."""
+
+
 def outcome_value(returns: Sequence[float], player: int, scale: float) -> float:
     """``scale * (returns[player] - mean(returns))``: the value of a finished game to
     ``player``.

@@ -27,7 +27,7 @@ import math
 import time
 from typing import Any, ClassVar
 
-from plateau.bots.base import Bot, register_bot
+from plateau.bots.base import StoppableBot, register_bot
 from plateau.bots.mcts import leaf_returns
 from plateau.checks import check_int, check_number
 from plateau.errors import InvalidArgumentError
@@ -54,7 +54,7 @@ class InfoNode:
 
 
 @register_bot
-class ISMCTSBot(Bot):
+class ISMCTSBot(StoppableBot):
     """Information-set MCTS: a tree over the mover's information sets, one fresh world a
     search iteration (see the module's docstring).
 
@@ -117,13 +117,7 @@ class ISMCTSBot(Bot):
         """Drop the last tree."""
         self.root = None
 
-    def select_action(self, state: GameState) -> int:
-        try:
-            return self._select_action(state)
-        finally:
-            self._stopping = False  # (a stop ends one search)
-
-    def _select_action(self, state: GameState) -> int:
+    def _select(self, state: GameState) -> int:
         if state.is_terminal():
             raise InvalidArgumentError("no legal action: the game is over")
         self.score = None

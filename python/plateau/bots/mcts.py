@@ -24,7 +24,7 @@ from typing import Any, Callable, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from plateau.bots.base import Bot, register_bot
+from plateau.bots.base import StoppableBot, register_bot
 from plateau.checks import check_int, check_number
 from plateau.errors import InvalidArgumentError
 from plateau.registry import game_info
@@ -111,7 +111,7 @@ def leaf_returns(
 
 
 @register_bot
-class MCTSBot(Bot):
+class MCTSBot(StoppableBot):
     """UCT with playouts in the compiled core and heuristic leaf values.
 
     Parameters: ``iters`` (iterations per move, default 1000), ``seconds`` (a time budget per
@@ -205,13 +205,7 @@ class MCTSBot(Bot):
         self._scale = 0.0
         return Node(-1, -1, state)
 
-    def select_action(self, state: GameState) -> int:
-        try:
-            return self._select_action(state)
-        finally:
-            self._stopping = False  # (a stop ends one search)
-
-    def _select_action(self, state: GameState) -> int:
+    def _select(self, state: GameState) -> int:
         if state.is_terminal():
             raise InvalidArgumentError("no legal action: the game is over")
         self.score = None
