@@ -574,3 +574,53 @@ def test_an_arena_seed_of_2_to_the_63_or_more_is_refused(
     assert [r.record for r in top.results] != [r.record for r in zero.results]
     argv = ["arena", "--variant", "mini", "--bots", "random,random", "--games", "1"]
     _refused([*argv, "--seed", str(2**63)], capsys, "seed must be an int in [0, ")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("ply_cap", "40", "ply_cap must be an int"),
+        ("ply_cap", 0, r"ply_cap must be an int in \[1, "),
+        ("ply_cap", 2**31, r"ply_cap must be an int in \[1, "),
+        ("ply_cap", None, "ply_cap must be an int"),
+        ("move_timeout", "2", "move_timeout must be a finite number"),
+        ("move_timeout", float("nan"), "move_timeout must be a finite number"),
+        ("move_timeout", -1.0, "move_timeout must be a finite number >= 0"),
+        ("move_timeout", 0, r"move_timeout must be None or in \(0, 1,000,000\]"),
+        ("move_timeout", 1e300, r"move_timeout must be None or in \(0, 1,000,000\]"),
+        ("move_timeout", True, "move_timeout must be a finite number"),
+    ],
+)
+def test_an_arena_refuses_a_ply_cap_or_move_timeout_that_is_no_such_thing(
+    tmp_path: Path, field: str, value: object, words: str
+) -> None:
+    # (a string timeout made every bot forfeit every game with a crash, a negative one on
+    # time, NaN never timed out; a string cap was a TypeError from inside the first game)
+    out = tmp_path / "games.jsonl"
+    with pytest.raises(plateau.InvalidArgumentError, match=words):
+        arena.run("plateau-x", "mini", ["random", "random"], 2, out=out, **{field: value})
+    assert not out.exists()
+
+
+def test_resume_refuses_another_ply_cap_and_takes_files_that_did_not_record_one(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "games.jsonl"
+    first = arena.run("plateau-x", "mini", ["random", "random"], 2, ply_cap=6, out=out)
+    assert [r.ply_cap for r in first.results] == [6, 6]
+    assert all(r.plies <= 6 for r in first.results)
+    # a cap changes how games end and score: the games of another cap are another arena's
+    with pytest.raises(plateau.InvalidArgumentError, match="game 0 was played by another arena"):
+        arena.run("plateau-x", "mini", ["random", "random"], 4, ply_cap=400, out=out, resume=True)
+    more = arena.run("plateau-x", "mini", ["random", "random"], 4, ply_cap=6, out=out, resume=True)
+    assert [r.ply_cap for r in more.results] == [6] * 4
+    # a file written before results named their cap resumes under any cap
+    lines = out.read_text(encoding="utf-8").splitlines()
+    old = [json.dumps({k: v for k, v in json.loads(x).items() if k != "ply_cap"}) for x in lines]
+    out.write_text("\n".join(old) + "\n", encoding="utf-8")
+    again = arena.run("plateau-x", "mini", ["random", "random"], 5, ply_cap=9, out=out, resume=True)
+    assert [r.ply_cap for r in again.results] == [None] * 4 + [9]
+    for bad in (0, "6", 2**31):
+        line = json.dumps({**json.loads(lines[0]), "ply_cap": bad})
+        with pytest.raises(plateau.InvalidResultsError, match="ply_cap"):
+            arena.GameResult.from_line(line)

@@ -51,9 +51,9 @@ from plateau import files
 from plateau.adjudication import Adjudication, Judge
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
-from plateau.checks import FieldTable, check_fields, check_int, load_outside_json
+from plateau.checks import FieldTable, check_fields, check_int, check_number, load_outside_json
 from plateau.checks import short_json as _short
-from plateau.clock import TimeControl, held_to_budget, own_seconds
+from plateau.clock import MAX_SECONDS, TimeControl, held_to_budget, own_seconds
 from plateau.engine import (
     EngineConnection,
     EngineError,
@@ -76,6 +76,9 @@ from plateau.state import GameState, points_for_ranking
 from plateau.tournament import Tournament
 
 FORMAT = "plateau-arena-game"
+
+#: the largest ``ply_cap`` an arena takes (a game's plies are C ints in the cores)
+MAX_PLY_CAP = 2**31 - 1
 
 
 @dataclass
@@ -131,6 +134,9 @@ class GameResult:
     adjudicated: dict[str, Any] | None = None
     #: the arena's adjudication settings (``Adjudication.to_dict()``), None without
     adjudication: dict[str, Any] | None = None
+    #: the arena's cap on a game's plies (``ply_cap``), None in files written before results
+    #: recorded it
+    ply_cap: int | None = None
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -355,6 +361,11 @@ _RESULT_FIELDS: FieldTable = {
         False,
     ),
     "adjudication": (_is_adjudication, "null or adjudication settings", False),
+    "ply_cap": (
+        lambda v: v is None or (_is_int(v, 1) and v <= MAX_PLY_CAP),
+        f"null or an integer in [1, {MAX_PLY_CAP}]",
+        False,
+    ),
 }
 
 
@@ -740,6 +751,7 @@ def _play_game(
         move_stats=move_stats,
         adjudicated=adjudicated,
         adjudication=adjudication.to_dict() if judge is not None and adjudication else None,
+        ply_cap=ply_cap,
     )
 
 
@@ -1585,6 +1597,15 @@ def run(
         )
     # (each game's seeds are taken mod 2**63: seed 2**63 played the games of seed 0)
     seed = check_int(seed, "seed", 0, 2**63)
+    ply_cap = check_int(ply_cap, "ply_cap", 1, MAX_PLY_CAP + 1)
+    if move_timeout is not None:
+        # (a string made every bot forfeit with a crash, a negative number on time, NaN never)
+        move_timeout = check_number(move_timeout, "move_timeout", 0.0)
+        if not 0 < move_timeout <= MAX_SECONDS:
+            raise InvalidArgumentError(
+                f"move_timeout must be None or in (0, {MAX_SECONDS:,.0f}] seconds, "
+                f"got {move_timeout!r}"
+            )
     if backend not in ("process", "ray"):
         raise InvalidArgumentError(f"unknown backend {backend!r} (process or ray)")
     if tc is not None and not isinstance(tc, TimeControl):
@@ -1648,6 +1669,7 @@ def run(
             same = same and r.openings == book_tag and r.opening == _index_of(opening_of(r.index))
             same = same and r.schedule == sched_tag and r.players == schedule.players(r.index)
             same = same and r.adjudication == adj_tag
+            same = same and r.ply_cap in (None, ply_cap)  # None: written before caps were
             if not same or r.seats != [labels[b] for b in r.players]:
                 raise InvalidArgumentError(
                     f"{out}: game {r.index} was played by another arena setup"
