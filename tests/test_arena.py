@@ -106,7 +106,25 @@ def test_statistics_match_a_hand_computation() -> None:
     assert lo < a.elo < hi
     assert res.tournament().standings() == [[0], [1]]
     table = res.format_table()
-    assert "| a | 4 | 3 | 3 |" in table and "Elo" in table
+    assert "| a | 4 | 3 | 0 | 3 |" in table and "Elo" in table
+
+
+def test_a_shared_first_place_is_no_win_in_either_table() -> None:
+    # two drawn games: both bots had "wins 2, win rate 100%" while the table by seat said 0
+    results = [
+        _result(0, [[0, 1]], [0.5, 0.5]),
+        _result(1, [[0, 1]], [0.5, 0.5]),
+        _result(2, [[0], [1]], [1.0, 0.0]),  # a (seat 0 in even games) wins
+    ]
+    res = arena.ArenaResult("plateau-x", "mini", ["a", "b"], results)
+    a, b = res.stats()
+    assert (a.wins, a.shared, b.wins, b.shared) == (1, 2, 0, 2)
+    assert a.win_rate == pytest.approx(1 / 3) and b.win_rate == 0.0
+    assert a.elo == pytest.approx(-b.elo) and a.elo > 0  # scores 2/3 and 1/3: draws are halves
+    table = res.format_table()
+    assert "| a | 3 | 1 | 2 | 2 | 0.667" in table and "| 33.3% |" in table
+    assert "| b | 3 | 0 | 2 | 1 | 0.333" in table
+    assert [(s.wins, s.shared) for s in res.seat_stats()] == [(1, 2), (0, 2)]
 
 
 def test_tiny_arena_run_matches_its_games(tmp_path: Path) -> None:
@@ -124,13 +142,15 @@ def test_tiny_arena_run_matches_its_games(tmp_path: Path) -> None:
         assert r.seats == [["random", "greedy"][b] for b in arena.seat_order(r.index, 2)]
     # the report from the file alone gives the same table
     assert arena.report(out).format_table() == res.format_table()
-    # hand tally of wins from the lines
+    # hand tally of wins (first place alone) and shared first places from the lines
     wins = {"random": 0, "greedy": 0}
+    shared = {"random": 0, "greedy": 0}
     for line in lines:
         d = json.loads(line)
         for seat in d["ranking"][0]:
-            wins[d["seats"][seat]] += 1
+            (wins if len(d["ranking"][0]) == 1 else shared)[d["seats"][seat]] += 1
     assert {s.bot: s.wins for s in res.stats()} == wins
+    assert {s.bot: s.shared for s in res.stats()} == shared
 
 
 def test_same_seed_same_games_and_resume(tmp_path: Path) -> None:

@@ -171,7 +171,9 @@ def test_rgb_array_without_the_render_extra_is_refused_when_the_env_is_made(
     fine.mkdir()
     broken.mkdir()
     (fine / "cairosvg.py").write_text("", encoding="utf-8")
-    monkeypatch.delitem(sys.modules, "cairosvg", raising=False)
+    # (set, then deleted: the stand-ins imported below leave sys.modules as it was)
+    monkeypatch.setitem(sys.modules, "cairosvg", None)
+    monkeypatch.delitem(sys.modules, "cairosvg")
     monkeypatch.syspath_prepend(str(fine))
     monkeypatch.setitem(sys.modules, "PIL.Image", None)
     with pytest.raises(
@@ -185,7 +187,7 @@ def test_rgb_array_without_the_render_extra_is_refused_when_the_env_is_made(
     (broken / "cairosvg.py").write_text(
         "raise OSError(\"no library called 'cairo-2' was found\")\n", encoding="utf-8"
     )
-    monkeypatch.delitem(sys.modules, "cairosvg", raising=False)
+    monkeypatch.delitem(sys.modules, "cairosvg")
     monkeypatch.syspath_prepend(str(broken))
     for make in (
         lambda: pz.env(game="plateau-x", variant="mini", render_mode="rgb_array"),

@@ -773,14 +773,15 @@ class BotStats:
 
     bot: str
     games: int
-    wins: int
+    wins: int  # first place alone
     points: float
     mean: float
     ci95: float  # half-width of the 95% confidence interval of the mean points
-    win_rate: float
+    win_rate: float  # wins / games
     forfeits: int
     elo: float | None = None  # 2-player variants: Elo difference against the other bot
     elo_ci95: tuple[float, float] | None = None
+    shared: int = 0  # first place shared with other seats (a draw between two players)
 
 
 def score_of(result: GameResult, bot: int, num_bots: int = 0) -> float:
@@ -865,22 +866,25 @@ class ArenaResult:
         return sprt_state(self.results, self.sprt, self.max_games)
 
     def stats(self) -> list[BotStats]:
-        """Per bot (over the games it played, in all its seats): games, wins (first-place
-        group), points, mean points with a 95% confidence interval (normal approximation), win
-        rate, forfeits, and with two bots the Elo difference from the score (a shared first
-        place scores 1/2), its interval mapped from the Wilson interval of the score (a clean
-        sweep: :func:`plateau.rating.elo_interval`)."""
+        """Per bot (over the games it played, in all its seats): games, wins (first place
+        alone) and first places shared, points, mean points with a 95% confidence interval
+        (normal approximation), win rate (wins / games), forfeits, and with two bots the Elo
+        difference from the score (a shared first place scores 1/2), its interval mapped from
+        the Wilson interval of the score (a clean sweep: :func:`plateau.rating.elo_interval`)."""
         out = []
         two = len(self.bots) == 2
         for b, spec in enumerate(self.bots):
-            pts, wins, forfeits, score = [], 0, 0, 0.0
+            pts, wins, shared, forfeits, score = [], 0, 0, 0, 0.0
             for r in self.results:
                 if b not in r.players:
                     continue
                 seat = r.players.index(b)
                 pts.append(r.returns[seat])
                 if seat in r.ranking[0]:
-                    wins += 1
+                    if len(r.ranking[0]) == 1:
+                        wins += 1
+                    else:
+                        shared += 1
                     score += score_of(r, b)
                 if r.forfeit is not None and r.forfeit["seat"] == seat:
                     forfeits += 1
@@ -896,6 +900,7 @@ class ArenaResult:
                 ci95=1.96 * math.sqrt(var / n) if n else 0.0,
                 win_rate=wins / n if n else 0.0,
                 forfeits=forfeits,
+                shared=shared,
             )
             if two and n:
                 elo, lo, hi = elo_interval(score / n, n)
@@ -1011,8 +1016,11 @@ class ArenaResult:
         """The statistics as Markdown: a table per bot, with more than two bots the cross
         table of pairwise scores and the ranking by Bradley-Terry Elo, and a table per seat
         (:meth:`seat_stats`: the first player's advantage)."""
-        head = "| bot | games | wins | points | mean points (95% CI) | win rate | forfeits |"
-        rule = "|---|---:|---:|---:|---|---:|---:|"
+        head = (
+            "| bot | games | wins | shared first | points | mean points (95% CI) | win rate "
+            "| forfeits |"
+        )
+        rule = "|---|---:|---:|---:|---:|---|---:|---:|"
         two = len(self.bots) == 2
         if two:
             head += " Elo diff (95% CI) |"
@@ -1021,7 +1029,8 @@ class ArenaResult:
         labels = self._labels()
         for label, s in zip(labels, self.stats()):
             line = (
-                f"| {label} | {s.games} | {s.wins} | {s.points:g} | {s.mean:.3f} ± {s.ci95:.3f} "
+                f"| {label} | {s.games} | {s.wins} | {s.shared} | {s.points:g} "
+                f"| {s.mean:.3f} ± {s.ci95:.3f} "
                 f"| {100 * s.win_rate:.1f}% | {s.forfeits} |"
             )
             if two and s.elo is not None and s.elo_ci95 is not None:
