@@ -3,6 +3,7 @@ tree reuse, and the search bots against brute force and on positions with a forc
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -491,3 +492,27 @@ def test_a_stoppable_bot_of_ones_own_gets_the_stop_cleared_after_each_search() -
     assert not bot.seen  # the stop ended one search
     with pytest.raises(TypeError, match="abstract"):
         StoppableBot()
+
+
+@pytest.mark.parametrize(
+    "spec", ["mcts:eval=heuristic", "mcts:eval=mixed", "ismcts:eval=heuristic"]
+)
+@pytest.mark.parametrize("temp", [0.01, 1e-300])
+def test_a_small_temp_values_leaves_without_overflow(spec: str, temp: float) -> None:
+    # (exp(-heuristic / temp) overflowed: every game of such a bot was a forfeit)
+    for game, variant in (("plateau-x", "mini"), ("albea-plateau", None), ("empire-plateau", None)):
+        if spec.startswith("ismcts") and game != "albea-plateau":
+            continue
+        state = plateau.new_game(game, variant)
+        rng = random.Random(1)
+        while state.ply < 20 and not state.is_terminal():
+            state.apply(int(state.legal_actions()[rng.randrange(state.num_legal_actions())]))
+        bot = make_bot(f"{spec},temp={temp},iters=40", seed=3)
+        assert state.is_legal(bot.select_action(state))
+    from plateau.bots.mcts import _sigmoid
+
+    assert [_sigmoid(x) for x in (-1e308, -800.0, 0.0, 800.0, math.inf, -math.inf)] == [
+        0.0, 0.0, 0.5, 1.0, 1.0, 0.0,
+    ]  # fmt: skip
+    assert _sigmoid(2.0) == pytest.approx(1 / (1 + math.exp(-2.0)))
+    assert _sigmoid(-2.0) == pytest.approx(1 / (1 + math.exp(2.0)))

@@ -353,3 +353,20 @@ def test_result_lines_with_a_bad_schedule_or_players_are_refused() -> None:
     plain = {**good, "schedule": None, "players": [0, 2]}
     with pytest.raises(InvalidResultsError, match="not an order of the 2 bots"):
         arena.GameResult.from_dict(plain)
+
+
+def test_a_round_too_big_to_make_is_refused_before_it_is_made() -> None:
+    # (120 bots in a four-seat round robin made 197 million seatings: gigabytes, no game)
+    from plateau.pairings import MAX_ROUND_GAMES, Schedule
+
+    for fmt in ("round-robin", "gauntlet"):
+        for k, n in ((2, 2), (3, 2), (5, 3), (6, 4), (9, 4), (12, 3)):
+            s = Schedule.make(fmt, k, n)
+            assert len(set(s.seatings)) == len(s.seatings) == s.round_games
+    with pytest.raises(InvalidArgumentError, match="197,149,680 games a round"):
+        arena.run("plateau-x", "standard", ["random"] * 120, games=1)
+    with pytest.raises(InvalidArgumentError, match=r"6,571,656 games a round.*fewer bots;"):
+        arena.run("plateau-x", "standard", ["random"] * 120, games=1, format="gauntlet")
+    assert Schedule.make("round-robin", 18, 4).round_games == 73_440 <= MAX_ROUND_GAMES
+    with pytest.raises(InvalidArgumentError, match=r"games a round.*fewer bots, or a gauntlet$"):
+        Schedule.make("round-robin", 2**70, 2)

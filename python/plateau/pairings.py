@@ -21,12 +21,17 @@ opening luck cancels out over a round. Game ``i`` is seating ``i % len(seatings)
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from plateau.errors import InvalidArgumentError
 
 #: the formats of an arena's schedule, by name
 FORMATS = ("seats", "round-robin", "gauntlet")
+
+#: the most games a round may have (its seatings are all made at once: 120 bots in a round
+#: robin of four seats would be 196 million of them, gigabytes before the first game)
+MAX_ROUND_GAMES = 100_000
 
 
 def seat_order(index: int, num_bots: int) -> list[int]:
@@ -72,6 +77,14 @@ class Schedule:
                 raise InvalidArgumentError(
                     f"a {format} in a game of {n} seats needs at least {n} bots, got {k} "
                     "(name a bot twice to seat two copies of it)"
+                )
+            size = math.comb(k, n) - (math.comb(k - 1, n) if format == "gauntlet" else 0)
+            size *= math.factorial(n)
+            if size > MAX_ROUND_GAMES:
+                raise InvalidArgumentError(
+                    f"a {format} of {k} bots in a game of {n} seats has {size:,} games a round "
+                    f"(every seating of every set of {n}); at most {MAX_ROUND_GAMES:,}: fewer "
+                    "bots" + (", or a gauntlet" if format == "round-robin" else "")
                 )
             groups = itertools.combinations(range(k), n)
             if format == "gauntlet":

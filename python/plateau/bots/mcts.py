@@ -87,6 +87,15 @@ class Node:
         return self.sums[player] / self.visits if self.visits else 0.0
 
 
+def _sigmoid(x: float) -> float:
+    """``1 / (1 + exp(-x))`` for any float, never overflowing (a small ``temp`` makes ``x``
+    large: ``math.exp`` raised OverflowError past about 709)."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
 def leaf_returns(
     state: GameState,
     mode: str,
@@ -103,7 +112,7 @@ def leaf_returns(
     if mode == "playout":
         return state.random_playout(getrandbits(63), ply_cap, sensible)
     top_pts = scale if scale > 0 else 1.0
-    ret = [top_pts / (1.0 + math.exp(-state.heuristic(p) / temp)) for p in range(state.num_players)]
+    ret = [top_pts * _sigmoid(state.heuristic(p) / temp) for p in range(state.num_players)]
     if mode == "mixed":
         rp = state.random_playout(getrandbits(63), ply_cap, sensible)
         ret = [0.5 * (a + b) for a, b in zip(ret, rp)]
