@@ -296,7 +296,7 @@ def test_cli_openings_refuses_bad_settings(
     out = tmp_path / "o.jsonl"
     argv = ["openings", "--variant", "mini", "--count", "3", "--plies", "4", "--out", str(out)]
     assert main([*argv, "--max-eval", "-1"]) == 2
-    assert "max_eval must be a number >= 0" in capsys.readouterr().err
+    assert "max_eval must be a finite number >= 0" in capsys.readouterr().err
     assert main([*argv, "--bot", "nobody"]) == 2
     assert "unknown bot" in capsys.readouterr().err
     assert main(

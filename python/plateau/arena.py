@@ -51,7 +51,14 @@ from plateau import files
 from plateau.adjudication import Adjudication, Judge
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
-from plateau.checks import FieldTable, check_fields, check_int, check_number, load_outside_json
+from plateau.checks import (
+    FieldTable,
+    check_fields,
+    check_int,
+    check_number,
+    load_outside_json,
+    shown,
+)
 from plateau.checks import short_json as _short
 from plateau.clock import MAX_SECONDS, TimeControl, held_to_budget, own_seconds
 from plateau.engine import (
@@ -1582,7 +1589,13 @@ def run(
     engines stop, the games so far stay in ``out``), by :class:`Terminated`."""
     spec = spec_of(game, variant, options)
     probe = spec.new_game()
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise InvalidArgumentError(
+            f"bots is a list of bot specs, Bot classes, factories or bots, got {shown(bots)}"
+        )
     bots = list(bots)
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise InvalidArgumentError(f"out is a path or None, got {type(out).__name__}")
     if format is None:
         format = default_format(len(bots), probe.num_players)
     try:

@@ -81,7 +81,7 @@ def check_number(value: object, name: str, lo: float = 0.0) -> float:
     naming ``name`` otherwise."""
     if not isinstance(value, bool) and isinstance(value, numbers.Real):
         try:
-            if lo <= float(value) < math.inf:
+            if math.isfinite(float(value)) and float(value) >= lo:
                 return float(value)
         except OverflowError:  # (an int too large for a float)
             pass

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import numbers
+import operator
 import re
 
-from plateau.checks import shown
+from plateau.checks import check_int, shown
 from plateau.errors import InvalidArgumentError
 
 _SQUARE = re.compile(r"([a-z])([1-9][0-9]?)\Z")
+
+
+def _board_size(board_size: object) -> int:
+    """A board's side: an int in [1, 26] (its columns are the letters a to z)."""
+    return check_int(board_size, "board_size", 1, 27)
 
 
 def square_name(index: int, board_size: int = 7) -> str:
@@ -16,8 +23,10 @@ def square_name(index: int, board_size: int = 7) -> str:
     >>> square_name(0), square_name(8), square_name(35, board_size=6)
     ('a1', 'b2', 'f6')
     """
-    if isinstance(index, bool) or not isinstance(index, int):
+    board_size = _board_size(board_size)
+    if isinstance(index, bool) or not isinstance(index, numbers.Integral):
         raise InvalidArgumentError(f"square index must be an int, got {shown(index)}")
+    index = operator.index(index)
     if not 0 <= index < board_size * board_size:
         raise InvalidArgumentError(
             f"square index {shown(index)} out of range [0, {board_size * board_size})"
@@ -32,6 +41,7 @@ def square_index(name: str, board_size: int = 7) -> int:
     >>> square_index("a1"), square_index("C3"), square_index("f6", board_size=6)
     (0, 16, 35)
     """
+    board_size = _board_size(board_size)
     if not isinstance(name, str):
         raise InvalidArgumentError(f"square name must be a string, got {shown(name)}")
     m = _SQUARE.match(name.strip().lower())

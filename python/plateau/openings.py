@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plateau.checks import check_int, load_outside_json
+from plateau.checks import check_int, check_number, check_seed, load_outside_json, shown
 from plateau.errors import InvalidArgumentError, InvalidRecordError
 from plateau.files import read_text_limited, replace_file
 from plateau.record import from_record, to_record
@@ -31,6 +31,10 @@ from plateau.state import GameState
 
 #: random-ply openings that end the game are drawn again, at most this many times
 RANDOM_ATTEMPTS = 100
+
+#: the most random plies an opening takes (a game of Empire Plateau may never end: a larger
+#: number would only make each opening slower)
+MAX_RANDOM_PLIES = 10_000
 
 
 @dataclass(frozen=True)
@@ -51,8 +55,10 @@ class OpeningSource:
             raise InvalidArgumentError(
                 "an opening source is a file (path=) or random plies (random_plies=)"
             )
+        if self.path is not None and not isinstance(self.path, (str, os.PathLike)):
+            raise InvalidArgumentError(f"path is a path, got {type(self.path).__name__}")
         if self.random_plies is not None:
-            check_int(self.random_plies, "random_plies", 1)
+            check_int(self.random_plies, "random_plies", 1, MAX_RANDOM_PLIES + 1)
 
     def describe(self) -> str:
         """How results and reports name the source (a file by its name)."""
@@ -65,10 +71,11 @@ class OpeningSource:
         :class:`plateau.GameSpec` with ``variant`` None) with ``seed`` (a file is read and
         checked here, once, before any game)."""
         spec = spec_of(game, variant)
+        seed = check_seed(seed)
         if self.path is not None:
             records = read_openings(self.path, spec)
             return OpeningBook(spec, seed, records=records, tag=_file_tag(records))
-        plies = check_int(self.random_plies, "random_plies", 1)
+        plies = check_int(self.random_plies, "random_plies", 1, MAX_RANDOM_PLIES + 1)
         # the first group's opening now: a game that cannot last that long is an error here
         random_opening(spec, None, plies, _group_seed(seed, 0))
         return OpeningBook(spec, seed, plies=plies, tag=self.describe())
@@ -109,6 +116,7 @@ class OpeningBook:
         """The opening of game group ``group`` (games ``n * group`` .. ``n * group + n - 1``
         for ``n`` players): the file's openings in turn, cycling, or ``plies`` random plies
         drawn with a seed of the arena's seed and the group."""
+        group = check_int(group, "group", 0)
         if self.records is not None:
             index = group % len(self.records)
             return Opening(index, self.records[index], self.tag)
@@ -147,7 +155,8 @@ def random_opening(
     (3, True)
     """
     spec = spec_of(game, variant)
-    rng = random.Random(seed)
+    plies = check_int(plies, "plies", 0, MAX_RANDOM_PLIES + 1)
+    rng = random.Random(check_seed(seed))  # (None drew another opening at every call)
     for _ in range(RANDOM_ATTEMPTS):
         state = spec.new_game()
         while state.ply < plies and not state.is_terminal():
@@ -209,8 +218,25 @@ def read_openings(
 
 
 def write_openings(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:
-    """Write ``records`` to ``path`` as an opening file; returns how many."""
-    lines = [json.dumps(r, separators=(",", ":")) + "\n" for r in records]
+    """Write ``records`` to ``path`` as an opening file; returns how many. Each record is
+    checked first as :func:`read_openings` will read it (a game record of a game in progress):
+    InvalidRecordError naming the first that is not, and nothing written."""
+    if isinstance(records, (str, bytes, dict)) or not isinstance(records, Iterable):
+        raise InvalidRecordError(f"records is a list of game records, got {shown(records)}")
+    lines = []
+    for number, record in enumerate(records):
+        try:
+            state = from_record(record)
+        except ValueError as e:  # (InvalidRecordError included)
+            raise InvalidRecordError(f"record {number}: not a game record: {e}") from None
+        if state.is_terminal():
+            raise InvalidRecordError(
+                f"record {number}: the game is over after {state.ply} plies: an opening leaves "
+                "a game to play"
+            )
+        lines.append(json.dumps(record, separators=(",", ":")) + "\n")
+    if not lines:
+        raise InvalidRecordError("no openings to write (read_openings refuses an empty file)")
     replace_file(path, "".join(lines))
     return len(lines)
 
@@ -230,6 +256,8 @@ def evaluation_spread(state: GameState) -> float:
     >>> evaluation_spread(plateau.new_game("plateau-x", "mini"))
     0.0
     """
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"evaluation_spread takes a game state, got {shown(state)}")
     return max(abs(float(state.heuristic(p))) for p in range(state.num_players))
 
 
@@ -253,10 +281,10 @@ def make_openings(
 
     spec = spec_of(game, variant)
     count = check_int(count, "count", 1)
-    plies = check_int(plies, "plies", 1)
+    plies = check_int(plies, "plies", 1, MAX_RANDOM_PLIES + 1)
     seed = check_int(seed, "seed", 0)
-    if max_eval is not None and not max_eval >= 0:
-        raise InvalidArgumentError(f"max_eval must be a number >= 0, got {max_eval!r}")
+    if max_eval is not None:
+        max_eval = check_number(max_eval, "max_eval", 0.0)
     if bot is not None:
         make_bot(bot).check_game(spec.new_game())
     rng = random.Random(seed)

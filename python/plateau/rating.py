@@ -21,10 +21,14 @@ Fisher information), ``rating ± 1.96 sd``.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from plateau.checks import check_int, shown
+from plateau.errors import InvalidArgumentError
 
 _ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
 
@@ -36,6 +40,7 @@ def elo_of_score(score: float) -> float:
     >>> round(elo_of_score(0.75))
     191
     """
+    score = _proportion(score, "score")
     if score <= 0.0:
         return -math.inf
     if score >= 1.0:
@@ -43,9 +48,24 @@ def elo_of_score(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def _proportion(value: object, name: str) -> float:
+    """``value`` as a float after checking that it is a real number in [0, 1]."""
+    if not isinstance(value, bool) and isinstance(value, numbers.Real) and 0 <= float(value) <= 1:
+        return float(value)
+    raise InvalidArgumentError(f"{name} must be a number in [0, 1], got {shown(value)}")
+
+
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval of a proportion ``p`` observed in ``n`` trials (stays inside [0, 1]
-    and is not empty at 0 or 1, unlike the normal approximation)."""
+    and is not empty at 0 or 1, unlike the normal approximation); ``(0, 1)`` after no trial.
+
+    >>> wilson(0.5, 0)
+    (0.0, 1.0)
+    """
+    p = _proportion(p, "p")
+    n = check_int(n, "n", 0)
+    if n == 0:
+        return 0.0, 1.0
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
@@ -60,6 +80,8 @@ def elo_interval(score: float, n: int) -> tuple[float, float, float]:
     [0, -68, 68]
     >>> elo_interval(1.0, 4)[0], round(elo_interval(1.0, 4)[1]), elo_interval(1.0, 4)[2]
     (inf, 7, inf)
+    >>> elo_interval(0.5, 0)[1:]
+    (-inf, inf)
     """
     lo, hi = wilson(score, n)
     if score >= 1.0:

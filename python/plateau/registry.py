@@ -218,6 +218,10 @@ def spec_of(
 ) -> GameSpec:
     """``game`` if it is a :class:`GameSpec` (given alone), else :func:`resolve` of
     ``game``, ``variant`` and ``options``."""
+    if options is not None and not isinstance(options, Mapping):
+        raise InvalidArgumentError(
+            f"options are a mapping of option names to values, got {type(options).__name__}"
+        )
     if isinstance(game, GameSpec):
         if variant is not None or options:
             raise InvalidArgumentError(

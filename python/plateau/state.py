@@ -117,6 +117,13 @@ def rank_by_keys(keys: Sequence[Any]) -> list[list[int]]:
     return groups
 
 
+def _player_int(p: object) -> int:
+    """A player of a ranking: any integer but a bool (TypeError otherwise)."""
+    if isinstance(p, bool):
+        raise TypeError("a bool is no player")
+    return operator.index(p)  # type: ignore[arg-type]
+
+
 def points_for_ranking(ranking: Sequence[Sequence[int]], points: Sequence[float]) -> list[float]:
     """Points by place; the players of a tied group split the points of the places they share,
     so that a game's points always sum the same (the one rule of every game; the kernels'
@@ -263,7 +270,8 @@ class GameState(_CoreApi):
     def apply_all(self, actions: Iterable[int | str]) -> None:
         """Apply several actions in order; on a refused one, the state is left as it was and
         the error (InvalidActionError or IllegalActionError, as ``apply`` raised it) names its
-        place in the sequence."""
+        place in the sequence. Any other error while the actions are read (an iterator that
+        raises) also leaves the state as it was."""
         if isinstance(actions, (str, bytes, bytearray, memoryview)):
             raise InvalidActionError(
                 f"apply_all takes a sequence of actions, got the string {shown(actions)} "
@@ -284,6 +292,11 @@ class GameState(_CoreApi):
             for _ in range(done):
                 self.undo()
             raise type(e)(f"action {done} of the sequence: {e}") from None
+        except BaseException:
+            # (the iterable's own error, or Ctrl-C between two actions: nothing applied stays)
+            for _ in range(done):
+                self.undo()
+            raise
 
     def legal_action_strings(self) -> list[str]:
         """The legal actions in canonical notation, in action-id order."""
@@ -306,7 +319,7 @@ class GameState(_CoreApi):
         """``ranking`` as lists after checking that its groups partition the players."""
         n = self.num_players
         try:
-            groups = [[operator.index(p) for p in g] for g in ranking]
+            groups = [[_player_int(p) for p in g] for g in ranking]
         except TypeError:
             raise InvalidArgumentError(
                 f"a ranking is a list of groups of player ints, got {shown(ranking)}"
@@ -450,7 +463,10 @@ class GameState(_CoreApi):
 
     def to_json(self, viewer: int | None = None, indent: int | None = None) -> str:
         """The game record as JSON (:meth:`to_record`): the full truth, replayable by
-        ``plateau.from_json``; with ``viewer``, that player's export instead."""
+        ``plateau.from_json``; with ``viewer``, that player's export instead. ``indent``: None
+        (one line) or the spaces of each level, an int in [0, 16]."""
+        if indent is not None:
+            indent = check_int(indent, "indent", 0, 17)  # (json took 10**7: 90 MB of spaces)
         return json.dumps(self.to_record(viewer), indent=indent)
 
     def history_strings(self, viewer: int | None = None) -> list[str]:

@@ -3,9 +3,11 @@ the number of rounds won (a round is won only by a sole first place)."""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
+from plateau.checks import shown
 from plateau.errors import InvalidArgumentError
 from plateau.registry import GameSpec, spec_of
 from plateau.state import GameState, rank_by_keys
@@ -68,10 +70,11 @@ class Tournament:
 
 
 def _as_ranking(result: object, num_players: int) -> list[list[int]]:
-    """A ranking as lists of plain int players; ValueError for anything else."""
-    bad = ValueError(
+    """A ranking as lists of plain int players (numpy integers taken as ints);
+    InvalidArgumentError for anything else."""
+    bad = InvalidArgumentError(
         f"a ranking must place each of players 0..{num_players - 1} once in non-empty groups "
-        f"(lists of player ints), got {result!r}"
+        f"(lists of player ints), got {shown(result)}"
     )
     if isinstance(result, (str, bytes)) or not isinstance(result, Sequence):
         raise bad
@@ -79,7 +82,7 @@ def _as_ranking(result: object, num_players: int) -> list[list[int]]:
     for group in result:
         if isinstance(group, (str, bytes)) or not isinstance(group, Sequence):
             raise bad
-        if any(type(p) is not int for p in group):
+        if any(isinstance(p, bool) or not isinstance(p, numbers.Integral) for p in group):
             raise bad
-        ranking.append(list(group))
+        ranking.append([int(p) for p in group])
     return ranking

@@ -40,11 +40,19 @@ _DRAWING: ContextVar[tuple[GameState, int | None, str | None] | None] = ContextV
 )
 
 
+def _check_state(state: object, what: str) -> None:
+    from plateau.state import GameState
+
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"{what} draws a game state, got {type(state).__name__}")
+
+
 def svg(state: GameState, viewer: int | None = None, last: bool = True) -> str:
     """The position as an SVG document (text). ``viewer``: the player whose view is drawn
     (None: the full truth, as ``str(state)``; in a game with hidden information a player sees
     only what :meth:`~plateau.GameState.observation` gives them); ``last``: mark the last
     action."""
+    _check_state(state, "svg")
     if viewer is not None:
         viewer = state._check_player(viewer, "viewer")
     hook = game_info(state.game).render
@@ -134,6 +142,7 @@ def frames(state: GameState, viewer: int | None = None) -> list[tuple[str, str]]
     ``state`` is left as it was. A caption is the action that led to its picture, as
     ``viewer`` saw it (``"start"`` for the first). Linear in the game's length: the captions
     are written once, and each picture's drawing is given its own (see :func:`last_action`)."""
+    _check_state(state, "frames")
     probe = state.clone()
     actions = probe.history
     for _ in actions:
