@@ -14,9 +14,14 @@ import pytest
 
 import plateau
 import plateau.record
-from plateau import arena, openings, rating, render
+from plateau import arena, openings, rating, render, sprt
+from plateau.adjudication import Adjudication
+from plateau.bots import make_bot
+from plateau.clock import TimeControl
 from plateau.errors import InvalidArgumentError, InvalidRecordError, PlateauError
 from plateau.gymnasium import SingleAgentEnv
+from plateau.solver import Solver
+from plateau.sprt import SPRT
 from plateau.tournament import Tournament
 
 X, MINI = "plateau-x", "mini"
@@ -129,3 +134,45 @@ def test_an_invalid_argument_changes_no_tournament() -> None:
     with pytest.raises(InvalidArgumentError):
         t.add([[0.0], [1]])
     assert (t.points, t.wins, t.rounds) == before
+
+
+PARSED: list[tuple[str, Callable[[], Any], str]] = [
+    ("bot spec twice", lambda: make_bot("mcts:iters=5,iters=6"), "'iters' given twice"),
+    ("sprt twice", lambda: SPRT.parse("elo0=1 elo0=2"), "elo0 given twice"),
+    ("sprt of None", lambda: SPRT.parse(None), "SPRT settings are text"),
+    ("resign twice", lambda: Adjudication.parse(resign="score=3 score=4"), "score given twice"),
+    ("resign of an int", lambda: Adjudication.parse(resign=5), "settings are text"),
+    ("tc 1++1", lambda: TimeControl.parse("1++1"), "is not BASE\\+INC"),
+    ("tc 1+-1", lambda: TimeControl.parse("1+-1"), "must be >= 0"),
+    ("tc huge int", lambda: TimeControl(2**2000), "at most 1,000,000"),
+    ("solver nodes", lambda: Adjudication(solver_nodes=2**63), "solver_nodes must be an int"),
+    ("resign moves", lambda: Adjudication(resign_score=5, resign_moves=2**70), "resign_moves"),
+    ("resign score", lambda: Adjudication(resign_score=2**2000), "resign_score must be"),
+    ("Solver nodes", lambda: Solver(nodes=2**62), "nodes must be an int"),
+    ("llr counts", lambda: SPRT().llr([1e300] * 5), "cannot be negative or above"),
+    ("llr of None", lambda: SPRT().llr(None), "counts are 3"),
+    ("llr of strs", lambda: SPRT().llr(["a"] * 5), "counts are 3"),
+    ("llr elo", lambda: sprt.llr([1, 1, 1], 2**70, 10), "at most 2000"),
+    ("decision of a str", lambda: SPRT().decision("x"), "an LLR is a number"),
+    ("expected score", lambda: sprt.expected_score("x"), "elo must be"),
+]
+
+
+@pytest.mark.parametrize(("case", "call", "words"), PARSED, ids=[c[0] for c in PARSED])
+def test_settings_given_twice_or_out_of_bounds_are_refused(
+    case: str, call: Callable[[], Any], words: str
+) -> None:
+    # (the last of two equal keys won silently; bounds were found only at the first use)
+    with pytest.raises(PlateauError, match=words):
+        call()
+
+
+def test_what_the_parsers_and_bounds_still_take() -> None:
+    assert TimeControl.parse("1e3+0.5") == TimeControl(1000.0, 0.5)
+    assert sprt.expected_score(-(2**70)) == pytest.approx(0.0)
+    assert sprt.expected_score(2**70) == 1.0
+    assert sprt.expected_score(-2500) == pytest.approx(1 / (1 + 10**6.25))
+    a = Adjudication(resign_score=5, resign_moves=np.int64(4), solver_nodes=np.int64(100))
+    assert json.loads(json.dumps(a.to_dict()))["resign_moves"] == 4  # (a numpy int was kept)
+    assert Solver(nodes=2**62 - 1).max_nodes == 2**62 - 1
+    assert make_bot("mcts:iters=5").params["iters"] == 5

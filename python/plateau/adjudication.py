@@ -22,12 +22,15 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from plateau.checks import check_int, shown
 from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
 
 def _settings(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
     """``"movecount=3 score=600"`` (spaces or commas between) as a dict of checked values."""
+    if not isinstance(text, str):
+        raise InvalidArgumentError(f"{what} settings are text, got {type(text).__name__}")
     out: dict[str, Any] = {}
     for token in text.replace(",", " ").split():
         key, sep, raw = token.partition("=")
@@ -35,6 +38,8 @@ def _settings(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
             raise InvalidArgumentError(
                 f"{what}: {token!r} is not one of {', '.join(k + '=...' for k in known)}"
             )
+        if key in out:  # (the last one silently won)
+            raise InvalidArgumentError(f"{what}: {key} given twice")
         try:
             value = known[key](raw)
         except ValueError:
@@ -45,6 +50,14 @@ def _settings(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
             raise InvalidArgumentError(f"{what}: {key} must be positive, got {raw!r}")
         out[key] = value
     return out
+
+
+#: the largest score an adjudication takes (a game's evaluations are far smaller; a larger
+#: number would never adjudicate, and one beyond a float could not be printed)
+MAX_SCORE = 1e15
+
+#: the most nodes the solver may be given per question (what the compiled solver takes)
+MAX_SOLVER_NODES = 2**62 - 1
 
 
 @dataclass(frozen=True)
@@ -63,21 +76,21 @@ class Adjudication:
         for name in ("resign_score", "draw_score"):
             v = getattr(self, name)
             if v is not None and (
-                isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < math.inf
+                isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < MAX_SCORE
             ):
-                raise InvalidArgumentError(f"{name} must be a number >= 0, got {v!r}")
+                raise InvalidArgumentError(
+                    f"{name} must be a number in [0, {MAX_SCORE:g}), got {shown(v)}"
+                )
         for name, low in (
             ("resign_moves", 1),
             ("draw_moves", 1),
             ("draw_after", 0),
             ("solver_after", 0),
         ):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < low:
-                raise InvalidArgumentError(f"{name} must be an integer >= {low}, got {v!r}")
-        v = self.solver_nodes
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            raise InvalidArgumentError(f"solver_nodes must be an integer >= 1, got {v!r}")
+            object.__setattr__(self, name, check_int(getattr(self, name), name, low, 2**31))
+        if self.solver_nodes is not None:
+            nodes = check_int(self.solver_nodes, "solver_nodes", 1, MAX_SOLVER_NODES + 1)
+            object.__setattr__(self, "solver_nodes", nodes)
 
     @classmethod
     def parse(

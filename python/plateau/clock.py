@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from plateau.checks import shown
 from plateau.errors import InvalidArgumentError
 
 #: the longest time, in seconds (11.6 days), that a time control, a deadline or a command's
@@ -33,10 +34,11 @@ class TimeControl:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InvalidArgumentError(f"time control {name} must be a number, got {value!r}")
-            if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+            # (an int too large for a float is refused before isfinite overflows on it)
+            if not (-1 < value <= MAX_SECONDS and math.isfinite(value) and value >= 0):
                 raise InvalidArgumentError(
                     f"time control {name} must be >= 0 and at most {MAX_SECONDS:,.0f} "
-                    f"seconds, got {value!r}"
+                    f"seconds, got {shown(value)}"
                 )
             object.__setattr__(self, name, float(value))
         if not self.base > 0:
@@ -46,6 +48,13 @@ class TimeControl:
     def parse(cls, text: str) -> TimeControl:
         """From ``"BASE+INC"`` or ``"BASE"`` in seconds (``"10+0.1"``, ``"60"``)."""
         base, plus, inc = str(text).strip().partition("+")
+        signs = base.strip()[:1] + inc.strip()[:1]
+        if "-" in signs:
+            raise InvalidArgumentError(f"time control {text!r}: BASE and INC must be >= 0")
+        if "+" in signs:  # (float() reads a sign: "1++1" was 1+1)
+            raise InvalidArgumentError(
+                f"time control {text!r} is not BASE+INC in seconds (e.g. 10+0.1)"
+            )
         try:
             return cls(float(base), float(inc) if plus else 0.0)
         except ValueError as e:

@@ -145,7 +145,8 @@ class Solver:
         within: int | None = None,
         core: bool = True,
     ) -> None:
-        self.max_nodes = None if nodes is None else check_int(nodes, "nodes", 1)
+        # (the compiled solver takes fewer than 2**62: checked here, not at the first question)
+        self.max_nodes = None if nodes is None else check_int(nodes, "nodes", 1, 2**62)
         if seconds is not None:
             check_number(seconds, "seconds")
             if not seconds > 0 or math.isinf(seconds):

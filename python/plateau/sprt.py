@@ -12,12 +12,13 @@ maximum-likelihood one among all whose expected score per game is ``1 / (1 + 10 
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from plateau.checks import shown
+from plateau.checks import check_number, shown
 from plateau.errors import InvalidArgumentError
 
 #: the largest Elo difference an SPRT bound may name (a bot 2,000 Elo stronger is expected to
@@ -32,6 +33,9 @@ MODELS = ("pentanomial", "trinomial")
 #: infinite ratio
 EPSILON = 1e-3
 
+#: the largest game or pair count an LLR takes (an arena plays at most 10**9 games)
+MAX_COUNT = 1e12
+
 
 def expected_score(elo: float) -> float:
     """The expected score per game of a bot ``elo`` Elo stronger (the logistic curve).
@@ -41,7 +45,9 @@ def expected_score(elo: float) -> float:
     >>> round(expected_score(400.0), 4)
     0.9091
     """
-    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+    elo = check_number(elo, "elo", -math.inf)
+    # (10 ** 300 and beyond: a score of 0 to a float; math.pow overflowed past 10 ** 308)
+    return 1.0 / (1.0 + math.pow(10.0, min(-elo / 400.0, 300.0)))
 
 
 def _constrained_mle(probs: Sequence[float], scores: Sequence[float], s: float) -> list[float]:
@@ -81,12 +87,23 @@ def llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     >>> llr([0, 0, 0], 0, 10)
     0.0
     """
-    if len(counts) not in (3, 5):
+    if (
+        isinstance(counts, (str, bytes))
+        or not isinstance(counts, Sequence)
+        or len(counts) not in (3, 5)
+        or not all(isinstance(c, numbers.Real) and not isinstance(c, bool) for c in counts)
+    ):
         raise InvalidArgumentError(
-            f"counts are 3 (per game) or 5 (per pair) numbers, got {counts!r}"
+            f"counts are 3 (per game) or 5 (per pair) numbers, got {shown(counts)}"
         )
-    if any(not c >= 0 for c in counts):
-        raise InvalidArgumentError(f"counts cannot be negative, got {counts!r}")
+    if any(not 0 <= c <= MAX_COUNT for c in counts):
+        raise InvalidArgumentError(
+            f"counts cannot be negative or above {MAX_COUNT:g}, got {shown(counts)}"
+        )
+    elo0 = check_number(elo0, "elo0", -MAX_ELO)
+    elo1 = check_number(elo1, "elo1", -MAX_ELO)
+    if max(elo0, elo1) > MAX_ELO:
+        raise InvalidArgumentError(f"elo0 and elo1 are at most {MAX_ELO:g}")
     if sum(counts) == 0:
         return 0.0
     regular = [max(float(c), EPSILON) for c in counts]
@@ -153,7 +170,12 @@ class SPRT:
         >>> SPRT.parse("elo0=0 elo1=5 model=trinomial")
         SPRT(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.05, model='trinomial')
         """
-        tokens = [text] if isinstance(text, str) else list(text)
+        if isinstance(text, str):
+            tokens = [text]
+        elif isinstance(text, Sequence) and all(isinstance(t, str) for t in text):
+            tokens = list(text)
+        else:
+            raise InvalidArgumentError(f"SPRT settings are text, got {type(text).__name__}")
         values: dict[str, Any] = {}
         for token in (t for chunk in tokens for t in _TOKEN.split(chunk) if t):
             key, eq, value = token.partition("=")
@@ -161,6 +183,8 @@ class SPRT:
                 raise InvalidArgumentError(
                     f"SPRT setting {token!r} is not elo0=, elo1=, alpha=, beta= or model="
                 )
+            if key in values:  # (the last one silently won)
+                raise InvalidArgumentError(f"SPRT setting {key} given twice")
             if key == "model":
                 values[key] = value
                 continue
@@ -194,6 +218,8 @@ class SPRT:
 
     def decision(self, value: float) -> str | None:
         """``"H1"``, ``"H0"`` or ``None`` (keep playing) for an LLR ``value``."""
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
+            raise InvalidArgumentError(f"an LLR is a number, got {shown(value)}")
         lower, upper = self.bounds
         if value >= upper:
             return "H1"

@@ -156,6 +156,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise InvalidArgumentError(
                 f"bad parameter {part!r} in bot spec {spec!r} (expected key=value)"
             )
+        if key.strip() in params:  # (the last one silently won)
+            raise InvalidArgumentError(
+                f"parameter {key.strip()!r} given twice in bot spec {spec!r}"
+            )
         params[key.strip()] = _value(value.strip())
     return name.strip(), params
 
