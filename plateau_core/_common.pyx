@@ -213,6 +213,14 @@ cdef uint64_t check_seed(object v, str what) except? 0xFFFFFFFFFFFFFFFF:
     return _integer_in(v, 0, 2**64, what, "2**64")
 
 
+cdef bint check_flag(object v, str what) except -1:
+    """A flag: a bool or a numpy bool (any other value's truth is not what the caller meant:
+    ``bulk="no"`` was true)."""
+    if type(v) is bool or isinstance(v, np.bool_):
+        return bool(v)
+    raise ArgumentError(f"{what} must be True or False, got {shown(v)}")
+
+
 cdef int check_ply_cap(object ply_cap) except -1:
     """A playout's cap on the plies it plays: an int in [0, 2**31), or None for no cap."""
     if ply_cap is None:
@@ -837,12 +845,13 @@ cdef class GameCore:
         self._copy_to(other)
         return other
 
-    def perft(self, depth, bint bulk=True) -> int:
+    def perft(self, depth, bulk=True) -> int:
         """Leaves ``depth`` actions below this position (``depth`` below 64). ``bulk`` counts
         the last ply from the legal list instead of making each leaf; both give the same
         count. Counts on a private copy with the GIL released: other threads may use this
         game meanwhile; Ctrl-C stops it."""
         cdef int d = check_depth(depth)
+        cdef bint bk = check_flag(bulk, "bulk")
         cdef uint64_t r
         cdef Work w = Work(0, False)
         cdef object pins = self._pins()    # alive until the count returns (see _pins)
@@ -850,14 +859,14 @@ cdef class GameCore:
         if scratch == NULL:
             raise MemoryError("no memory for perft's scratch space")
         try:
-            r = self._perft_copy(d, bulk, scratch, &w)
+            r = self._perft_copy(d, bk, scratch, &w)
         finally:
             free(scratch)
         if w.stop:
             raise_pending()
         return r
 
-    def random_playout(self, seed=0, ply_cap=400, bint sensible_end=False) -> list:
+    def random_playout(self, seed=0, ply_cap=400, sensible_end=False) -> list:
         """Returns per player after finishing the game from here with random actions, at
         most ``ply_cap`` of them (None: no cap), in C with the GIL released; the state itself
         is unchanged. A game still running at the cap scores as the game's docs say (its
@@ -865,10 +874,11 @@ cdef class GameCore:
         action, a player who may End does so exactly when alone in first place."""
         cdef uint64_t seed64 = check_seed(seed, "seed")
         cdef int cap = check_ply_cap(ply_cap)
+        cdef bint sensible = check_flag(sensible_end, "sensible_end")
         cdef double out[4]
         cdef Work w = Work(0, False)
         cdef object pins = self._pins()    # alive until the game returns (see _pins)
-        self._playout_copy(seed64, cap, sensible_end, out, &w)
+        self._playout_copy(seed64, cap, sensible, out, &w)
         if w.stop:
             raise_pending()
         return [out[p] for p in range(self._num_players)]

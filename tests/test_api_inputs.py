@@ -176,3 +176,25 @@ def test_what_the_parsers_and_bounds_still_take() -> None:
     assert json.loads(json.dumps(a.to_dict()))["resign_moves"] == 4  # (a numpy int was kept)
     assert Solver(nodes=2**62 - 1).max_nodes == 2**62 - 1
     assert make_bot("mcts:iters=5").params["iters"] == 5
+
+
+def test_a_flag_is_a_bool_not_any_value_with_a_truth() -> None:
+    # ("no" and [0] are true: sensible_end="no" played the sensible end)
+    s = midgame()
+    for bad in ("no", [0], 1, None):
+        with pytest.raises(PlateauError, match="bulk must be True or False"):
+            s.perft(2, bulk=bad)
+        with pytest.raises(PlateauError, match="sensible_end must be True or False"):
+            s.random_playout(1, 40, sensible_end=bad)
+    assert s.perft(2, bulk=np.bool_(False)) == s.perft(2, bulk=True)
+    assert s.random_playout(1, 40, sensible_end=np.bool_(True)) == s.random_playout(1, 40, True)
+    batch = plateau.StateBatch(X, MINI, n=4, seed=1)
+    with pytest.raises(PlateauError, match="update must be True or False"):
+        batch.legal_masks(update="no")
+    with pytest.raises(PlateauError, match="resume must be True or False"):
+        arena.run(X, MINI, TWO, 1, resume="no")
+    with pytest.raises(PlateauError, match="progress must be True or False"):
+        arena.run(X, MINI, TWO, 1, progress="2")
+    pz = pytest.importorskip("plateau.pettingzoo")
+    with pytest.raises(PlateauError, match="reuse_masks must be True or False"):
+        pz.env(game=X, variant=MINI, reuse_masks="yes")

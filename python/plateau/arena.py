@@ -54,6 +54,7 @@ from plateau.bots.base import Bot
 from plateau.checks import (
     FieldTable,
     check_fields,
+    check_flag,
     check_int,
     check_number,
     load_outside_json,
@@ -1619,6 +1620,9 @@ def run(
         )
     # (each game's seeds are taken mod 2**63: seed 2**63 played the games of seed 0)
     seed = check_int(seed, "seed", 0, 2**63)
+    resume = check_flag(resume, "resume")
+    if not callable(progress):
+        progress = check_flag(progress, "progress")
     ply_cap = check_int(ply_cap, "ply_cap", 1, MAX_PLY_CAP + 1)
     if move_timeout is not None:
         # (a string made every bot forfeit with a crash, a negative number on time, NaN never)

@@ -20,7 +20,7 @@ from typing import Any, NoReturn, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from plateau.checks import check_int
+from plateau.checks import check_flag, check_int
 from plateau.errors import IllegalActionError, InvalidActionError, InvalidArgumentError
 from plateau.registry import NO_PLY_CAP, GameSpec, spec_of
 
@@ -123,7 +123,7 @@ class StateBatch:
         arr: npt.NDArray[np.uint8] = _out(
             out, _U8, (self.num_envs, self.num_distinct_actions), "mask array"
         )
-        if update:
+        if check_flag(update, "update"):
             mode = 2 if arr is self._kept_masks else 1
             self._kept_masks = None  # (kept again only once the call succeeded)
             self._core.legal_masks(arr, mode)

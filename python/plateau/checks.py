@@ -58,6 +58,19 @@ def _integer_in(value: object, lo: int, hi: int | None, name: str, shown_hi: str
     raise InvalidArgumentError(f"{name} must be an int {bounds}, got {shown(value)}")
 
 
+def check_flag(value: object, name: str) -> bool:
+    """``value`` as a ``bool`` after checking that it is one (or a numpy bool): any other
+    value's truth is rarely what the caller meant (``update="no"`` is true).
+
+    >>> check_flag("no", "update")
+    Traceback (most recent call last):
+    plateau.errors.InvalidArgumentError: update must be True or False, got 'no'
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise InvalidArgumentError(f"{name} must be True or False, got {shown(value)}")
+
+
 def check_int(value: object, name: str, lo: int, hi: int | None = None) -> int:
     """``value`` as an ``int`` after checking that it is an integer (not a bool) in
     ``[lo, hi)`` (``hi`` None: no upper bound); ValueError naming ``name`` otherwise."""

@@ -51,7 +51,7 @@ from plateau._adapt import (
     check_render_mode,
     render_state,
 )
-from plateau.checks import check_int, check_seed, shown
+from plateau.checks import check_flag, check_int, check_seed, shown
 from plateau.errors import InvalidActionError
 from plateau.registry import resolve
 from plateau.state import GameState
@@ -116,7 +116,7 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
             for a in self.possible_agents
         }
         #: ``reuse_masks=True``: each agent's mask, kept and updated in place (else None)
-        self.reuse_masks = bool(reuse_masks)
+        self.reuse_masks = check_flag(reuse_masks, "reuse_masks")
         self._masks = (
             [ReusedMask(self.state.num_distinct_actions, np.int8) for _ in range(n)]
             if self.reuse_masks
