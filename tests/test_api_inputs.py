@@ -198,3 +198,15 @@ def test_a_flag_is_a_bool_not_any_value_with_a_truth() -> None:
     pz = pytest.importorskip("plateau.pettingzoo")
     with pytest.raises(PlateauError, match="reuse_masks must be True or False"):
         pz.env(game=X, variant=MINI, reuse_masks="yes")
+
+
+def test_a_cross_table_and_its_fit_take_only_what_they_can_read() -> None:
+    # (an IndexError, a KeyError and numpy's LinAlgError before)
+    for games in ([([0, 5], [[0], [1]])], [([0, 1], [[0]])], [([True, 0], [[0], [1]])]):
+        with pytest.raises(InvalidArgumentError, match="game 0: players are bots in"):
+            rating.CrossTable.of(2, games)
+    table = rating.CrossTable.of(2, [([0, 1], [[0], [1]]), ([1, 0], [[1], [0]])])
+    assert table.points[0][1] == 2.0 and table.games[0][1] == 2
+    with pytest.raises(InvalidArgumentError, match="virtual_draws must be a finite number"):
+        rating.bradley_terry(table, virtual_draws=math.nan)
+    assert [r.bot for r in rating.bradley_terry(table)] == [0, 1]

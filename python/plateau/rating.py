@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from plateau.checks import check_int, shown
+from plateau.checks import check_int, check_number, shown
 from plateau.errors import InvalidArgumentError
 
 _ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
@@ -116,10 +116,20 @@ class CrossTable:
         >>> t.points[2], t.points[0][1], t.games[0][1]
         ([1.0, 1.0, 0.0], 1.5, 2)
         """
+        num_bots = check_int(num_bots, "num_bots", 1, 100_001)
         points = [[0.0] * num_bots for _ in range(num_bots)]
         count = [[0] * num_bots for _ in range(num_bots)]
-        for players, ranking in games:
+        for number, (players, ranking) in enumerate(games):
             place = {seat: k for k, group in enumerate(ranking) for seat in group}
+            if sorted(place) != list(range(len(players))) or any(
+                isinstance(b, bool) or not isinstance(b, int) or not 0 <= b < num_bots
+                for b in players
+            ):
+                raise InvalidArgumentError(
+                    f"game {number}: players are bots in [0, {num_bots}) by seat and the ranking "
+                    f"places each seat once, got players {shown(players)}, ranking "
+                    f"{shown(ranking)}"
+                )
             for sa, a in enumerate(players):
                 for sb, b in enumerate(players):
                     if a == b:
@@ -161,6 +171,7 @@ def bradley_terry(table: CrossTable, virtual_draws: float = 1.0) -> list[Rating]
     >>> [(r.bot, round(r.elo)) for r in bradley_terry(t)]
     [(0, 235), (1, 0), (2, -235)]
     """
+    virtual_draws = check_number(virtual_draws, "virtual_draws")
     k = len(table.games)
     n = np.array(table.games, dtype=np.float64)
     w = np.array(table.points, dtype=np.float64)
