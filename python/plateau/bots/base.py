@@ -52,11 +52,11 @@ class Bot(ABC):
         """The id of a legal action for the player to move (the state is left unchanged)."""
 
     def stop(self) -> None:
-        """End the search that :meth:`select_action` runs in another thread soon, with the
-        best action it has found (thread-safe; ``plateau engine`` calls it on ``stop``). The
-        searching bots (``mcts``, ``ismcts``, ``alphabeta``) look at every iteration or node,
-        after at least one; a stop sent between two searches holds for the next one. The other
-        bots answer at once anyway."""
+        """End the search that :meth:`~plateau.bots.Bot.select_action` runs in another thread
+        soon, with the best action it has found (thread-safe; ``plateau engine`` calls it on
+        ``stop``). The searching bots (``mcts``, ``ismcts``, ``alphabeta``) look at every
+        iteration or node, after at least one; a stop sent between two searches holds for the
+        next one. The other bots answer at once anyway."""
         self._stopping = True
 
     def check_game(self, state: GameState) -> None:
@@ -69,9 +69,10 @@ class Bot(ABC):
         return None
 
     def search_info(self) -> dict[str, Any]:
-        """What the last :meth:`select_action` did, for the arena's per-move record: any of
-        ``depth`` (plies searched), ``nodes`` (positions or iterations) and ``score`` (its
-        value of the position for the mover, on the bot's own scale). The default: nothing."""
+        """What the last :meth:`~plateau.bots.Bot.select_action` did, for the arena's
+        per-move record: any of ``depth`` (plies searched), ``nodes`` (positions or iterations)
+        and ``score`` (its value of the position for the mover, on the bot's own scale). The
+        default: nothing."""
         return {}
 
     def describe(self) -> str:
@@ -81,7 +82,7 @@ class Bot(ABC):
 
 
 class StoppableBot(Bot):
-    """A bot whose search :meth:`~Bot.stop` ends: a subclass writes :meth:`_select`, which
+    """A bot whose search :meth:`~Bot.stop` ends: a subclass writes ``_select``, which
     looks at ``self._stopping`` as it goes (every iteration or node) and answers with its best
     so far once it is set; :meth:`select_action` clears the stop after each search, so that a
     stop ends one search (one sent between two searches holds for the next)."""
