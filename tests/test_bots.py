@@ -478,9 +478,11 @@ def test_a_stoppable_bot_of_ones_own_gets_the_stop_cleared_after_each_search() -
     class Counting(StoppableBot):
         name = "counting"
 
+        fail = False
+
         def _select(self, state: plateau.GameState) -> int:
             self.seen = self._stopping
-            if state.num_legal_actions() == 1:
+            if self.fail:
                 raise RuntimeError("the search fails")
             return int(state.legal_actions()[0])
 
@@ -490,6 +492,11 @@ def test_a_stoppable_bot_of_ones_own_gets_the_stop_cleared_after_each_search() -
     assert state.is_legal(bot.select_action(state)) and bot.seen
     bot.select_action(state)
     assert not bot.seen  # the stop ended one search
+    bot.stop()
+    bot.fail = True
+    with pytest.raises(RuntimeError, match="the search fails"):
+        bot.select_action(state)
+    assert bot.seen and not bot._stopping  # cleared by a search that raised too
     with pytest.raises(TypeError, match="abstract"):
         StoppableBot()
 

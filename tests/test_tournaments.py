@@ -357,12 +357,20 @@ def test_result_lines_with_a_bad_schedule_or_players_are_refused() -> None:
 
 def test_a_round_too_big_to_make_is_refused_before_it_is_made() -> None:
     # (120 bots in a four-seat round robin made 197 million seatings: gigabytes, no game)
+    import plateau.pairings as pairings
     from plateau.pairings import MAX_ROUND_GAMES, Schedule
 
     for fmt in ("round-robin", "gauntlet"):
         for k, n in ((2, 2), (3, 2), (5, 3), (6, 4), (9, 4), (12, 3)):
             s = Schedule.make(fmt, k, n)
             assert len(set(s.seatings)) == len(s.seatings) == s.round_games
+            # the size the cap checks before making the seatings is the size made
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(pairings, "MAX_ROUND_GAMES", s.round_games)
+                assert Schedule.make(fmt, k, n) == s
+                mp.setattr(pairings, "MAX_ROUND_GAMES", s.round_games - 1)
+                with pytest.raises(InvalidArgumentError, match="games a round"):
+                    Schedule.make(fmt, k, n)
     with pytest.raises(InvalidArgumentError, match="197,149,680 games a round"):
         arena.run("plateau-x", "standard", ["random"] * 120, games=1)
     with pytest.raises(InvalidArgumentError, match=r"6,571,656 games a round.*fewer bots;"):

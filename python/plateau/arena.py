@@ -456,6 +456,21 @@ def _seed_for(seed: int, index: int, seat: int) -> int:
 _POOL: EnginePool | None = None
 
 
+def _check_limits(ply_cap: object, move_timeout: object) -> tuple[int, float | None]:
+    """An arena's ``ply_cap`` (an int in [1, 2**31)) and ``move_timeout`` (None or seconds in
+    (0, 1e6]), checked: a string timeout made every bot forfeit with a crash, a negative one
+    on time, and NaN never timed out."""
+    cap = check_int(ply_cap, "ply_cap", 1, MAX_PLY_CAP + 1)
+    if move_timeout is None:
+        return cap, None
+    timeout = check_number(move_timeout, "move_timeout", 0.0)
+    if not 0 < timeout <= MAX_SECONDS:
+        raise InvalidArgumentError(
+            f"move_timeout must be None or in (0, {MAX_SECONDS:,.0f}] seconds, got {timeout!r}"
+        )
+    return cap, timeout
+
+
 def play_game(
     game: str | GameSpec,
     variant: str | None,
@@ -474,6 +489,7 @@ def play_game(
     ``tc``, from the position of ``opening`` (None: the start), ended early by
     ``adjudication`` (:mod:`plateau.adjudication`) when it says so."""
     spec = spec_of(game, variant)
+    ply_cap, move_timeout = _check_limits(ply_cap, move_timeout)
     pool = _POOL if _POOL is not None else EnginePool()
     try:
         return _play_game(
@@ -1590,6 +1606,11 @@ def run(
     engines stop, the games so far stay in ``out``), by :class:`Terminated`."""
     spec = spec_of(game, variant, options)
     probe = spec.new_game()
+    # (the cheap checks first: the bots are built and engines started below)
+    ply_cap, move_timeout = _check_limits(ply_cap, move_timeout)
+    resume = check_flag(resume, "resume")
+    if not callable(progress):
+        progress = check_flag(progress, "progress")
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise InvalidArgumentError(
             f"bots is a list of bot specs, Bot classes, factories or bots, got {shown(bots)}"
@@ -1620,18 +1641,6 @@ def run(
         )
     # (each game's seeds are taken mod 2**63: seed 2**63 played the games of seed 0)
     seed = check_int(seed, "seed", 0, 2**63)
-    resume = check_flag(resume, "resume")
-    if not callable(progress):
-        progress = check_flag(progress, "progress")
-    ply_cap = check_int(ply_cap, "ply_cap", 1, MAX_PLY_CAP + 1)
-    if move_timeout is not None:
-        # (a string made every bot forfeit with a crash, a negative number on time, NaN never)
-        move_timeout = check_number(move_timeout, "move_timeout", 0.0)
-        if not 0 < move_timeout <= MAX_SECONDS:
-            raise InvalidArgumentError(
-                f"move_timeout must be None or in (0, {MAX_SECONDS:,.0f}] seconds, "
-                f"got {move_timeout!r}"
-            )
     if backend not in ("process", "ray"):
         raise InvalidArgumentError(f"unknown backend {backend!r} (process or ray)")
     if tc is not None and not isinstance(tc, TimeControl):

@@ -48,10 +48,7 @@ class TimeControl:
     def parse(cls, text: str) -> TimeControl:
         """From ``"BASE+INC"`` or ``"BASE"`` in seconds (``"10+0.1"``, ``"60"``)."""
         base, plus, inc = str(text).strip().partition("+")
-        signs = base.strip()[:1] + inc.strip()[:1]
-        if "-" in signs:
-            raise InvalidArgumentError(f"time control {text!r}: BASE and INC must be >= 0")
-        if "+" in signs:  # (float() reads a sign: "1++1" was 1+1)
+        if "+" in base.strip()[:1] + inc.strip()[:1]:  # (float() reads a sign: "1++1" was 1+1)
             raise InvalidArgumentError(
                 f"time control {text!r} is not BASE+INC in seconds (e.g. 10+0.1)"
             )

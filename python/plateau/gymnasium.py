@@ -37,7 +37,7 @@ from plateau._adapt import (
 from plateau.batch import StateBatch
 from plateau.bots import make_bot
 from plateau.bots.base import Bot
-from plateau.checks import check_int, check_number, check_seed
+from plateau.checks import check_flag, check_int, check_number, check_seed
 from plateau.errors import IllegalActionError, InvalidArgumentError
 from plateau.registry import resolve
 from plateau.state import GameState
@@ -120,7 +120,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         self._view_seed = 0
         self._perfect = self.game_spec.info.perfect_information
         #: ``reuse_masks=True``: the agent's mask, kept and updated in place (else None)
-        self.reuse_masks = bool(reuse_masks)
+        self.reuse_masks = check_flag(reuse_masks, "reuse_masks")
         self._mask = ReusedMask(self.state.num_distinct_actions, np.bool_) if reuse_masks else None
         #: why a step would be refused now (no episode has begun, or it has ended), else None
         self._no_step: str | None = "step() before reset(): call reset() first"
@@ -312,7 +312,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         self._reset_done = False
         self._width = 256  # (the width legal_actions asks for first; it grows as needed)
         #: ``reuse_masks=True``: the masks of every game, kept and updated in place (else None)
-        self.reuse_masks = bool(reuse_masks)
+        self.reuse_masks = check_flag(reuse_masks, "reuse_masks")
         # (the batch updates the kept masks in place: StateBatch.legal_masks(update=True))
         self._masks = (
             np.zeros((self.num_envs, self.batch.num_distinct_actions), dtype=np.uint8)

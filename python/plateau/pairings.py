@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from plateau.errors import InvalidArgumentError
@@ -30,7 +31,7 @@ from plateau.errors import InvalidArgumentError
 FORMATS = ("seats", "round-robin", "gauntlet")
 
 #: the most games a round may have (its seatings are all made at once: 120 bots in a round
-#: robin of four seats would be 196 million of them, gigabytes before the first game)
+#: robin of four seats would be 197 million of them, gigabytes before the first game)
 MAX_ROUND_GAMES = 100_000
 
 
@@ -86,9 +87,11 @@ class Schedule:
                     f"(every seating of every set of {n}); at most {MAX_ROUND_GAMES:,}: fewer "
                     "bots" + (", or a gauntlet" if format == "round-robin" else "")
                 )
-            groups = itertools.combinations(range(k), n)
-            if format == "gauntlet":
-                groups = (g for g in groups if 0 in g)  # type: ignore[assignment]
+            groups: Iterable[tuple[int, ...]]
+            if format == "gauntlet":  # (the sets with bot 0, in the same order, not filtered)
+                groups = ((0, *c) for c in itertools.combinations(range(1, k), n - 1))
+            else:
+                groups = itertools.combinations(range(k), n)
             seatings = [p for g in groups for p in itertools.permutations(g)]
         else:
             raise InvalidArgumentError(

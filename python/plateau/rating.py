@@ -50,7 +50,8 @@ def elo_of_score(score: float) -> float:
 
 def _proportion(value: object, name: str) -> float:
     """``value`` as a float after checking that it is a real number in [0, 1]."""
-    if not isinstance(value, bool) and isinstance(value, numbers.Real) and 0 <= float(value) <= 1:
+    # (compared before float(): float() of 10**400 overflows)
+    if not isinstance(value, bool) and isinstance(value, numbers.Real) and 0 <= value <= 1:  # type: ignore[operator]
         return float(value)
     raise InvalidArgumentError(f"{name} must be a number in [0, 1], got {shown(value)}")
 
@@ -119,17 +120,23 @@ class CrossTable:
         num_bots = check_int(num_bots, "num_bots", 1, 100_001)
         points = [[0.0] * num_bots for _ in range(num_bots)]
         count = [[0] * num_bots for _ in range(num_bots)]
-        for number, (players, ranking) in enumerate(games):
-            place = {seat: k for k, group in enumerate(ranking) for seat in group}
-            if sorted(place) != list(range(len(players))) or any(
-                isinstance(b, bool) or not isinstance(b, int) or not 0 <= b < num_bots
-                for b in players
-            ):
+        for number, game in enumerate(games):
+            try:
+                players, ranking = game
+                place = {seat: k for k, group in enumerate(ranking) for seat in group}
+                fits = sorted(place) == list(range(len(players))) and all(
+                    isinstance(b, numbers.Integral) and not isinstance(b, bool)
+                    and 0 <= b < num_bots
+                    for b in players
+                )  # fmt: skip
+            except (TypeError, ValueError):
+                fits = False
+            if not fits:
                 raise InvalidArgumentError(
-                    f"game {number}: players are bots in [0, {num_bots}) by seat and the ranking "
-                    f"places each seat once, got players {shown(players)}, ranking "
-                    f"{shown(ranking)}"
+                    f"game {number}: a game is (players, ranking): the bot in each seat, in [0, "
+                    f"{num_bots}), and the seats by place, each once; got {shown(game)}"
                 )
+            players = [int(b) for b in players]
             for sa, a in enumerate(players):
                 for sb, b in enumerate(players):
                     if a == b:

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 
 from plateau_core._common import SOLVER_MAX_DEPTH, SolverTable
 
-from plateau.checks import check_int, check_number
+from plateau.checks import check_flag, check_int, check_number
 from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
@@ -154,9 +154,7 @@ class Solver:
         self.seconds = seconds
         self.max_distance = check_int(max_distance, "max_distance", 1, SOLVER_MAX_DEPTH + 1)
         self.table_size = check_int(table_size, "table_size", 1000)
-        if not isinstance(core, bool):
-            raise InvalidArgumentError(f"core must be True or False, got {core!r}")
-        self.core = core
+        self.core = check_flag(core, "core")
         self._core_table = SolverTable(self.table_size)
         self.within = None if within is None else check_int(within, "within", 1)
         #: (hash, ply, player, goal) -> (largest distance known to fail, smallest to succeed)

@@ -218,7 +218,7 @@ class SPRT:
 
     def decision(self, value: float) -> str | None:
         """``"H1"``, ``"H0"`` or ``None`` (keep playing) for an LLR ``value``."""
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != value:
             raise InvalidArgumentError(f"an LLR is a number, got {shown(value)}")
         lower, upper = self.bounds
         if value >= upper:

@@ -283,19 +283,18 @@ class GameState(_CoreApi):
             raise InvalidActionError(
                 f"apply_all takes a sequence of actions, got {type(actions).__name__}"
             ) from None
-        done = 0
+        start = len(self.history)
         try:
             for a in each:
                 self.apply(a)
-                done += 1
-        except ActionError as e:
+        except BaseException as e:
+            # (a refused action, the iterable's own error or Ctrl-C anywhere in the loop:
+            # nothing applied stays, counted by the history, not by a counter Ctrl-C may skip)
+            done = len(self.history) - start
             for _ in range(done):
                 self.undo()
-            raise type(e)(f"action {done} of the sequence: {e}") from None
-        except BaseException:
-            # (the iterable's own error, or Ctrl-C between two actions: nothing applied stays)
-            for _ in range(done):
-                self.undo()
+            if isinstance(e, ActionError):
+                raise type(e)(f"action {done} of the sequence: {e}") from None
             raise
 
     def legal_action_strings(self) -> list[str]:

@@ -7,6 +7,7 @@ import argparse
 import math
 import os
 from collections.abc import Callable
+from typing import Any
 
 from plateau.checks import load_outside_json
 from plateau.clock import MAX_SECONDS
@@ -40,10 +41,20 @@ def parse_option(text: str) -> tuple[str, object]:
     key, sep, raw = text.partition("=")
     if not sep or not key:
         raise InvalidArgumentError(f"--option {text!r}: expected KEY=VALUE, e.g. board=ep24")
+    twice: list[str] = []
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) < len(pairs):
+            twice.extend(k for i, (k, _) in enumerate(pairs) if k in dict(pairs[:i]))
+        return out
+
     try:
-        value: object = load_outside_json(raw, ValueError, "--option")
+        value: object = load_outside_json(raw, ValueError, "--option", pairs_hook)
     except ValueError:  # not JSON: the text itself (a board's name or path)
         value = raw
+    if twice:  # (JSON, but ambiguous: refused rather than taken for a name)
+        raise InvalidArgumentError(f"--option {key}: key {twice[0]!r} given twice in one object")
     return key, value
 
 

@@ -20,6 +20,7 @@ import io
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
+from plateau.checks import check_flag
 from plateau.errors import InvalidArgumentError
 from plateau.registry import game_info
 from plateau.render.drawing import Drawing
@@ -58,7 +59,7 @@ def svg(state: GameState, viewer: int | None = None, last: bool = True) -> str:
     hook = game_info(state.game).render
     if hook is None:
         return _text_picture(state, viewer)
-    return hook(state, viewer, bool(last))
+    return hook(state, viewer, check_flag(last, "last"))
 
 
 def last_action(state: GameState, viewer: int | None) -> str | None:
