@@ -253,3 +253,17 @@ def test_an_option_given_as_json_with_a_key_twice_is_refused_not_taken_for_a_nam
     assert parse_option('x={"a": 1}') == ("x", {"a": 1})
     with pytest.raises(InvalidArgumentError, match="--option board: key 'a' given twice"):
         parse_option('board={"a": 1, "a": 2}')
+
+
+def test_the_pairings_take_game_indexes_and_seat_counts_only() -> None:
+    from plateau.pairings import Schedule, seat_order
+
+    with pytest.raises(InvalidArgumentError, match="num_bots must be an int"):
+        seat_order(0, 2**31)  # (a list of two billion seats: a MemoryError)
+    with pytest.raises(InvalidArgumentError, match="index must be an int >= 0"):
+        Schedule.make("seats", 2, 2).players(2.5)
+    with pytest.raises(InvalidArgumentError, match="index must be an int >= 0"):
+        Schedule.make("seats", 2, 2).round_of(-1)
+    assert seat_order(np.int64(4), 3) == seat_order(4, 3) == [2, 0, 1]
+    with pytest.raises(InvalidArgumentError, match=r"^elo must be a finite number, got nan$"):
+        sprt.expected_score(math.nan)

@@ -98,7 +98,8 @@ def check_number(value: object, name: str, lo: float = 0.0) -> float:
                 return float(value)
         except OverflowError:  # (an int too large for a float)
             pass
-    raise InvalidArgumentError(f"{name} must be a finite number >= {lo:g}, got {shown(value)}")
+    bound = f" >= {lo:g}" if lo > -math.inf else ""
+    raise InvalidArgumentError(f"{name} must be a finite number{bound}, got {shown(value)}")
 
 
 #: the deepest nesting of arrays and objects a JSON document from outside may have (a record,

@@ -25,6 +25,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from plateau.checks import check_int
 from plateau.errors import InvalidArgumentError
 
 #: the formats of an arena's schedule, by name
@@ -42,6 +43,8 @@ def seat_order(index: int, num_bots: int) -> list[int]:
     >>> [seat_order(i, 3) for i in range(3)]
     [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
     """
+    index = check_int(index, "index", 0)
+    num_bots = check_int(num_bots, "num_bots", 1, MAX_ROUND_GAMES + 1)
     return [(seat - index) % num_bots for seat in range(num_bots)]
 
 
@@ -106,8 +109,8 @@ class Schedule:
 
     def players(self, index: int) -> list[int]:
         """The bot in each seat of game ``index``."""
-        return list(self.seatings[index % len(self.seatings)])
+        return list(self.seatings[check_int(index, "index", 0) % len(self.seatings)])
 
     def round_of(self, index: int) -> int:
         """The round of game ``index`` (its games share an opening)."""
-        return index // len(self.seatings)
+        return check_int(index, "index", 0) // len(self.seatings)
