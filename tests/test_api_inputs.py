@@ -267,3 +267,14 @@ def test_the_pairings_take_game_indexes_and_seat_counts_only() -> None:
     assert seat_order(np.int64(4), 3) == seat_order(4, 3) == [2, 0, 1]
     with pytest.raises(InvalidArgumentError, match=r"^elo must be a finite number, got nan$"):
         sprt.expected_score(math.nan)
+
+
+def test_the_command_lines_adjudication_settings_are_bounded_by_their_own_names() -> None:
+    for kw, words in (
+        ({"resign": "movecount=99999999999 score=3"}, "--resign: movecount must be at most 2,147"),
+        ({"solver": "nodes=9999999999999999999999"}, "--adjudicate-solver: nodes must be at most"),
+        ({"draw": "score=1e20"}, "--draw: score must be at most 1e\\+15"),
+    ):
+        with pytest.raises(InvalidArgumentError, match=words):
+            Adjudication.parse(**kw)
+    assert Adjudication.parse(resign="movecount=3 score=600").resign_moves == 3

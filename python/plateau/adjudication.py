@@ -48,6 +48,10 @@ def _settings(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
             raise InvalidArgumentError(f"{what}: {key} must be finite, got {raw!r}")
         if value < 0 or (key in ("movecount", "nodes") and value < 1):
             raise InvalidArgumentError(f"{what}: {key} must be positive, got {raw!r}")
+        top = {"nodes": MAX_SOLVER_NODES, "score": MAX_SCORE}.get(key, 2**31 - 1)
+        if value > top:  # (named as the command line names it, not by the field it sets)
+            shown_top = f"{top:,}" if isinstance(top, int) else f"{top:g}"
+            raise InvalidArgumentError(f"{what}: {key} must be at most {shown_top}, got {raw!r}")
         out[key] = value
     return out
 
