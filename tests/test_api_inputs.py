@@ -19,7 +19,6 @@ from plateau.adjudication import Adjudication
 from plateau.bots import make_bot
 from plateau.clock import TimeControl
 from plateau.errors import InvalidArgumentError, InvalidRecordError, PlateauError
-from plateau.gymnasium import SingleAgentEnv
 from plateau.solver import Solver
 from plateau.sprt import SPRT
 from plateau.tournament import Tournament
@@ -66,11 +65,6 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("opening path", lambda: openings.OpeningSource(path=-1), "path is a path"),
     ("max_eval", lambda: openings.make_openings(X, MINI, 2, 2, max_eval="x"), "max_eval must be"),
     ("spread", lambda: openings.evaluation_spread(5), "evaluation_spread takes"),
-    (
-        "reward -inf",
-        lambda: SingleAgentEnv(X, MINI, illegal_reward=-math.inf),
-        "illegal_reward must be a finite",
-    ),
 ]
 
 
@@ -92,7 +86,19 @@ def test_what_the_checks_still_take() -> None:
     assert rating.elo_interval(0.5, 0)[1:] == (-math.inf, math.inf)
     assert rating.wilson(np.float64(0.5), np.int64(4)) == rating.wilson(0.5, 4)
     assert len(openings.random_opening(X, MINI, 0, 5)["actions"]) == 0
-    assert SingleAgentEnv(X, MINI, illegal_reward=-1e9).illegal_reward == -1e9
+
+
+def test_the_gymnasium_environments_take_finite_rewards_and_bool_flags() -> None:
+    gym = pytest.importorskip("plateau.gymnasium")  # (the gymnasium extra)
+    with pytest.raises(InvalidArgumentError, match="illegal_reward must be a finite"):
+        gym.SingleAgentEnv(X, MINI, illegal_reward=-math.inf)
+    assert gym.SingleAgentEnv(X, MINI, illegal_reward=-1e9).illegal_reward == -1e9
+    for make in (
+        lambda: gym.SingleAgentEnv(X, MINI, reuse_masks="no"),
+        lambda: gym.BatchEnv(X, MINI, num_envs=2, reuse_masks="no"),
+    ):
+        with pytest.raises(InvalidArgumentError, match="reuse_masks must be True or False"):
+            make()
 
 
 def test_a_failing_iterable_of_actions_leaves_the_state_as_it_was() -> None:
@@ -215,12 +221,9 @@ def test_a_cross_table_and_its_fit_take_only_what_they_can_read() -> None:
 def test_what_a_review_of_these_checks_found() -> None:
     # the same fix where it also applies: flags, huge ints, games that are no pairs
     s = midgame()
-    from plateau.gymnasium import BatchEnv
     from plateau.render import svg
 
     for make in (
-        lambda: SingleAgentEnv(X, MINI, reuse_masks="no"),
-        lambda: BatchEnv(X, MINI, num_envs=2, reuse_masks="no"),
         lambda: svg(s, last="no"),
         lambda: Solver(core="no"),
     ):
