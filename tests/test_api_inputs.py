@@ -68,14 +68,6 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("case", "call", "words"), CASES, ids=[c[0] for c in CASES])
-def test_a_bad_argument_is_a_typed_error_saying_so(
-    case: str, call: Callable[[], Any], words: str
-) -> None:
-    with pytest.raises(PlateauError, match=words):
-        call()
-
-
 def test_what_the_checks_still_take() -> None:
     assert json.loads(midgame().to_json(indent=16))["actions"] == ["P@c4", "S@f6", "T@b3a4b4"]
     assert plateau.square_name(np.int64(3)) == "d1"  # any integer type, as elsewhere
@@ -164,11 +156,13 @@ PARSED: list[tuple[str, Callable[[], Any], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("case", "call", "words"), PARSED, ids=[c[0] for c in PARSED])
-def test_settings_given_twice_or_out_of_bounds_are_refused(
+@pytest.mark.parametrize(
+    ("case", "call", "words"), CASES + PARSED, ids=[c[0] for c in CASES + PARSED]
+)
+def test_a_bad_argument_is_a_typed_error_saying_so(
     case: str, call: Callable[[], Any], words: str
 ) -> None:
-    # (the last of two equal keys won silently; bounds were found only at the first use)
+    # (PARSED: the last of two equal keys won silently; bounds were found only at first use)
     with pytest.raises(PlateauError, match=words):
         call()
 

@@ -18,11 +18,14 @@ import math
 import numbers
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from plateau.errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from plateau.state import GameState
 
 
 def shown(value: object) -> str:
@@ -69,6 +72,16 @@ def check_flag(value: object, name: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise InvalidArgumentError(f"{name} must be True or False, got {shown(value)}")
+
+
+def check_state(value: object, what: str) -> GameState:
+    """``value`` after checking that it is a game state; InvalidArgumentError ``"{what} a game
+    state, got TYPE"`` otherwise (``what``: ``"svg draws"``, ``"to_json takes"``)."""
+    from plateau.state import GameState  # (the state module imports this one)
+
+    if not isinstance(value, GameState):
+        raise InvalidArgumentError(f"{what} a game state, got {type(value).__name__}")
+    return value
 
 
 def check_int(value: object, name: str, lo: int, hi: int | None = None) -> int:

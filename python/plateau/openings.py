@@ -22,7 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plateau.checks import check_int, check_number, check_seed, load_outside_json, shown
+from plateau.checks import (
+    check_int,
+    check_number,
+    check_seed,
+    check_state,
+    load_outside_json,
+    shown,
+)
 from plateau.errors import InvalidArgumentError, InvalidRecordError
 from plateau.files import read_text_limited, replace_file
 from plateau.record import from_record, to_record
@@ -256,8 +263,7 @@ def evaluation_spread(state: GameState) -> float:
     >>> evaluation_spread(plateau.new_game("plateau-x", "mini"))
     0.0
     """
-    if not isinstance(state, GameState):
-        raise InvalidArgumentError(f"evaluation_spread takes a game state, got {shown(state)}")
+    check_state(state, "evaluation_spread takes")
     return max(abs(float(state.heuristic(p))) for p in range(state.num_players))
 
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from plateau.checks import check_json_depth, load_outside_json, shown
+from plateau.checks import check_json_depth, check_state, load_outside_json, shown
 from plateau.errors import (
     ActionError,
-    InvalidArgumentError,
     InvalidRecordError,
     UnknownGameError,
     UnknownVariantError,
@@ -25,17 +24,13 @@ VERSION = RECORD_VERSION
 def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
     """The record of ``state`` as a plain dict (:meth:`GameState.to_record
     <plateau.GameState.to_record>`)."""
-    if not isinstance(state, GameState):
-        raise InvalidArgumentError(f"to_record takes a game state, got {type(state).__name__}")
-    return state.to_record(viewer)
+    return check_state(state, "to_record takes").to_record(viewer)
 
 
 def to_json(state: GameState, indent: int | None = None, viewer: int | None = None) -> str:
     """The record of ``state`` as JSON text (``viewer``: see :func:`~plateau.record.to_record`;
     ``indent``: see ``GameState.to_json``)."""
-    if not isinstance(state, GameState):
-        raise InvalidArgumentError(f"to_json takes a game state, got {type(state).__name__}")
-    return state.to_json(viewer, indent=indent)
+    return check_state(state, "to_json takes").to_json(viewer, indent=indent)
 
 
 def from_record(record: object) -> GameState:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -45,8 +46,8 @@ def parse_option(text: str) -> tuple[str, object]:
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out = dict(pairs)
-        if len(out) < len(pairs):
-            twice.extend(k for i, (k, _) in enumerate(pairs) if k in dict(pairs[:i]))
+        if len(out) < len(pairs):  # (recorded, not raised: load_outside_json's error is text)
+            twice.extend(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
         return out
 
     try:

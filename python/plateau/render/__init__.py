@@ -20,7 +20,7 @@ import io
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
-from plateau.checks import check_flag
+from plateau.checks import check_flag, check_state
 from plateau.errors import InvalidArgumentError
 from plateau.registry import game_info
 from plateau.render.drawing import Drawing
@@ -41,19 +41,12 @@ _DRAWING: ContextVar[tuple[GameState, int | None, str | None] | None] = ContextV
 )
 
 
-def _check_state(state: object, what: str) -> None:
-    from plateau.state import GameState
-
-    if not isinstance(state, GameState):
-        raise InvalidArgumentError(f"{what} draws a game state, got {type(state).__name__}")
-
-
 def svg(state: GameState, viewer: int | None = None, last: bool = True) -> str:
     """The position as an SVG document (text). ``viewer``: the player whose view is drawn
     (None: the full truth, as ``str(state)``; in a game with hidden information a player sees
     only what :meth:`~plateau.GameState.observation` gives them); ``last``: mark the last
     action."""
-    _check_state(state, "svg")
+    check_state(state, "svg draws")
     if viewer is not None:
         viewer = state._check_player(viewer, "viewer")
     hook = game_info(state.game).render
@@ -143,7 +136,7 @@ def frames(state: GameState, viewer: int | None = None) -> list[tuple[str, str]]
     ``state`` is left as it was. A caption is the action that led to its picture, as
     ``viewer`` saw it (``"start"`` for the first). Linear in the game's length: the captions
     are written once, and each picture's drawing is given its own (see :func:`last_action`)."""
-    _check_state(state, "frames")
+    check_state(state, "frames draws")
     probe = state.clone()
     actions = probe.history
     for _ in actions:
