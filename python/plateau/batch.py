@@ -206,6 +206,7 @@ class StateBatch:
                 )
             skips = np.ascontiguousarray(skips != 0, dtype=_U8)
         acts = actions
+        big = given = None
         if not (
             type(acts) is np.ndarray
             and acts.dtype == _I64
@@ -219,14 +220,14 @@ class StateBatch:
                 )
             if acts.dtype.kind not in "iu":
                 raise InvalidActionError(f"actions must be integer ids, got dtype {acts.dtype}")
-            big = None
             if acts.dtype.kind == "u" and acts.size and int(acts.max()) >= 2**63:
                 big = acts >= 2**63
-                if skips is None or (big & (skips == 0)).any():
-                    raise InvalidActionError("action ids must be below 2**63")
+                given = acts
             acts = np.ascontiguousarray(acts, dtype=np.int64)
             if big is not None:
-                acts[big] = 0  # (skipped games only: their ids are neither checked nor applied)
+                # past int64: -1 (out of range) where the id is checked, so the first refused
+                # game is named as for any other id; 0 where skipped (neither checked nor applied)
+                acts[big] = -1 if skips is None else np.where(skips[big] != 0, 0, -1)
         done = _out(done, _U8, (self.num_envs,), "done array")
         returns = _out(returns, _F32, (self.num_envs, self.num_players), "returns array")
         final = final_observations
@@ -237,7 +238,7 @@ class StateBatch:
         code = self._core.step(acts, done, returns, final, skips)
         if code < 0:
             i = -1 - code
-            a = int(acts[i])
+            a = int(acts[i] if given is None else given[i])
             if not 0 <= a < self.num_distinct_actions:
                 raise InvalidActionError(
                     f"game {i} of the batch: action {a} is out of range "

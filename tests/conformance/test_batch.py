@@ -192,8 +192,16 @@ def test_skipped_games_are_left_as_they_are(batch_variant: tuple[str, str]) -> N
     # unsigned ids past 2**63 are refused only where they would be used
     wide = b.sample_random().astype(np.uint64)
     wide[0] = np.uint64(2**64 - 1)
-    with pytest.raises(plateau.InvalidActionError, match="below 2"):
+    with pytest.raises(
+        plateau.InvalidActionError, match=f"game 0 of the batch: action {2**64 - 1} "
+    ):
         b.step(wide)
+    # the first refused game is named, whatever the ids of the games after it
+    late = wide.copy()
+    late[0] = int(np.flatnonzero(b.legal_masks()[0] == 0)[0])
+    late[1] = np.uint64(2**63)
+    with pytest.raises(plateau.IllegalActionError, match="game 0 of the batch"):
+        b.step(late)
     before = b.plies().copy()
     b.step(wide, skip=np.arange(N) == 0)
     assert b.plies()[0] == before[0] and np.all(b.plies()[1:] == before[1:] + 1)
@@ -268,7 +276,7 @@ def test_bad_actions_change_nothing(batch_variant: tuple[str, str]) -> None:
         (np.append(good, 0), "shape"),
         ([[0] * N], "shape"),
         (good.astype(np.float64), "integer"),
-        (np.full(N, 2**64 - 1, dtype=np.uint64), "below 2..63"),
+        (np.full(N, 2**64 - 1, dtype=np.uint64), "game 0 of the batch.*out of range"),
     ):
         with pytest.raises(plateau.InvalidActionError, match=reason):
             b.step(acts)
