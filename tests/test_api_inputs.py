@@ -40,7 +40,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("svg of no state", lambda: render.svg(5), "svg draws a game state"),
     ("frames of no state", lambda: render.frames(5), "frames draws a game state"),
     ("ranking of a str", lambda: Tournament(X, MINI).add("x"), "a ranking must"),
-    ("ranking of bools", lambda: midgame().points_for([[True], [False]]), "a ranking is"),
+    ("ranking of bools", lambda: midgame().points_for([[True], [False]]), "a ranking must"),
     ("wilson p", lambda: rating.wilson(1.5, 3), "p must be a number in"),
     ("elo of a str", lambda: rating.elo_of_score("x"), "score must be a number"),
     ("square_name size", lambda: plateau.square_name(5, -3), "board_size must be an int"),
@@ -202,7 +202,14 @@ def test_a_flag_is_a_bool_not_any_value_with_a_truth() -> None:
 
 def test_a_cross_table_and_its_fit_take_only_what_they_can_read() -> None:
     # (an IndexError, a KeyError and numpy's LinAlgError before)
-    for games in ([([0, 5], [[0], [1]])], [([0, 1], [[0]])], [([True, 0], [[0], [1]])]):
+    for games in (
+        [([0, 5], [[0], [1]])],
+        [([0, 1], [[0]])],
+        [([True, 0], [[0], [1]])],
+        [([0, 1], [[0, 1], [1]])],  # a seat twice (it counted once)
+        [([0, 1], [[True], [0]])],  # a bool seat (it was seat 1)
+        [([0, 1], [[0], [], [1]])],  # an empty place
+    ):
         with pytest.raises(InvalidArgumentError, match=r"game 0: a game is \(players, ranking\)"):
             rating.CrossTable.of(2, games)
     table = rating.CrossTable.of(2, [([0, 1], [[0], [1]]), ([1, 0], [[1], [0]])])

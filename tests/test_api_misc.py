@@ -759,3 +759,35 @@ def test_a_transposition_gives_equal_states() -> None:
 def test_from_position_names_a_bad_stack_value() -> None:
     with pytest.raises(ValueError, match=r"the stack on 'b1' must be a string .* got None"):
         plateau.AlbeaPlateauState.from_position({"b1": None}, 0)  # type: ignore[dict-item]
+
+
+@pytest.mark.parametrize(
+    "ranking",
+    [
+        [[1], [0]],
+        ((1,), (0,)),
+        [{1}, frozenset({0})],
+        np.array([[1], [0]]),
+        [np.array([np.int32(1)]), [np.uint8(0)]],
+    ],
+)
+def test_rankings_are_checked_alike_everywhere(ranking: Any) -> None:
+    """A ranking is read by one check wherever it is given (``points_for`` and
+    ``Tournament.add``): lists, tuples, sets and numpy arrays of integral players."""
+    state = plateau.new_game("plateau-x", "mini")
+    t = plateau.Tournament("plateau-x", "mini")
+    assert state.points_for(ranking) == t.add(ranking) == state.points_for([[1], [0]])
+    assert t.rounds == [[[1], [0]]] and t.wins == [0, 1]
+
+
+@pytest.mark.parametrize(
+    "ranking",
+    [{1: 0, 0: 1}, iter([[1], [0]]), [[1], "0"], [[1], {0: 0}], [[np.bool_(1)], [0]], "10"],
+)
+def test_rankings_refused_alike_everywhere(ranking: Any) -> None:
+    state = plateau.new_game("plateau-x", "mini")
+    t = plateau.Tournament("plateau-x", "mini")
+    for score in (state.points_for, t.add):
+        with pytest.raises(plateau.InvalidArgumentError, match="a ranking must place"):
+            score(ranking)
+    assert t.rounds == []

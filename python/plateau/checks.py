@@ -84,6 +84,34 @@ def check_state(value: object, what: str) -> GameState:
     return value
 
 
+def check_ranking(ranking: object, num_players: int) -> list[list[int]]:
+    """``ranking`` (best group first; a group is a list, tuple or set of players tied for a
+    place) as lists of plain ints, after checking that its groups partition players
+    ``0..num_players - 1``: any integral player but a bool. InvalidArgumentError otherwise.
+
+    >>> check_ranking(((np.int64(1),), {0, 2}), 3)
+    [[1], [0, 2]]
+    """
+    groups: list[list[int]] = []
+    if isinstance(ranking, (list, tuple, np.ndarray)):
+        for group in ranking:
+            if not isinstance(group, (list, tuple, np.ndarray, set, frozenset)) or any(
+                isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Integral)
+                for p in group
+            ):
+                break
+            players = [operator.index(p) for p in group]
+            groups.append(sorted(players) if isinstance(group, (set, frozenset)) else players)
+        else:
+            flat = sorted(p for g in groups for p in g)
+            if flat == list(range(num_players)) and all(groups):
+                return groups
+    raise InvalidArgumentError(
+        f"a ranking must place each of players 0..{num_players - 1} once in non-empty groups "
+        f"(lists of player ints, best first), got {shown(ranking)}"
+    )
+
+
 def check_int(value: object, name: str, lo: int, hi: int | None = None) -> int:
     """``value`` as an ``int`` after checking that it is an integer (not a bool) in
     ``[lo, hi)`` (``hi`` None: no upper bound); ValueError naming ``name`` otherwise."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from plateau.checks import check_int, check_number, shown
+from plateau.checks import check_int, check_number, check_ranking, shown
 from plateau.errors import InvalidArgumentError
 
 _ELO = 400.0 / math.log(10.0)  # Elo points per unit of natural log-odds
@@ -123,8 +123,9 @@ class CrossTable:
         for number, game in enumerate(games):
             try:
                 players, ranking = game
-                place = {seat: k for k, group in enumerate(ranking) for seat in group}
-                fits = sorted(place) == list(range(len(players))) and all(
+                groups = check_ranking(ranking, len(players))
+                place = {seat: k for k, group in enumerate(groups) for seat in group}
+                fits = all(
                     isinstance(b, numbers.Integral) and not isinstance(b, bool)
                     and 0 <= b < num_bots
                     for b in players

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import numbers
-import operator
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Union
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol, Union
 import numpy as np
 from plateau_core._common import GameCore
 
-from plateau.checks import check_int, check_seed, shown
+from plateau.checks import check_int, check_ranking, check_seed, shown
 from plateau.errors import ActionError, IllegalActionError, InvalidActionError, InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -115,13 +114,6 @@ def rank_by_keys(keys: Sequence[Any]) -> list[list[int]]:
         else:
             groups.append([p])
     return groups
-
-
-def _player_int(p: object) -> int:
-    """A player of a ranking: any integer but a bool (TypeError otherwise)."""
-    if isinstance(p, bool):
-        raise TypeError("a bool is no player")
-    return operator.index(p)  # type: ignore[arg-type]
 
 
 def points_for_ranking(ranking: Sequence[Sequence[int]], points: Sequence[float]) -> list[float]:
@@ -312,24 +304,7 @@ class GameState(_CoreApi):
         variant's points by place, the players of a tied group splitting the points of the
         places they share (a two-player draw: 1/2 each). ``returns()``, the arena and
         tournaments all score through it."""
-        return points_for_ranking(self._check_ranking(ranking), self.points_by_place())
-
-    def _check_ranking(self, ranking: Sequence[Sequence[int]]) -> list[list[int]]:
-        """``ranking`` as lists after checking that its groups partition the players."""
-        n = self.num_players
-        try:
-            groups = [[_player_int(p) for p in g] for g in ranking]
-        except TypeError:
-            raise InvalidArgumentError(
-                f"a ranking is a list of groups of player ints, got {shown(ranking)}"
-            ) from None
-        flat = sorted(p for g in groups for p in g)
-        if flat != list(range(n)) or any(not g for g in groups):
-            raise InvalidArgumentError(
-                f"a ranking must put each of the {n} players in exactly one non-empty group, "
-                f"got {shown(ranking)}"
-            )
-        return groups
+        return points_for_ranking(check_ranking(ranking, self.num_players), self.points_by_place())
 
     @property
     def is_determinization(self) -> bool:

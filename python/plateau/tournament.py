@@ -3,11 +3,10 @@ the number of rounds won (a round is won only by a sole first place)."""
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from typing import Any
 
-from plateau.checks import shown
+from plateau.checks import check_ranking
 from plateau.errors import InvalidArgumentError
 from plateau.registry import GameSpec, spec_of
 from plateau.state import GameState, rank_by_keys
@@ -49,13 +48,7 @@ class Tournament:
                 raise InvalidArgumentError("only a finished game can be scored")
             ranking = result.ranking()
         else:
-            ranking = _as_ranking(result, self.num_players)
-        flat = [p for g in ranking for p in g]
-        if sorted(flat) != list(range(self.num_players)) or any(not g for g in ranking):
-            raise InvalidArgumentError(
-                f"a ranking must place each of players 0..{self.num_players - 1} once in "
-                f"non-empty groups, got {ranking!r}"
-            )
+            ranking = check_ranking(result, self.num_players)
         gained = self._probe.points_for(ranking)
         for p, pts in enumerate(gained):
             self.points[p] += pts
@@ -67,22 +60,3 @@ class Tournament:
     def standings(self) -> list[list[int]]:
         """Players best first by total points, then rounds won; still-equal players grouped."""
         return rank_by_keys([(self.points[p], self.wins[p]) for p in range(self.num_players)])
-
-
-def _as_ranking(result: object, num_players: int) -> list[list[int]]:
-    """A ranking as lists of plain int players (numpy integers taken as ints);
-    InvalidArgumentError for anything else."""
-    bad = InvalidArgumentError(
-        f"a ranking must place each of players 0..{num_players - 1} once in non-empty groups "
-        f"(lists of player ints), got {shown(result)}"
-    )
-    if isinstance(result, (str, bytes)) or not isinstance(result, Sequence):
-        raise bad
-    ranking = []
-    for group in result:
-        if isinstance(group, (str, bytes)) or not isinstance(group, Sequence):
-            raise bad
-        if any(isinstance(p, bool) or not isinstance(p, numbers.Integral) for p in group):
-            raise bad
-        ranking.append([int(p) for p in group])
-    return ranking
