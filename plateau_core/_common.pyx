@@ -800,6 +800,15 @@ cdef class GameCore:
                 ki = -1
         if not 0 <= ki < n:
             ki = check_int(k, 0, n, f"the index of one of the {n} legal actions")
+            # (reading ``k`` may have run Python, e.g. its ``__index__``: another thread may
+            # have played on meanwhile, so the index is checked again against the list now)
+            self._gen()
+            n = self._count()
+            if n == 0 or self._over():
+                raise IllegalActionError(f"apply_index({shown(k)}): the game is over")
+            if ki >= n:
+                raise ArgumentError(f"the index of one of the {n} legal actions must be an "
+                                    f"int in [0, {n}), got {ki} (the game changed meanwhile)")
         a = self._nth(<int>ki)
         self._push(a)
         return a
@@ -878,10 +887,13 @@ cdef class GameCore:
         cdef double out[4]
         cdef Work w = Work(0, False)
         cdef object pins = self._pins()    # alive until the game returns (see _pins)
+        # (the players of the position copied now: another thread may re-initialise this
+        # state as another variant while the kernel runs on the copy)
+        cdef int n = self._num_players
         self._playout_copy(seed64, cap, sensible, out, &w)
         if w.stop:
             raise_pending()
-        return [out[p] for p in range(self._num_players)]
+        return [out[p] for p in range(n)]
 
     def observation_tensor(self, player=None):
         """Observation planes (float32, ``observation_shape``) of what ``player`` may see

@@ -768,6 +768,95 @@ def _w_reinit_under_kernels(game: str, variant: str, seconds: float) -> None:
     print(f"OK sets={len(sets)} depth={d} calls={len(seen)} inits={inits[0]}")
 
 
+def _w_reinit_as_other_variants(game: str, seconds: float) -> None:
+    """As ``_w_reinit_under_kernels``, with each variant of the game in turn: the re-initialised
+    state may have another number of players than the copy a playout runs on, and the result
+    has the copy's (it had the live state's: cut short, or padded with memory never written)."""
+    _prepare()
+    names = plateau.variants(game)
+    starts = [plateau.new_game(game, v) for v in names]
+    playouts = {k: {tuple(t.random_playout(k)) for t in starts} for k in range(1, 9)}
+    s = plateau.new_game(game, names[0])
+    stop = threading.Event()
+    seen: list[tuple[int, tuple[float, ...]]] = []
+
+    def play() -> None:
+        k = 0
+        while not stop.is_set():
+            k = k % 8 + 1
+            seen.append((k, tuple(s.random_playout(k))))
+
+    player = threading.Thread(target=play)
+    _start([player])
+    deadline = time.monotonic() + seconds
+    inits = 0
+    while time.monotonic() < deadline:
+        for v in names:
+            s.__init__(v)
+            inits += 1
+    stop.set()
+    _join([player])
+    for k, got in seen:
+        assert got in playouts[k], f"random_playout({k}) gave {got}, which no start gives"
+    assert len(seen) > 2
+    print(f"OK variants={len(names)} calls={len(seen)} inits={inits}")
+
+
+def _w_apply_index_while_the_index_is_read(game: str, seconds: float) -> None:
+    """``apply_index(k)`` with a ``k`` whose ``__index__`` is Python (the GIL may pass to
+    another thread while it runs) on a state another thread plays on and takes back: the index
+    is checked against the list of the moment it is used (a read past the list before, a
+    crash or an action the game never allowed). Every refusal is typed, and the state still
+    replays."""
+    import numbers
+
+    class SlowIndex:
+        def __init__(self, k: int) -> None:
+            self.k = k
+
+        def __index__(self) -> int:
+            time.sleep(0.0005)
+            return self.k
+
+    numbers.Integral.register(SlowIndex)
+    _prepare()
+    s = plateau.new_game(game)
+    stop = threading.Event()
+
+    def other() -> None:
+        while not stop.is_set():
+            for _ in range(20):
+                if s.is_terminal():
+                    break
+                with contextlib.suppress(ValueError):
+                    s.apply_index(0)
+            while s.history:
+                s.undo()
+
+    t = threading.Thread(target=other)
+    _start([t])
+    deadline = time.monotonic() + seconds
+    refused = calls = 0
+    while time.monotonic() < deadline:
+        n = s.num_legal_actions()
+        if not n:
+            continue
+        calls += 1
+        try:
+            s.apply_index(SlowIndex(n - 1))
+        except (plateau.InvalidArgumentError, IllegalActionError):
+            refused += 1
+        else:
+            with contextlib.suppress(IndexError):
+                s.undo()
+    stop.set()
+    _join([t])
+    replay = plateau.new_game(game)
+    replay.apply_all(s.history)
+    assert replay.hash == s.hash and calls > 10
+    print(f"OK calls={calls} refused={refused}")
+
+
 def _w_reinit_while_arrays_are_made(game: str, seconds: float) -> None:
     """One thread re-initialises a state with every variant and option set of its game in
     turn (positions of different sizes: action counts, observation shapes, boards) while
@@ -954,3 +1043,13 @@ def test_deep_perft_is_refused(game: str, variant: str) -> None:
 @pytest.mark.parametrize(("game", "variant"), GAME_VARIANTS, ids=_ids(GAME_VARIANTS))
 def test_reinit_while_kernels_run(game: str, variant: str) -> None:
     _ok(_run("_w_reinit_under_kernels", game, variant, 0.4))
+
+
+@pytest.mark.parametrize("game", plateau.games())
+def test_reinit_as_other_variants_under_playouts(game: str) -> None:
+    _ok(_run("_w_reinit_as_other_variants", game, 0.5))
+
+
+@pytest.mark.parametrize("game", plateau.games())
+def test_apply_index_while_the_index_is_read(game: str) -> None:
+    _ok(_run("_w_apply_index_while_the_index_is_read", game, 0.5))

@@ -649,7 +649,7 @@ cdef class EmpireCore(ListCore):
         cdef int32_t* buf = <int32_t*>malloc(bd.max_legal * sizeof(int32_t))
         cdef Rng r
         cdef float pts[4]
-        cdef int p
+        cdef int p, n
         if st == NULL or buf == NULL:
             free(st)
             free(buf)
@@ -661,9 +661,10 @@ cdef class EmpireCore(ListCore):
         with nogil:
             empire_random_game(st, &r, cap, buf, w)
             empire_returns(st, pts)
+        n = st.nplayers             # (the copy's: ``self`` may have been re-initialised)
         free(st)
         free(buf)
-        for p in range(self.s.nplayers):
+        for p in range(n):
             out[p] = pts[p]
 
     cdef void _points(self, float* out) noexcept:

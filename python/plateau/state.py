@@ -323,18 +323,20 @@ class GameState(_CoreApi):
     def winning_actions(self) -> npt.NDArray[np.int64]:
         """The legal actions after which the player to move is alone in first place of a
         finished game (ascending). This default tries each action; a game's core may do it
-        faster."""
+        faster. The state is left as it is, even by an exception or another thread (the
+        actions are tried on a copy)."""
         import numpy as np
 
-        me = self.current_player
+        work = self.clone()
+        me = work.current_player
         wins = []
-        for a in self.legal_actions().tolist():
-            self.apply(a)
-            if self.is_terminal():
-                r = self.returns()
+        for a in work.legal_actions().tolist():
+            work.apply(a)
+            if work.is_terminal():
+                r = work.returns()
                 if r[me] == max(r) and r.count(r[me]) == 1:
                     wins.append(a)
-            self.undo()
+            work.undo()
         return np.array(wins, dtype=np.int64)
 
     # -- what a player may see: perfect-information defaults (a game that hides information

@@ -15,6 +15,7 @@ from plateau_core._common import GameCore
 
 import plateau
 from plateau import GameState, IllegalActionError
+from plateau.bots import make_bot
 from support import GAME_VARIANTS, Case, random_history, seed_of, snapshot
 
 
@@ -474,6 +475,33 @@ def test_winning_actions_match_their_definition(live_case: Case) -> None:
     assert wins.tolist() == GameState.winning_actions(s).tolist()
     assert set(wins.tolist()) <= set(s.legal_actions().tolist())
     assert snapshot(s) == before
+
+
+class _Interrupt(BaseException):
+    """As KeyboardInterrupt, which would end the pytest session if it escaped."""
+
+
+def test_winning_actions_and_greedy_leave_the_state_on_an_interrupt(
+    live_case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interrupt in the middle of ``winning_actions`` (its default tries each action) or of
+    the greedy bot leaves the state as it was: the actions are tried on a copy (Ctrl-C
+    between an apply and its undo left the action played)."""
+    s = live_case.state()
+    before = snapshot(s)
+
+    def interrupted(self: GameState) -> bool:
+        raise _Interrupt
+
+    for query in (
+        lambda: GameState.winning_actions(s),
+        lambda: make_bot("greedy").select_action(s),
+    ):
+        monkeypatch.setattr(type(s), "is_terminal", interrupted)
+        with pytest.raises(_Interrupt):
+            query()
+        monkeypatch.undo()
+        assert snapshot(s) == before
 
 
 # -- every ply of a whole game ---------------------------------------------------------------------

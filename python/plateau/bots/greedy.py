@@ -42,10 +42,11 @@ class GreedyBot(Bot):
         best: list[int] = []
         best_score = float("-inf")
         self.score = None
+        work = state.clone()  # (the caller's state is left as it is, even by a Ctrl-C)
         for a in legal:
-            state.apply(a)
-            score = static_value(state, me, GREEDY_SCALE)
-            state.undo()
+            work.apply(a)
+            score = static_value(work, me, GREEDY_SCALE)
+            work.undo()
             if score > best_score:
                 best_score, best = score, [a]
             elif score == best_score:
