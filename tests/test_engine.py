@@ -5,6 +5,7 @@ the end, after failures, after Ctrl-C)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -564,3 +565,60 @@ def test_a_view_whose_record_does_not_go_with_the_game_or_the_world_is_refused()
         assert len(answer) == 1 and answer[0].startswith("info string error: "), (bad, answer)
         assert why in answer[0], (why, answer)
         assert engine.handle("go")[-1] == "bestaction (none)"  # (no position kept)
+
+
+_HANDSHAKE_ESCAPER = """
+# plays as `plateau engine --bot random` the first time (the arena's check before the first
+# game); every later start leaves a child in a session of its own (its pid written down) and
+# never finishes its handshake
+import os, sys, time
+started = sys.argv[1] + ".started"
+if os.path.exists(started):
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        with open(sys.argv[1], "a") as f:
+            f.write(f"{os.getpid()}\\n")
+        time.sleep(600)
+        os._exit(0)
+    time.sleep(600)
+open(started, "w").close()
+from plateau.engine import serve
+sys.exit(serve("random"))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
+def test_children_of_an_engine_in_its_handshake_are_stopped_with_the_arena(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM to an arena of two workers while their engines are in their handshake: the
+    engines' children that left their process groups are stopped too (a worker stopped the
+    groups of the engines it was starting, and left their setsid children running)."""
+    script = tmp_path / "escaper.py"
+    script.write_text(_HANDSHAKE_ESCAPER)
+    pids = tmp_path / "pids"
+    spec = engine_spec([sys.executable, str(script), str(pids)], name="slow", init_timeout=60)
+    argv = [sys.executable, "-m", "plateau", "arena", "--game", "plateau-x", "--variant"]
+    argv += ["mini", "--games", "4", "--jobs", "2", "--no-progress", "--bots", f"{spec},random"]
+    argv += ["--out", str(tmp_path / "out.jsonl")]
+    proc = start_in_session(argv)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+            not pids.exists() or len(pids.read_text().split()) < 2
+        ):
+            time.sleep(0.1)
+        strays = [int(line) for line in pids.read_text().split()] if pids.exists() else []
+        assert len(strays) >= 2, "the workers did not start their engines"
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    left = _wait_gone(strays, 5.0)
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == []

@@ -25,12 +25,15 @@ from plateau.engine import (
     HELLO,
     MAX_BUFFERED_BYTES,
     MAX_BUFFERED_LINES,
+    MAX_HANDSHAKE_LINES,
     MAX_LINE,
+    MAX_NAME,
     BotEngine,
     EngineError,
     EngineOutput,
     engine_spec,
     parse_engine_spec,
+    printable,
     pump,
     serve,
 )
@@ -395,3 +398,57 @@ def test_plateau_engine_keeps_to_movetime_and_answers_every_go() -> None:
     answer = engine.handle("go")
     assert answer is not None and answer[0].startswith("info string error: ")
     assert answer[-1] == "bestaction (none)"
+
+
+# -- 5. what an engine says of itself is bounded and shown safely ----------------------------
+
+
+class _Talker(plateau.engine.EngineConnection):
+    """An engine (in process) whose handshake is ``lines`` then ``ready``."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(parse_engine_spec(engine_spec([sys.executable, "-c", "pass"])))
+        self.lines = lines
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        if data.startswith(HELLO.encode()):
+            for line in [*self.lines, "ready"]:
+                self.output.push(line.encode("utf-8") + b"\n")
+
+
+def test_a_handshake_of_too_many_lines_is_a_flood() -> None:
+    # (every option line was kept whole for as long as the engine ran: an engine announcing
+    # options of 64 KiB each for its whole init_timeout grew the arena by gigabytes)
+    many = [f"option name o{i} type string default x" for i in range(MAX_HANDSHAKE_LINES + 1)]
+    with pytest.raises(EngineError) as caught:
+        _Talker(many)._handshake()
+    assert caught.value.reason == "flood"
+    engine = _Talker(many[:MAX_HANDSHAKE_LINES])
+    engine._handshake()
+    assert len(engine.announced) == MAX_HANDSHAKE_LINES
+    assert max(len(v) for v in engine.announced.values()) <= 500
+
+
+def test_an_engine_name_is_cut_and_its_control_characters_escaped() -> None:
+    engine = _Talker(
+        ["id name \x1b]0;title\x07 \x1b[31mred" + "n" * 70_000, "option name " + "o" * 300]
+    )
+    engine._handshake()
+    assert len(engine.id_name) <= MAX_NAME + 20 and engine.id_name.isprintable()
+    assert engine.id_name.startswith("\\x1b]0;title\\x07 \\x1b[31mred")
+    assert engine.announced == {}  # (an option name no spec could set is not kept)
+    assert printable("plain é ✓") == "plain é ✓"
+
+
+@needs_posix
+def test_an_engines_stderr_is_shown_escaped(tmp_path: Path) -> None:
+    # (terminal escapes from an engine's stderr reached the operator's terminal as they were)
+    code = (
+        "import sys, time; sys.stderr.write('\\x1b]0;owned\\x07\\x1b[31mfake\\n'); "
+        "sys.stderr.flush(); time.sleep(0.3); sys.exit(3)"
+    )
+    spec = engine_spec([sys.executable, "-c", code], init_timeout=5)
+    with pytest.raises(ValueError) as caught:
+        plateau.engine.check_engine(spec, plateau.new_game("plateau-x", "mini"))
+    assert "\x1b" not in str(caught.value) and "\x07" not in str(caught.value)
+    assert "\\x1b[31mfake" in str(caught.value)

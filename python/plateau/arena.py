@@ -68,6 +68,7 @@ from plateau.engine import (
     EnginePool,
     check_engine,
     is_engine_spec,
+    kill_marked,
     parse_engine_spec,
     parse_info,
 )
@@ -1513,7 +1514,10 @@ def _init_worker() -> None:
 
     def on_sigterm(signum: int, frame: object) -> None:
         pool.close(grace=0)
-        _kill_child_groups()  # an engine still in its handshake is not in the pool yet
+        # an engine still in its handshake is not in the pool yet: its group, and what left
+        # the group (marked with this worker's pid, see EngineProcess)
+        _kill_child_groups()
+        kill_marked(f"{os.getpid()}.", prefix=True)
         os._exit(128 + signum)
 
     for signum in ENDING_SIGNALS:

@@ -57,6 +57,25 @@ MAX_BUFFERED_BYTES = 1 << 20
 MAX_COMMAND = 1 << 24
 #: stderr lines kept per engine, for forfeit reports
 STDERR_TAIL = 20
+#: lines an engine may send in its handshake before ``ready`` (ids, options, info): more is a
+#: ``flood`` (each is kept until the engine stops, so they are bounded as unread output is)
+MAX_HANDSHAKE_LINES = 1_000
+#: an engine's ``id name`` and option names are kept to this many characters (the name goes
+#: into every results line of its games)
+MAX_NAME = 200
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every character that is not printable (control characters, terminal
+    escapes, bidi controls) written as its Python escape: engine text shown on a terminal
+    cannot retitle it, colour it or reorder what follows.
+
+    >>> printable("fine \x1b[31mred\u202e")
+    'fine \\x1b[31mred\\u202e'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def parse_info(line: str | None) -> dict[str, Any]:
@@ -826,17 +845,23 @@ class EngineConnection:
     def _handshake(self) -> None:
         deadline = time.monotonic() + self.spec.init_timeout
         self.send(HELLO, deadline)
-        while True:
+        for _ in range(MAX_HANDSHAKE_LINES + 1):
             line = self._next(deadline, "'ready' after the handshake")
             words = line.split()
             if words[0] == "ready":
                 break
             if words[:2] == ["id", "name"]:
-                self.id_name = line.split(None, 2)[2].strip() if len(words) > 2 else ""
+                name = line.split(None, 2)[2].strip() if len(words) > 2 else ""
+                self.id_name = printable(name[:MAX_NAME])
             elif words[:2] == ["option", "name"] and len(words) > 2:
-                self.announced[words[2]] = line
+                if len(words[2]) <= MAX_NAME:  # (a longer name is no option one could set)
+                    self.announced[words[2]] = line[:500]
             elif words[0] not in ("id", "option", "info"):
                 raise EngineError("garbage", f"unexpected line {line[:200]!r} in the handshake")
+        else:
+            raise EngineError(
+                "flood", f"more than {MAX_HANDSHAKE_LINES} lines in the handshake without 'ready'"
+            )
         for key, value in self.spec.options.items():
             if key not in self.announced:
                 known = ", ".join(self.announced) or "none"
@@ -971,7 +996,8 @@ class EngineProcess(EngineConnection):
         # only the last lines are kept, each cut to 500 characters: bounded however much
         try:
             for raw in iter(lambda: pipe.readline(MAX_LINE), b""):
-                self.stderr_tail.append(raw.decode("utf-8", "replace").rstrip("\r\n")[:500])
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")[:500]
+                self.stderr_tail.append(printable(line))
         except (OSError, ValueError):
             pass
         finally:
@@ -1065,12 +1091,14 @@ class EngineProcess(EngineConnection):
 MARK_VARIABLE = "PLATEAU_ENGINE_MARK"
 
 
-def kill_marked(mark: str, rounds: int = 8) -> int:
+def kill_marked(mark: str, rounds: int = 8, prefix: bool = False) -> int:
     """SIGKILL every process of this user whose starting environment holds
     ``PLATEAU_ENGINE_MARK=mark`` (an engine's children that left its process group), until a
     pass finds none or after ``rounds`` passes (a process may start another meanwhile); returns
-    how many were killed. Linux (``/proc``) only: elsewhere, none."""
-    needle = f"\0{MARK_VARIABLE}={mark}\0".encode()
+    how many were killed. With ``prefix``, every mark that starts with ``mark``
+    (``f"{os.getpid()}."``: every engine this process started, those still in their handshake
+    included). Linux (``/proc``) only: elsewhere, none."""
+    needle = f"\0{MARK_VARIABLE}={mark}{'' if prefix else chr(0)}".encode()
     me, killed = os.getpid(), 0
     for _ in range(rounds):
         try:
