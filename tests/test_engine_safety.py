@@ -452,3 +452,54 @@ def test_an_engines_stderr_is_shown_escaped(tmp_path: Path) -> None:
         plateau.engine.check_engine(spec, plateau.new_game("plateau-x", "mini"))
     assert "\x1b" not in str(caught.value) and "\x07" not in str(caught.value)
     assert "\\x1b[31mfake" in str(caught.value)
+
+
+class _Late(plateau.engine.EngineConnection):
+    """An engine (in process) that plays as the random bot and answers each ``go`` a second
+    time in a write of its own, just before it reads its next command (the "search thread
+    answers twice" bug)."""
+
+    def __init__(self) -> None:
+        super().__init__(parse_engine_spec(engine_spec([sys.executable, "-c", "pass"])))
+        self.shadow = BotEngine("random", 1)
+        self.stale: list[str] = []
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        for line in data.decode("utf-8").splitlines():
+            for out in self.stale:
+                self.output.push(out.encode("utf-8") + b"\n")
+            answer = self.shadow.handle(line) or []
+            self.stale = answer[-1:] if line.startswith("go") else []
+            for out in answer:
+                self.output.push(out.encode("utf-8") + b"\n")
+
+
+def test_a_second_bestaction_written_later_is_refused_too() -> None:
+    """Before, a second answer written after the first (not with it) reached the arena after
+    the next position had been sent and was played as the engine's next move, for a position
+    it never saw; each answer is now followed by an ``isready`` barrier."""
+    engine = _Late()
+    engine._handshake()
+    s = plateau.new_game("plateau-x", "mini")
+    engine.new_game(s)
+    first = engine.select_action(s, 0, seed=1)
+    s.apply(first)
+    with pytest.raises(EngineError) as caught:
+        engine.select_action(s, 1, seed=1)
+    assert caught.value.reason == "garbage" and "an answer given twice" in str(caught.value)
+    # an engine that answers once plays on, the barrier's 'ready' read before each move
+    good = _Twice()
+    good.shadow = BotEngine("random", 2)
+    good._write = lambda data, deadline: [  # type: ignore[method-assign]
+        good.output.push(out.encode() + b"\n")
+        for line in data.decode().splitlines()
+        for out in good.shadow.handle(line) or []
+    ]
+    good._handshake()
+    t = plateau.new_game("plateau-x", "mini")
+    good.new_game(t)
+    for _ in range(6):
+        t.apply(good.select_action(t, t.current_player, seed=1))
+    assert good.readies_owed == 1
+    good.new_game(plateau.new_game("plateau-x", "mini"))
+    assert good.readies_owed == 0

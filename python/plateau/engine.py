@@ -764,6 +764,8 @@ class EngineConnection:
         self.spec = spec
         self.id_name = spec.name
         self.announced: dict[str, str] = {}  # option name -> its option line
+        #: ``isready`` sent after an answer and not yet answered (see :meth:`_settle`)
+        self.readies_owed = 0
         self.last_info: str | None = None
         #: the last ``info`` line (not ``info string``) of the last ``go``, None if it sent none
         self.move_info: str | None = None
@@ -815,6 +817,25 @@ class EngineConnection:
                 raise EngineError("crash", self._exit_text(f"output ended before {waiting_for}"))
             if line.strip():
                 return line
+
+    def _settle(self, deadline: float | None) -> None:
+        """Wait for the ``ready`` of each ``isready`` sent after an answer (by ``deadline``):
+        ``info`` lines before it are kept as the last info, any other line is ``garbage`` (a
+        second ``bestaction`` for one ``go``, written after the first but before the engine
+        read the ``isready``: it is refused, not read as the answer to the next ``go``)."""
+        while self.readies_owed:
+            line = self._next(deadline, "'ready' after 'isready'")
+            words = line.split()
+            if words[0] == "ready":
+                self.readies_owed -= 1
+            elif words[0] == "info":
+                self.last_info = line[:500]
+            else:
+                raise EngineError(
+                    "garbage",
+                    f"unasked line {line[:200]!r} after an answer, before the 'ready' that "
+                    "follows it (an answer given twice)",
+                )
 
     def _unasked(self) -> None:
         """Read what the engine printed since its last answer and the arena has received,
@@ -874,6 +895,7 @@ class EngineConnection:
         first, so that its games replay whichever process plays them."""
         self.last_info = None
         deadline = time.monotonic() + self.spec.init_timeout
+        self._settle(deadline)
         if seed is not None and "seed" in self.announced and "seed" not in self.spec.options:
             self.send(f"setoption name seed value {seed}", deadline)
         self.send(game_command(state), deadline)
@@ -917,6 +939,7 @@ class EngineConnection:
         writes = deadline if deadline is not None else now + self.spec.init_timeout
         self.move_info = None
         try:
+            self._settle(writes)
             self._unasked()
             self.send(position_command(state, seat, seed), writes)
             self.send(go_command(state.num_players, movetime, times, inc_ms), writes)
@@ -946,6 +969,11 @@ class EngineConnection:
         why = state.why_illegal(action)
         if why is not None:
             raise EngineError("illegal", f"{text!r} is illegal: {why}")
+        # a barrier after each answer, waited for before the engine's next command (so it
+        # costs no time: the other seats play meanwhile): whatever the engine writes before
+        # its 'ready' belongs to this go, never to the next
+        self.send("isready", time.monotonic() + self.spec.init_timeout)
+        self.readies_owed += 1
         return action
 
 
