@@ -782,7 +782,16 @@ def test_rankings_are_checked_alike_everywhere(ranking: Any) -> None:
 
 @pytest.mark.parametrize(
     "ranking",
-    [{1: 0, 0: 1}, iter([[1], [0]]), [[1], "0"], [[1], {0: 0}], [[np.bool_(1)], [0]], "10"],
+    [
+        {1: 0, 0: 1},
+        iter([[1], [0]]),
+        [[1], "0"],
+        [[1], {0: 0}],
+        [[np.bool_(1)], [0]],
+        "10",
+        np.array(1),
+        [np.array(1), [0]],
+    ],
 )
 def test_rankings_refused_alike_everywhere(ranking: Any) -> None:
     state = plateau.new_game("plateau-x", "mini")

@@ -93,8 +93,10 @@ def check_ranking(ranking: object, num_players: int) -> list[list[int]]:
     [[1], [0, 2]]
     """
     groups: list[list[int]] = []
-    if isinstance(ranking, (list, tuple, np.ndarray)):
+    if isinstance(ranking, (list, tuple)) or (isinstance(ranking, np.ndarray) and ranking.ndim > 0):
         for group in ranking:
+            if isinstance(group, np.ndarray) and group.ndim == 0:
+                break  # (a 0-d array cannot be iterated)
             if not isinstance(group, (list, tuple, np.ndarray, set, frozenset)) or any(
                 isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Integral)
                 for p in group
