@@ -831,12 +831,14 @@ def _w_apply_index_while_the_index_is_read(game: str, seconds: float) -> None:
                 with contextlib.suppress(ValueError):
                     s.apply_index(0)
             while s.history:
-                s.undo()
+                with contextlib.suppress(IndexError):  # (the main thread may undo first)
+                    s.undo()
 
     t = threading.Thread(target=other)
     _start([t])
     deadline = time.monotonic() + seconds
     refused = calls = 0
+    assert t.is_alive()
     while time.monotonic() < deadline:
         n = s.num_legal_actions()
         if not n:
@@ -849,6 +851,7 @@ def _w_apply_index_while_the_index_is_read(game: str, seconds: float) -> None:
         else:
             with contextlib.suppress(IndexError):
                 s.undo()
+    assert t.is_alive(), "the other thread ended early: the race was not run"
     stop.set()
     _join([t])
     replay = plateau.new_game(game)

@@ -648,6 +648,10 @@ class _EngineSeat(_Seat):
         inc: float,
     ) -> float:
         assert self.engine is not None  # started
+        try:
+            self.engine.settle()  # (the barrier after its last answer: not on its clock)
+        except EngineError as e:
+            raise self._lost(state.ply, e) from None
         started = time.perf_counter()
         try:
             action = self.engine.select_action(

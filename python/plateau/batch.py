@@ -221,8 +221,10 @@ class StateBatch:
             if acts.dtype.kind not in "iu":
                 raise InvalidActionError(f"actions must be integer ids, got dtype {acts.dtype}")
             if acts.dtype.kind == "u" and acts.size and int(acts.max()) >= 2**63:
+                # (a copy: the ids named in an error are those checked, whatever another
+                # thread writes to the caller's array meanwhile)
+                given = acts = np.array(acts)
                 big = acts >= 2**63
-                given = acts
             acts = np.ascontiguousarray(acts, dtype=np.int64)
             if big is not None:
                 # past int64: -1 (out of range) where the id is checked, so the first refused

@@ -17,8 +17,8 @@ import json
 import math
 import numbers
 import operator
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -84,20 +84,27 @@ def check_state(value: object, what: str) -> GameState:
     return value
 
 
+def _is_sequence(value: object) -> bool:
+    """A sequence of items: a list, tuple, range, numpy array of one or more dimensions, ...
+    but not a string, bytes or a mapping."""
+    if isinstance(value, np.ndarray):
+        return value.ndim > 0
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
 def check_ranking(ranking: object, num_players: int) -> list[list[int]]:
     """``ranking`` (best group first; a group is a list, tuple or set of players tied for a
     place) as lists of plain ints, after checking that its groups partition players
-    ``0..num_players - 1``: any integral player but a bool. InvalidArgumentError otherwise.
+    ``0..num_players - 1``: any integral player but a bool; the ranking and its groups any
+    sequence (not a string), groups also sets. InvalidArgumentError otherwise.
 
     >>> check_ranking(((np.int64(1),), {0, 2}), 3)
     [[1], [0, 2]]
     """
     groups: list[list[int]] = []
-    if isinstance(ranking, (list, tuple)) or (isinstance(ranking, np.ndarray) and ranking.ndim > 0):
-        for group in ranking:
-            if isinstance(group, np.ndarray) and group.ndim == 0:
-                break  # (a 0-d array cannot be iterated)
-            if not isinstance(group, (list, tuple, np.ndarray, set, frozenset)) or any(
+    if _is_sequence(ranking):
+        for group in cast("Sequence[Any]", ranking):
+            if not (_is_sequence(group) or isinstance(group, (set, frozenset))) or any(
                 isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Integral)
                 for p in group
             ):

@@ -764,7 +764,7 @@ class EngineConnection:
         self.spec = spec
         self.id_name = spec.name
         self.announced: dict[str, str] = {}  # option name -> its option line
-        #: ``isready`` sent after an answer and not yet answered (see :meth:`_settle`)
+        #: ``isready`` sent after an answer and not yet answered (see :meth:`settle`)
         self.readies_owed = 0
         self.last_info: str | None = None
         #: the last ``info`` line (not ``info string``) of the last ``go``, None if it sent none
@@ -818,6 +818,13 @@ class EngineConnection:
             if line.strip():
                 return line
 
+    def settle(self) -> None:
+        """Wait (up to ``init_timeout``) for the ``ready`` of the ``isready`` sent after the
+        engine's last answer: the arena calls it before it starts the engine's clock for a
+        move, so the barrier is never charged to the engine's time (``select_action`` and
+        ``new_game`` call it too)."""
+        self._settle(time.monotonic() + self.spec.init_timeout)
+
     def _settle(self, deadline: float | None) -> None:
         """Wait for the ``ready`` of each ``isready`` sent after an answer (by ``deadline``):
         ``info`` lines before it are kept as the last info, any other line is ``garbage`` (a
@@ -866,26 +873,33 @@ class EngineConnection:
     def _handshake(self) -> None:
         deadline = time.monotonic() + self.spec.init_timeout
         self.send(HELLO, deadline)
-        for _ in range(MAX_HANDSHAKE_LINES + 1):
+        kept = 0  # id and option lines (kept: bounded; info lines are not kept)
+        while True:
             line = self._next(deadline, "'ready' after the handshake")
             words = line.split()
             if words[0] == "ready":
                 break
+            if words[0] in ("id", "option"):
+                kept += 1
+                if kept > MAX_HANDSHAKE_LINES:
+                    raise EngineError(
+                        "flood",
+                        f"more than {MAX_HANDSHAKE_LINES} id and option lines in the handshake",
+                    )
             if words[:2] == ["id", "name"]:
                 name = line.split(None, 2)[2].strip() if len(words) > 2 else ""
-                self.id_name = printable(name[:MAX_NAME])
+                self.id_name = printable(name)[:MAX_NAME]
             elif words[:2] == ["option", "name"] and len(words) > 2:
                 if len(words[2]) <= MAX_NAME:  # (a longer name is no option one could set)
                     self.announced[words[2]] = line[:500]
             elif words[0] not in ("id", "option", "info"):
                 raise EngineError("garbage", f"unexpected line {line[:200]!r} in the handshake")
-        else:
-            raise EngineError(
-                "flood", f"more than {MAX_HANDSHAKE_LINES} lines in the handshake without 'ready'"
-            )
         for key, value in self.spec.options.items():
             if key not in self.announced:
-                known = ", ".join(self.announced) or "none"
+                names = list(self.announced)
+                known = printable(", ".join(names[:20]))[:1000] or "none"
+                if len(names) > 20:
+                    known += f" and {len(names) - 20} more"
                 raise EngineError("start", f"the engine has no option {key!r} (it has: {known})")
             self.send(f"setoption name {key} value {value}", deadline)
 
@@ -927,6 +941,7 @@ class EngineConnection:
         legal action, or :class:`EngineError` (``time`` when the clock ran out first). The
         time to write the position counts: an engine that does not read it in time is late,
         and without a limit the write still has ``init_timeout``."""
+        self.settle()  # (before the time of the move is taken)
         movetime = 0 if timeout is None else max(1, round(1000 * timeout))
         times = None if clocks is None else [max(1, round(1000 * c)) for c in clocks]
         inc_ms = 0 if clocks is None else round(1000 * inc)
@@ -939,7 +954,6 @@ class EngineConnection:
         writes = deadline if deadline is not None else now + self.spec.init_timeout
         self.move_info = None
         try:
-            self._settle(writes)
             self._unasked()
             self.send(position_command(state, seat, seed), writes)
             self.send(go_command(state.num_players, movetime, times, inc_ms), writes)
@@ -972,7 +986,10 @@ class EngineConnection:
         # a barrier after each answer, waited for before the engine's next command (so it
         # costs no time: the other seats play meanwhile): whatever the engine writes before
         # its 'ready' belongs to this go, never to the next
-        self.send("isready", time.monotonic() + self.spec.init_timeout)
+        # (best effort: an engine that exits or closes its input right after a legal answer
+        # keeps that answer; the failure is read at its next command)
+        with contextlib.suppress(EngineError):
+            self.send("isready", time.monotonic() + self.spec.init_timeout)
         self.readies_owed += 1
         return action
 
