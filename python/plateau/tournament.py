@@ -9,7 +9,7 @@ from typing import Any
 from plateau.checks import check_ranking
 from plateau.errors import InvalidArgumentError
 from plateau.registry import GameSpec, spec_of
-from plateau.state import GameState, rank_by_keys
+from plateau.state import GameState, points_for_ranking, rank_by_keys
 
 
 class Tournament:
@@ -49,7 +49,7 @@ class Tournament:
             ranking = result.ranking()
         else:
             ranking = check_ranking(result, self.num_players)
-        gained = self._probe.points_for(ranking)
+        gained = points_for_ranking(ranking, self._probe.points_by_place())  # (checked above)
         for p, pts in enumerate(gained):
             self.points[p] += pts
         if len(ranking[0]) == 1:  # a round is won only by a sole first place
