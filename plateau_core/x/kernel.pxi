@@ -633,12 +633,57 @@ cdef void x_observe(const XState* s, int viewer, float* out) noexcept nogil:
         out[(P + 7) * nn + i] = s.supply / 37.0
 
 
-cdef inline int _count_after(const XState* s, int a, XState* c) noexcept nogil:
+ctypedef struct XNext:
+    # The moves of the player who acts after ``s`` (perft's last ply), worked out once on the
+    # board of ``s``: a build's child has the same ones unless the build changes a relation
+    # that their floods read.
+    uint64_t touch  # the spaces the floods visit: the closed plateaus, each piece and its reach
+    int moves       # how many moves there are
+    bint outside    # whether that player has a piece not yet in play (enter is legal)
+
+
+cdef inline void _next_moves(const XState* s, XNext* nx) noexcept nogil:
+    """``nx`` for ``s`` (not over): the next player's moves on the board of ``s``, as
+    ``_masks`` would find them for a child in which only the player to act changed."""
+    cdef const XSpec* sp = s.spec
+    cdef int q = s.player + 1, i, k = 0, sq
+    cdef uint64_t mine = 0, allowed, dest
+    cdef int8_t own[4]
+    if q == sp.players:
+        q = 0
+    nx.touch = 0
+    nx.moves = 0
+    nx.outside = False
+    for i in range(sp.ppp):
+        sq = s.pos[q * sp.ppp + i]
+        if sq < 0:
+            nx.outside = True
+        else:
+            own[k] = <int8_t>sq
+            mine |= bit(sq)
+            k += 1
+    if k == 0:
+        return
+    nx.touch = _closed(s, mine)
+    allowed = (sp.board & ~s.occ) & ~nx.touch
+    for i in range(k):
+        dest = _reach(s, own[i], allowed)
+        nx.moves += pl_popcount(dest)
+        nx.touch |= dest | bit(own[i])
+
+
+cdef inline int _count_after(const XState* s, int a, XState* c, const XNext* nx) noexcept nogil:
     """The number of legal actions after legal action ``a`` (perft's last ply), without
     making the child: only the fields move generation reads are set in the scratch ``c`` (from
-    ``s``, and what ``a`` changes in them); its levels, stamps, tiles and key stay unset."""
+    ``s``, and what ``a`` changes in them); its levels, stamps, tiles and key stay unset.
+    ``nx``: the next player's moves on the board of ``s`` (``_next_moves``). A build changes
+    the relations of the pairs across its border only, and occupies nothing: when the next
+    player's floods (its closed plateaus, and each piece's reach) visit none of the spaces of
+    those pairs, they find in the child what they found in ``s``, and only the builds and
+    enter are worked out again."""
     cdef const XSpec* sp = s.spec
-    cdef int p = s.player, f
+    cdef int p = s.player, f, total
+    cdef uint64_t free
     cdef XMasks m
     if a >= sp.base_end:
         return 0  # End: the game is over
@@ -655,17 +700,28 @@ cdef inline int _count_after(const XState* s, int a, XState* c) noexcept nogil:
     memcpy(c.doubles, s.doubles, sizeof(s.doubles))
     c.supply = s.supply
     c.ended = 0
+    p += 1
+    if p == sp.players:
+        p = 0
     if a < sp.base_enter:
-        _build_board(sp, s.level, a, s.level[pl_ctz(sp.build_cover[a])], p, c)
+        _build_board(sp, s.level, a, s.level[pl_ctz(sp.build_cover[a])], s.player, c)
+        if ((sp.build_cover[a] | sp.border_out[a]) & nx.touch) == 0:
+            free = sp.board & ~c.occ
+            _builds(c, p, free, sp.n, &m)
+            total = pl_popcount(m.s) + pl_popcount(m.dh) + pl_popcount(m.dv) \
+                + pl_popcount(m.t[0]) + pl_popcount(m.t[1]) + pl_popcount(m.t[2]) \
+                + pl_popcount(m.t[3]) + m.end + nx.moves
+            if nx.outside:
+                total += pl_popcount(c.ground & free)
+            return total
     elif a < sp.base_move:
-        c.pos[_piece_on(s, p, -1)] = a - sp.base_enter
+        c.pos[_piece_on(s, s.player, -1)] = a - sp.base_enter
         c.occ |= bit(a - sp.base_enter)
     else:
         f = sp.move_from[a - sp.base_move]
-        c.pos[_piece_on(s, p, f)] = sp.move_to[a - sp.base_move]
+        c.pos[_piece_on(s, s.player, f)] = sp.move_to[a - sp.base_move]
         c.occ = (c.occ & ~bit(f)) | bit(sp.move_to[a - sp.base_move])
-    p += 1
-    c.player = 0 if p == sp.players else p
+    c.player = p
     _masks(c, &m)
     return _count(&m)
 
@@ -677,6 +733,7 @@ cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs,
     C stack). Unwinds with a meaningless count once ``w`` says stop (Ctrl-C)."""
     cdef XMasks m
     cdef XState child
+    cdef XNext nx
     cdef int k, i
     cdef uint64_t total = 0
     if depth == 0:
@@ -690,8 +747,9 @@ cdef uint64_t x_perft(const XState* s, int depth, bint bulk, uint16_t* bufs,
         return 0
     k = x_list(s, &m, bufs)
     if depth == 2 and bulk:  # the children's counts, without making them
+        _next_moves(s, &nx)
         for i in range(k):
-            total += _count_after(s, bufs[i], &child)
+            total += _count_after(s, bufs[i], &child, &nx)
         return total
     for i in range(k):
         # children copy the hot prefix only: nothing below reads the tile table
