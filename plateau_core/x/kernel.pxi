@@ -635,41 +635,44 @@ cdef void x_observe(const XState* s, int viewer, float* out) noexcept nogil:
 
 ctypedef struct XNext:
     # The moves of the player who acts after ``s`` (perft's last ply), worked out once on the
-    # board of ``s``: a build's child has the same ones unless the build changes a relation
+    # board of ``s``: a build's child has the same ones where the build changes no relation
     # that their floods read.
-    uint64_t touch  # the spaces the floods visit: the closed plateaus, each piece and its reach
-    int moves       # how many moves there are
-    bint outside    # whether that player has a piece not yet in play (enter is legal)
+    uint64_t closed     # the spaces closed to that player (their flood visits these only)
+    uint64_t allowed    # the spaces its pieces may move to
+    uint64_t touch[4]   # each piece in play: the spaces its reach's flood visits
+    int moves[4]        # and how many moves it has
+    int8_t own[4]       # and its space
+    int k               # how many of its pieces are in play
+    bint outside        # whether it has a piece not yet in play (enter is legal)
 
 
 cdef inline void _next_moves(const XState* s, XNext* nx) noexcept nogil:
     """``nx`` for ``s`` (not over): the next player's moves on the board of ``s``, as
     ``_masks`` would find them for a child in which only the player to act changed."""
     cdef const XSpec* sp = s.spec
-    cdef int q = s.player + 1, i, k = 0, sq
-    cdef uint64_t mine = 0, allowed, dest
-    cdef int8_t own[4]
+    cdef int q = s.player + 1, i, sq
+    cdef uint64_t mine = 0, dest
     if q == sp.players:
         q = 0
-    nx.touch = 0
-    nx.moves = 0
+    nx.k = 0
     nx.outside = False
+    nx.closed = 0
     for i in range(sp.ppp):
         sq = s.pos[q * sp.ppp + i]
         if sq < 0:
             nx.outside = True
         else:
-            own[k] = <int8_t>sq
+            nx.own[nx.k] = <int8_t>sq
             mine |= bit(sq)
-            k += 1
-    if k == 0:
+            nx.k += 1
+    if nx.k == 0:
         return
-    nx.touch = _closed(s, mine)
-    allowed = (sp.board & ~s.occ) & ~nx.touch
-    for i in range(k):
-        dest = _reach(s, own[i], allowed)
-        nx.moves += pl_popcount(dest)
-        nx.touch |= dest | bit(own[i])
+    nx.closed = _closed(s, mine)
+    nx.allowed = (sp.board & ~s.occ) & ~nx.closed
+    for i in range(nx.k):
+        dest = _reach(s, nx.own[i], nx.allowed)
+        nx.moves[i] = pl_popcount(dest)
+        nx.touch[i] = dest | bit(nx.own[i])
 
 
 cdef inline int _count_after(const XState* s, int a, XState* c, const XNext* nx) noexcept nogil:
@@ -677,13 +680,13 @@ cdef inline int _count_after(const XState* s, int a, XState* c, const XNext* nx)
     making the child: only the fields move generation reads are set in the scratch ``c`` (from
     ``s``, and what ``a`` changes in them); its levels, stamps, tiles and key stay unset.
     ``nx``: the next player's moves on the board of ``s`` (``_next_moves``). A build changes
-    the relations of the pairs across its border only, and occupies nothing: when the next
-    player's floods (its closed plateaus, and each piece's reach) visit none of the spaces of
-    those pairs, they find in the child what they found in ``s``, and only the builds and
-    enter are worked out again."""
+    the relations of the pairs across its border only, and occupies nothing: a flood that
+    visits none of the spaces of those pairs finds in the child what it found in ``s``. So
+    when the closed plateaus' flood visits none, only the builds, enter and the reach of each
+    piece whose flood visits one are worked out again."""
     cdef const XSpec* sp = s.spec
-    cdef int p = s.player, f, total
-    cdef uint64_t free
+    cdef int p = s.player, f, total, i
+    cdef uint64_t free, hit
     cdef XMasks m
     if a >= sp.base_end:
         return 0  # End: the game is over
@@ -705,12 +708,18 @@ cdef inline int _count_after(const XState* s, int a, XState* c, const XNext* nx)
         p = 0
     if a < sp.base_enter:
         _build_board(sp, s.level, a, s.level[pl_ctz(sp.build_cover[a])], s.player, c)
-        if ((sp.build_cover[a] | sp.border_out[a]) & nx.touch) == 0:
+        hit = sp.build_cover[a] | sp.border_out[a]
+        if (hit & nx.closed) == 0:
             free = sp.board & ~c.occ
             _builds(c, p, free, sp.n, &m)
             total = pl_popcount(m.s) + pl_popcount(m.dh) + pl_popcount(m.dv) \
                 + pl_popcount(m.t[0]) + pl_popcount(m.t[1]) + pl_popcount(m.t[2]) \
-                + pl_popcount(m.t[3]) + m.end + nx.moves
+                + pl_popcount(m.t[3]) + m.end
+            for i in range(nx.k):
+                if hit & nx.touch[i]:
+                    total += pl_popcount(_reach(c, nx.own[i], nx.allowed))
+                else:
+                    total += nx.moves[i]
             if nx.outside:
                 total += pl_popcount(c.ground & free)
             return total

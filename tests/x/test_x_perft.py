@@ -76,9 +76,10 @@ def test_perft_leaves_the_state_unchanged() -> None:
 @pytest.mark.parametrize("variant", plateau.variants("plateau-x"))
 def test_bulk_counting_agrees_with_making_every_leaf_in_long_random_games(variant: str) -> None:
     # Bulk counting's last ply reuses the next player's moves, worked out once on the parent's
-    # board, for every build whose border their floods do not visit: these positions (random
-    # games that avoid End, up to 150 plies: pieces on plateaus, closed plateaus, moves) check
-    # that shortcut against the children made and counted one by one.
+    # board, after each build whose border its floods do not visit (the closed plateaus' for
+    # any reuse, each piece's reach for its own): these positions (random games that avoid
+    # End, up to 150 plies: pieces on plateaus, closed plateaus, moves) check that shortcut
+    # against the children made and counted one by one.
     rng = random.Random(f"bulk-{variant}")
     for _ in range(30):
         state = plateau.new_game("plateau-x", variant)
