@@ -23,6 +23,8 @@ cdef class BatchCore:
     cdef Py_ssize_t _kept_cap[2]
     cdef Py_ssize_t* _kept_off[2]
     cdef int _kept_now          # the buffer holding the last call's ids (-1: none kept)
+    cdef object _kept_array     # the array those ids were written into (None: none), held
+                                # so that its memory is never another's while it is kept
 
     cdef int _setup(self, int n, unsigned long long seed, int ply_cap) except -1
     cdef int _enter(self) except -1

@@ -101,29 +101,41 @@ cdef class BatchCore:
         finally:
             self._busy = False
 
-    def legal_masks(self, uint8_t[:, ::1] out, int mode=0) -> None:
-        """Fill ``out`` (uint8, shape ``(n, num_distinct_actions)``) with 1 at legal actions.
-        ``mode`` 0: every row written whole; 1: the same, and the ids set are kept; 2: ``out``
-        holds what the last call of mode 1 or 2 wrote (the caller vouches for it): only the
-        kept ids are cleared and the legal ones set, and those are kept. Whatever ``out``
-        holds, every write lands inside it (kept ids are below ``num_distinct_actions``)."""
+    def legal_masks(self, object arr, bint update=False) -> None:
+        """Fill ``arr`` (uint8, shape ``(n, num_distinct_actions)``) with 1 at legal actions,
+        every row written whole (if ``arr`` is the kept array, it is kept no more).
+        ``update``: if ``arr`` is the array the last ``update`` call filled (the caller vouches
+        that it holds what that call wrote), only the ids it set are cleared and the legal
+        ones set; either way the ids set are kept, with ``arr``.
+        Which of the two is decided under the batch's guard, so that no other call can
+        change the kept ids in between. Whatever ``arr`` holds, every write lands inside it
+        (kept ids are below ``num_distinct_actions``)."""
+        cdef uint8_t[:, ::1] out = arr
         if out.shape[0] != self.num_envs or out.shape[1] != self.n_actions:
             raise _c.ArgumentError(
                 f"mask array must have shape ({self.num_envs}, {self.n_actions}), "
                 f"got ({out.shape[0]}, {out.shape[1]})")
-        if not 0 <= mode <= 2:
-            raise _c.ArgumentError(f"mode must be 0, 1 or 2, got {mode!r}")
-        if mode == 2 and self._kept_now < 0:
-            mode = 1  # nothing kept (a failed allocation dropped it): write whole rows
         cdef int i, bad = 0
+        cdef bint same
+        # (the array kept before, held here until the guard is left: dropping the batch's
+        # reference under the guard must not free it, which could run a finaliser)
+        previous = self._kept_array
         self._enter()
         try:
-            with nogil:
-                if mode == 0:
+            same = arr is previous and self._kept_now >= 0
+            if not update:
+                if arr is previous:  # (written whole now: what was kept no longer holds)
+                    self._kept_array = None
+                    self._kept_now = -1
+                with nogil:
                     for i in range(self.num_envs):
                         self._fill_mask(i, &out[i, 0])
-                else:
-                    bad = self._masks_kept(out, mode == 2)
+            else:
+                self._kept_array = None  # (kept again only once the call succeeded)
+                with nogil:
+                    bad = self._masks_kept(out, same)
+                if not bad:
+                    self._kept_array = arr
         finally:
             self._busy = False
         if bad:

@@ -448,3 +448,59 @@ def test_reuse_masks_is_a_keyword_and_not_a_game_option(pg: Any, pz: Any) -> Non
     assert single.game_spec == plateau.resolve("plateau-x", "mini")
     batch = pg.BatchEnv("plateau-x", "mini", num_envs=2, reuse_masks=True)
     assert batch.game_spec == plateau.resolve("plateau-x", "mini")
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_env_with_reused_masks_hands_out_its_own_current_mask(
+    pg: Any, pz: Any, how: str
+) -> None:
+    # (copied as a slot, the read-only view was an array of its own that the copy never
+    # wrote: its masks stayed those of the moment of the copy)
+    import copy
+    import pickle
+
+    def dup(env: Any) -> Any:
+        return copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+
+    env = dup(single(pg, reuse_masks=True))
+    aec = pz.raw_env("plateau-x", "mini", reuse_masks=True)
+    aec.reset(seed=1)
+    aec = dup(aec)
+    for _ in range(6):
+        assert np.array_equal(env.action_masks(), env.state.legal_actions_mask())
+        env.step(int(env.legal_actions()[0]))
+        agent = aec.agent_selection
+        assert np.array_equal(aec.observe(agent)["action_mask"], aec.state.legal_actions_mask())
+        aec.step(int(aec.legal_actions()[-1]))
+
+
+class _Resets:
+    """An action whose ``__index__`` resets the environment first, as a caller's code may."""
+
+    def __init__(self, env: Any, action: int) -> None:
+        self.env, self.action = env, action
+
+    def __index__(self) -> int:
+        self.env.reset(seed=5)
+        return self.action
+
+
+def test_an_action_that_resets_the_env_while_it_is_read_is_played_in_the_new_game(
+    pg: Any, pz: Any
+) -> None:
+    # (the state was read before the action: the action went to the old game, and the
+    # agent selected, the rewards and the flags came from it while the env held the new one)
+    aec = pz.raw_env("plateau-x", "mini")
+    aec.reset(seed=1)
+    first = int(aec.legal_actions()[0])
+    aec.step(_Resets(aec, first))
+    assert aec.state.history == [first]
+    assert aec.agent_selection == aec.possible_agents[aec.state.current_player]
+    assert len(aec.legal_actions()) > 0
+    env = pg.SingleAgentEnv("plateau-x", "mini", opponent="random", max_game_length=2)
+    env.reset(seed=1)
+    first = int(env.legal_actions()[0])
+    _, _, terminated, truncated, info = env.step(_Resets(env, first))
+    assert env.state.history[0] == first
+    assert info["ply"] == env.state.ply == 2
+    assert truncated and not terminated

@@ -61,6 +61,18 @@ class ReusedMask:
         #: the read-only view handed out
         self.view: npt.NDArray[Any] = _read_only(self._array)
 
+    def __getstate__(self) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]:
+        # (a copy or pickle keeps the buffer and the ids; the view is made again from the
+        # copied buffer: copied as a slot, it would be an array of its own that ``show`` never
+        # writes, and the copy would hand out a mask frozen at the copy)
+        return self._array, self._set
+
+    def __setstate__(self, state: tuple[npt.NDArray[Any], npt.NDArray[np.int64]]) -> None:
+        array, ids = state
+        self._array = np.array(array, copy=True)
+        self._set = np.array(ids, dtype=np.int64, copy=True)
+        self.view = _read_only(self._array)
+
     def show(self, legal: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
         """The mask of ``legal`` (ids in range, an array the caller will not change)."""
         a = self._array

@@ -88,9 +88,6 @@ class StateBatch:
         self.observation_shape: tuple[int, ...] = tuple(self._core.observation_shape)
         #: plies after which a game is cut short and restarted (None: never)
         self.ply_cap = ply_cap
-        # the array legal_masks(update=True) last filled (it holds a reference, so the
-        # array's memory is never another's while the batch remembers what it wrote there)
-        self._kept_masks: npt.NDArray[np.uint8] | None = None
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> NoReturn:
         # (copy.copy would otherwise give a second object over the same games)
@@ -123,15 +120,9 @@ class StateBatch:
         arr: npt.NDArray[np.uint8] = _out(
             out, _U8, (self.num_envs, self.num_distinct_actions), "mask array"
         )
-        if check_flag(update, "update"):
-            mode = 2 if arr is self._kept_masks else 1
-            self._kept_masks = None  # (kept again only once the call succeeded)
-            self._core.legal_masks(arr, mode)
-            self._kept_masks = arr
-        else:
-            if arr is self._kept_masks:
-                self._kept_masks = None
-            self._core.legal_masks(arr)
+        # (the core keeps the array ``update`` filled last, and tells it from another under
+        # its guard: decided here, another thread's call could change the kept ids between)
+        self._core.legal_masks(arr, check_flag(update, "update"))
         return arr
 
     def legal_lists(

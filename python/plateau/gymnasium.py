@@ -205,12 +205,12 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         """The agent's action, then the bots' until the agent's next turn or the end.
         Everything is checked before anything changes: the episode (ResetNeeded), the action
         (InvalidActionError; IllegalActionError when ``illegal_action="raise"``)."""
+        self._check_steppable()
+        a = action_id(action, self.state.num_distinct_actions)
+        # (reading the action may have run the caller's code, e.g. its ``__index__``, which
+        # may have reset or stepped this environment: what is played on is read afresh)
+        self._check_steppable()
         s = self.state
-        if self._no_step is None and (s.is_terminal() or s.current_player != self.seat):
-            self._no_step = "the episode is over: call reset()"  # (the state was played on)
-        if self._no_step is not None:
-            raise ResetNeeded(self._no_step)
-        a = action_id(action, s.num_distinct_actions)
         if not s.is_legal(a):
             if self.illegal_action == "raise":
                 s.apply(a)  # raises IllegalActionError saying why
@@ -230,6 +230,14 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         if terminated or truncated:
             self._no_step = "the episode is over: call reset()"
         return self._observe(), reward, terminated, truncated, info
+
+    def _check_steppable(self) -> None:
+        """ResetNeeded unless the agent is to act in an episode still going."""
+        s = self.state
+        if self._no_step is None and (s.is_terminal() or s.current_player != self.seat):
+            self._no_step = "the episode is over: call reset()"  # (the state was played on)
+        if self._no_step is not None:
+            raise ResetNeeded(self._no_step)
 
     def render(self) -> Any:
         """The position in ``render_mode`` (None without one)."""

@@ -4,6 +4,9 @@ observations, returns, restarts), and bad input changes nothing."""
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -127,6 +130,46 @@ def test_masks_updated_in_place_equal_masks_written_whole(
         skip[step % N] = step % 3 == 0
         b.step(b.sample_random(), skip=skip)
     assert b.games_finished > 0
+
+
+def test_an_update_interleaved_with_another_arrays_update_is_still_right(
+    batch_variant: tuple[str, str],
+) -> None:
+    """Whether ``arr`` is the kept array is decided under the batch's guard: another call that
+    updates another array, run at any point of ``legal_masks`` where Python could switch
+    threads (here: at each line event of the method, as a tracer sees them), cannot make the
+    first call clear the wrong ids. (Decided in Python before the core call, it could.)"""
+    game, variant = batch_variant
+    b = new_batch(game, variant)
+    mine = np.zeros((N, b.num_distinct_actions), dtype=np.uint8)
+    other = np.zeros_like(mine)
+    code = plateau.StateBatch.legal_masks.__code__
+    at = {"line": 0, "seen": 0}  # the line event to interleave at, and those seen this time
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            at["seen"] += 1
+            if at["seen"] == at["line"] + 1:
+                b.legal_masks(other, update=True)
+        return local
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        return local if frame.f_code is code and frame.f_locals.get("out") is mine else None
+
+    while True:
+        b.legal_masks(mine, update=True)
+        b.step(b.sample_random())
+        at["seen"] = 0
+        sys.settrace(tracer)
+        try:
+            got = b.legal_masks(mine, update=True).copy()
+        finally:
+            sys.settrace(None)
+        assert np.array_equal(got, b.legal_masks()), at
+        if at["seen"] <= at["line"]:
+            break
+        at["line"] += 1
+    assert at["line"] >= 2  # (the tracer saw the method's lines)
 
 
 def test_a_draw_spares_only_its_own_check(batch_variant: tuple[str, str]) -> None:
