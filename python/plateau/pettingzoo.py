@@ -192,16 +192,16 @@ class PlateauAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]
                 )
             self._was_dead_step(action)
             return
-        a = action_id(action, self.state.num_distinct_actions)
+        act = action_id(action, self.state.num_distinct_actions)
         # (reading the action may have run the caller's code, e.g. its ``__index__``, which
         # may have reset or stepped this environment: what is played on is read afresh)
         if not self.agents:
             raise ResetNeeded("every agent is done: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            raise InvalidActionError(f"{agent} is done: its only action is None, got {a}")
+            raise InvalidActionError(f"{agent} is done: its only action is None, got {act}")
         s = self.state
-        s.apply(a)  # IllegalActionError: nothing changed
+        s.apply(act)  # IllegalActionError: nothing changed
         self._cumulative_rewards[agent] = 0.0
         infos = self.infos
         if s.is_terminal():
