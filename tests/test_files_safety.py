@@ -14,6 +14,7 @@ import os
 import pickle
 import random
 import resource
+import signal
 import subprocess
 import sys
 import threading
@@ -770,3 +771,92 @@ def test_a_key_given_twice_in_outside_json_is_refused_everywhere(tmp_path: Path)
     assert load_outside_json('{"a": 1, "a": 2}', ValueError, "x", OrderedDict) == OrderedDict(
         [("a", 1), ("a", 2)]
     )
+
+
+# -- what the command line shows of a file, and how it reads and writes one (a helper's audit) ---
+
+
+#: a short arena of random bots, for a results file (`plateau arena ARENA --games N --out F`)
+ARENA = ["arena", "--game", "plateau-x", "--variant", "mini", "--bots", "random,random"]
+
+
+def test_an_error_shows_no_terminal_escape_from_the_file(tmp_path: Path) -> None:
+    # (a record's unknown field name reached the terminal raw: it could retitle it, clear it)
+    name = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mzz"
+    record = {"format": "plateau-game-record", "version": 1, "game": "plateau-x"}
+    record.update({"variant": "mini", "options": {}, "actions": [], name: 1, "x" * 9000: 2})
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    done = run(["show", "--record", str(path)])
+    assert done.returncode == 2
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr
+    assert "unknown field(s) in record" in done.stderr and "\\x1b]0;PWNED" in done.stderr
+    assert len(done.stderr) < 2100 and "Traceback" not in done.stderr
+
+
+def test_an_arena_file_may_be_a_pipe(tmp_path: Path) -> None:
+    # (its first line was read to tell it from a record, then the path opened again: a pipe
+    # read once was empty the second time, a named pipe waited for ever)
+    path = tmp_path / "a.jsonl"
+    done = run(
+        [*ARENA, "--games", "2", "--out", str(path), "--no-progress"],
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    by_file = run(["show", "--record", str(path)])
+    by_pipe = run(["show", "--record", "/dev/stdin"], stdin=path.read_text())
+    assert by_file.returncode == by_pipe.returncode == 0, by_pipe.stderr
+    assert by_pipe.stdout == by_file.stdout
+    pipe = tmp_path / "fifo"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_text(path.read_text()), daemon=True)
+    writer.start()
+    by_fifo = run(["show", "--record", str(pipe)])
+    writer.join(10)
+    assert by_fifo.returncode == 0 and by_fifo.stdout == by_file.stdout
+
+
+def test_a_results_line_whose_players_are_lists_is_refused_by_line(tmp_path: Path) -> None:
+    # (the check hashed the items before it checked them: a TypeError traceback)
+    path = tmp_path / "a.jsonl"
+    assert (
+        run(
+            [*ARENA, "--games", "1", "--out", str(path), "--no-progress"],
+            timeout=120,
+        ).returncode
+        == 0
+    )
+    line = json.loads(path.read_text().splitlines()[0])
+    line["players"] = [[0], [1]]
+    path.write_text(json.dumps(line) + "\n")
+    for args in (["arena-report", str(path)], ["show", "--record", str(path)]):
+        done = run(args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert f"{path}:1:" in done.stderr and "players" in done.stderr
+
+
+def test_sigterm_while_an_output_is_written_leaves_no_temporary_file(tmp_path: Path) -> None:
+    # (only the arena turned SIGTERM into an exception: the others died at once, and the
+    # temporary file replace_file was writing stayed beside the output). In a process of its
+    # own: without the fix, the signal ends it.
+    script = """if True:
+        import os, signal, sys, time
+        from plateau import files
+        from plateau.cli import main
+        real_fsync = os.fsync
+        def fsync_then_sigterm(fd):
+            real_fsync(fd)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)  # (the handler raises here)
+        files.os.fsync = fsync_then_sigterm
+        code = main(["render", "--game", "plateau-x", "--variant", "mini", "--out", sys.argv[1]])
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # (given back)
+        sys.exit(code)
+    """
+    out = tmp_path / "page.svg"
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(out)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert "terminated by SIGTERM" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

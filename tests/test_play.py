@@ -87,3 +87,53 @@ def test_a_game_between_bots_runs_to_the_end() -> None:
 def test_a_seat_without_player_is_refused() -> None:
     with pytest.raises(ValueError, match="seat 1"):
         play(plateau.new_game("plateau-x", "mini"), [0], {}, read=lambda _p: "quit")
+
+
+@pytest.mark.parametrize(
+    ("saved", "other"),
+    [
+        ({"first_player": 2}, {}),  # (its pieces changed owners, another player was to act)
+        ({"board": "ep24"}, {}),  # (its ids are another board's: out of range, session over)
+    ],
+    ids=["plateau-x first_player", "empire-plateau board"],
+)
+def test_load_refuses_a_game_with_other_options_and_keeps_the_game(
+    tmp_path: Path, saved: dict[str, object], other: dict[str, object]
+) -> None:
+    game = "empire-plateau" if "board" in saved else "plateau-x"
+    record = plateau.new_game(game, **saved)
+    for _ in range(4):
+        record.apply(int(record.legal_actions()[-1]))
+    path = tmp_path / "g.json"
+    path.write_text(record.to_json())
+    state = plateau.new_game(game, **other)
+    state.apply(int(state.legal_actions()[0]))
+    before = state.history
+    read, out = _script([f"load {path}", "quit"])
+    play(state, list(range(state.num_players)), {}, read=read, write=out.append)
+    assert any("cannot load: that game has other options" in line for line in out), out
+    assert state.history == before
+    same = plateau.new_game(game, **saved)
+    read, out = _script([f"load {path}", "quit"])
+    play(same, list(range(same.num_players)), {}, read=read, write=out.append)
+    assert same.history == record.history
+
+
+def test_the_command_line_skips_a_huge_line_and_ends_on_bytes_that_are_not_utf8() -> None:
+    # (a line was read whole, however long; bytes that are not UTF-8 were a traceback)
+    import os
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "plateau", "play", "--game", "plateau-x", "--variant", "mini"]
+    args += ["--bots", "random"]
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    huge = subprocess.run(
+        args, input=b"x" * 300_000 + b"\n?\nquit\n", capture_output=True, timeout=60, env=env
+    )
+    assert huge.returncode == 0 and b"Traceback" not in huge.stderr, huge.stderr
+    assert b"a line of more than 10,000 characters: skipped" in huge.stdout
+    assert b"P@a1" in huge.stdout  # (the line after it was read: `?` listed the actions)
+    bad = subprocess.run(args, input=b"\xff\xfe\n?\n", capture_output=True, timeout=60, env=env)
+    assert bad.returncode == 0 and b"Traceback" not in bad.stderr, bad.stderr
+    assert b"not UTF-8 text" in bad.stdout

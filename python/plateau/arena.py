@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import io
 import itertools
 import json
 import math
@@ -45,7 +46,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
-from typing import Any, TypeVar, Union, cast
+from typing import Any, BinaryIO, TypeVar, Union, cast
 
 from plateau import files
 from plateau.adjudication import Adjudication, Judge
@@ -80,6 +81,7 @@ from plateau.pairings import FORMATS, Schedule, default_format, seat_order
 from plateau.rating import CrossTable, Rating, bradley_terry, elo_interval, signed, wilson
 from plateau.record import to_record
 from plateau.registry import GameSpec, check_data_options, game_info, resolve, spec_of
+from plateau.signals import ENDING_SIGNALS, Terminated, ending_signals_raise
 from plateau.sprt import SPRT, SPRTCounter, SPRTState
 from plateau.state import GameState, points_for_ranking
 from plateau.tournament import Tournament
@@ -354,7 +356,7 @@ _RESULT_FIELDS: FieldTable = {
     "openings": (lambda v: v is None or isinstance(v, str), "null or a string", False),
     "options": (lambda v: isinstance(v, dict), "an object (the game's options)", False),
     "players": (
-        lambda v: isinstance(v, list) and len(set(v)) == len(v) and all(_is_int(b, 0) for b in v),
+        lambda v: isinstance(v, list) and all(_is_int(b, 0) for b in v) and len(set(v)) == len(v),
         "a list of distinct bot numbers >= 0",
         False,
     ),
@@ -1210,22 +1212,30 @@ class ArenaResult:
 # -- running ------------------------------------------------------------------------------------
 
 
-def read_results(path: str | os.PathLike[str]) -> list[GameResult]:
+def read_results(path: str | os.PathLike[str], text: str | None = None) -> list[GameResult]:
     """The games in a JSON-lines file (a regular file or a pipe, read line by line: as many
     lines as it holds, each of at most ``plateau.files.MAX_INPUT_FILE_BYTES``); a torn last
     line (an interrupted write: not JSON, no newline after it) is ignored, any other bad line
     is an :class:`~plateau.InvalidResultsError` naming the file and line
-    (``games.jsonl:3: ...``)."""
-    return _read_results(path)[0]
+    (``games.jsonl:3: ...``). ``text``: the file's text, already read (a pipe can be read
+    once only); ``path`` then only names it in errors."""
+    return _read_results(path, text)[0]
 
 
-def _read_results(path: str | os.PathLike[str]) -> tuple[list[GameResult], list[int]]:
+def _read_results(
+    path: str | os.PathLike[str], text: str | None = None
+) -> tuple[list[GameResult], list[int]]:
     """``read_results``, and the lengths of the file's lines that are not blank."""
     out = []
     sizes = []
     lines: dict[int, int] = {}  # game index -> its line
     limit = files.MAX_INPUT_FILE_BYTES
-    with files.open_input(path, InvalidResultsError) as f:
+    source: BinaryIO = (
+        files.open_input(path, InvalidResultsError)
+        if text is None
+        else io.BytesIO(text.encode("utf-8", "surrogatepass"))
+    )
+    with source as f:
         for number in itertools.count(1):
             raw = f.readline(limit + 1)
             if not raw:
@@ -1420,47 +1430,6 @@ def _run_local(tasks: _Tasks, jobs: int) -> Generator[GameResult, None, None]:
     pool.shutdown()
 
 
-#: the signals that end an arena, stopping its workers and engines on the way out (SIGINT
-#: is Python's KeyboardInterrupt already)
-ENDING_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-
-
-class Terminated(SystemExit):
-    """The arena was told to end by a signal (SIGTERM, SIGHUP): raised in the main thread
-    while :func:`run` runs, so that its workers and engines are stopped on the way out, as on
-    Ctrl-C. A ``SystemExit`` with the code ``128 + signum``: uncaught, the process exits
-    with it, without a traceback."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(128 + signum)
-        self.signum = signum
-
-
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise Terminated(signum)
-
-
-@contextlib.contextmanager
-def _ending_signals_raise() -> Generator[None, None, None]:
-    """While the arena runs in the main thread, the :data:`ENDING_SIGNALS` that would end the
-    process at once (left at their default) raise :class:`Terminated` instead; handlers of
-    the caller's own and ignored signals (``nohup``) are left alone."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {}
-    for signum in ENDING_SIGNALS:
-        if signal.getsignal(signum) == signal.SIG_DFL:
-            previous[signum] = signal.signal(signum, _raise_terminated)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -1469,7 +1438,7 @@ def _stops_cleanly(fn: _F) -> _F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with _ending_signals_raise():
+        with ending_signals_raise():
             return fn(*args, **kwargs)
 
     return cast(_F, wrapper)

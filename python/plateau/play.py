@@ -9,9 +9,12 @@ bots' replies), ``save FILE`` and ``load FILE`` write and read the game record, 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 
 from plateau.bots import Bot
+from plateau.checks import shown
+from plateau.engine import printable
 from plateau.errors import (
     IllegalActionError,
     InvalidActionError,
@@ -27,6 +30,33 @@ HELP = (
     "commands: an action in the game's notation (legal lists them), "
     "legal (or ?), undo, save FILE, load FILE, help, quit"
 )
+
+
+#: the longest input line ``read_line`` takes (an action or a command is far shorter)
+MAX_LINE = 10_000
+
+
+class LineTooLong(InvalidArgumentError):
+    """An input line longer than ``MAX_LINE`` characters (skipped whole)."""
+
+
+def read_line(prompt: str) -> str:
+    """A line of standard input, as ``input(prompt)`` reads it, but at most ``MAX_LINE``
+    characters of it held: a longer line is skipped to its end and raises ``LineTooLong``
+    (piped input may hold a line of any length). A terminal's lines are read by ``input``."""
+    if sys.stdin is None or sys.stdin.isatty():
+        return input(prompt)
+    print(prompt, end="", flush=True)
+    line = sys.stdin.readline(MAX_LINE + 1)
+    if not line:
+        raise EOFError
+    if len(line) > MAX_LINE and not line.endswith("\n"):
+        while True:  # the rest of the line, a bounded piece at a time
+            rest = sys.stdin.readline(MAX_LINE)
+            if not rest or rest.endswith("\n"):
+                break
+        raise LineTooLong(f"(a line of more than {MAX_LINE:,} characters: skipped)")
+    return line.rstrip("\n")
 
 
 def play(
@@ -62,6 +92,12 @@ def play(
         except EOFError:
             write("\n(end of input)")
             return state
+        except UnicodeDecodeError:  # (what follows the bad bytes cannot be told apart)
+            write("\n(input that is not UTF-8 text: ending)")
+            return state
+        except LineTooLong as e:
+            write(str(e))
+            continue
         if not line:
             continue
         word, _, arg = line.partition(" ")
@@ -90,19 +126,26 @@ def play(
             try:
                 loaded = from_json(read_text_limited(arg, InvalidRecordError))
             except (OSError, ValueError) as e:
-                write(f"cannot load: {e}")
+                write(f"cannot load: {printable(str(e))}")
                 continue
             if (loaded.game, loaded.variant) != (state.game, state.variant):
-                write(f"cannot load: that is a {loaded.game}/{loaded.variant} game")
+                write(
+                    f"cannot load: that is a {printable(loaded.game)}/"
+                    f"{printable(loaded.variant)} game"
+                )
+                continue
+            if loaded.options != state.options:
+                # (its actions are ids of its own options' game: another board, or another
+                # first player, would replay them as other actions, or as none)
+                write(f"cannot load: that game has other options ({shown(loaded.options)})")
                 continue
             if loaded.setup_position() is not None:
                 write("cannot load: that game starts from a set-up position")
                 continue
             while state.ply:
                 state.undo()
-            for action in loaded.history:
-                state.apply(action)
-            write(f"loaded {arg}")
+            state.apply_all(loaded.history)  # (legal: the record was replayed to load it)
+            write(f"loaded {printable(arg)}")
             show()
         else:
             try:

@@ -55,7 +55,9 @@ def from_record(record: object) -> GameState:
     fields = {"format", "version", "game", "variant", "options", "actions", "result", "setup"}
     unknown = sorted(set(record) - fields)
     if unknown:
-        raise InvalidRecordError(f"unknown field(s) in record: {', '.join(unknown)}")
+        names = ", ".join(shown(k) for k in unknown[:10])
+        more = f" and {len(unknown) - 10:,} more" if len(unknown) > 10 else ""
+        raise InvalidRecordError(f"unknown field(s) in record: {names}{more}")
     game, variant, options = record.get("game"), record.get("variant"), record.get("options", {})
     actions = record.get("actions")
     if not isinstance(game, str) or not isinstance(variant, str):

@@ -6,7 +6,8 @@ the final ranking, and perft of the start position.
 The library's errors (:class:`plateau.PlateauError`: bad actions, records, options, arguments)
 and files that cannot be read or written end a command with one line ``plateau: error: ...`` and
 exit status 2; any other exception is a bug and shows its traceback. Ctrl-C and SIGTERM/SIGHUP
-end it with 130 and 128 + the signal's number.
+end it with 130 and 128 + the signal's number, after what was under way is cleaned up (a
+temporary file of an output removed, an arena's workers and engines stopped).
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ from plateau.cli import (
     view,
 )
 from plateau.cli.common import RESUME_HINT, parse_option
+from plateau.engine import printable
 from plateau.errors import PlateauError
+from plateau.signals import ending_signals_raise
 
 __all__ = ["build_parser", "main", "parse_option"]
 
@@ -58,6 +61,26 @@ COMMANDS = (
     engine,
     bench,
 )
+
+
+#: the longest error message the command line prints (a longer one is cut in the middle)
+MAX_ERROR = 2000
+
+
+def error_text(e: BaseException) -> str:
+    r"""The message of ``e`` as the command line prints it: what it quotes of a file or an
+    engine may hold anything, so every character that is not printable but a line break is
+    escaped (no terminal escape reaches the terminal), and the whole is cut to ``MAX_ERROR``
+    characters.
+
+    >>> error_text(ValueError("unknown field 'x\x1b]0;PWNED\x07'"))
+    "unknown field 'x\\x1b]0;PWNED\\x07'"
+    """
+    text = "\n".join(printable(line) for line in str(e).split("\n"))
+    if len(text) > MAX_ERROR:
+        cut = len(text) - MAX_ERROR + 40
+        text = f"{text[: MAX_ERROR // 2]}...<{cut:,} characters>...{text[-(MAX_ERROR // 2 - 40) :]}"
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,17 +108,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["demo", *(argv or [])])
     try:
-        return int(args.func(args))
+        with ending_signals_raise():  # (SIGTERM, SIGHUP: a temporary file is removed, ...)
+            return int(args.func(args))
     except BrokenPipeError:  # `plateau show | head`: the reader left; stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except (PlateauError, OSError) as e:  # the library refused input, or a file: one line
-        print(f"plateau: error: {e}", file=sys.stderr)
+        print(f"plateau: error: {error_text(e)}", file=sys.stderr)
         return 2
     # anything else is a bug: its traceback shows
     except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or a signal ending an arena
-        signum = getattr(e, "signum", None)  # plateau.arena.Terminated: SIGTERM, SIGHUP
+        signum = getattr(e, "signum", None)  # plateau.signals.Terminated: SIGTERM, SIGHUP
         if isinstance(e, SystemExit) and not isinstance(signum, int):
             raise
         hint = RESUME_HINT

@@ -162,7 +162,7 @@ def load_game(path: str, game_index: int | None = None) -> tuple[GameState, str]
             )
         state = from_json(text)
         return state, f"{os.path.basename(path)}: {state.game} {state.variant}"
-    results = arena.read_results(path)
+    results = arena.read_results(path, text)  # (read once: the file may be a pipe)
     if not results:
         raise InvalidArgumentError(f"{path}: no arena game in the file")
     chosen = results[0] if game_index is None else None

@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from plateau.bots import make_bot
-    from plateau.play import HELP, play
+    from plateau.play import HELP, play, read_line
 
     if args.load is not None:  # first: the bots are checked against the game actually played
         state = from_json(read_text_limited(args.load, InvalidRecordError))
@@ -48,5 +48,5 @@ def run(args: argparse.Namespace) -> int:
     for bot in bots.values():
         bot.check_game(state)  # before the first move, not in the middle of the game
     print(HELP)
-    play(state, humans, bots)
+    play(state, humans, bots, read=read_line)
     return 0
