@@ -78,6 +78,12 @@ cdef class BatchCore:
     def observation_shape(self) -> tuple:
         return self.obs_shape
 
+    @property
+    def max_legal(self) -> int:
+        """At least the number of legal actions of any position of the game (a list of any
+        position fits in this many ids)."""
+        return self.list_cap
+
     cdef int _enter(self) except -1:
         # one method at a time per batch: two threads must step two batches, not one
         if self._busy:

@@ -372,3 +372,34 @@ def test_batch_env_reused_masks_and_legal_ids(pg: Any, game: str, variant: str) 
         reused.step(actions)
     narrow, counts = reused.legal_actions(width=2)
     assert narrow.shape == (n, 2) and (counts >= 1).all()
+
+
+def test_batch_env_runs_one_call_at_a_time(pg: Any) -> None:
+    # (a step is several calls of the batch: another thread's call between them made the step
+    # raise after it was applied, its rewards and final observations lost)
+    import threading
+
+    env = pg.BatchEnv("plateau-x", "mini", num_envs=4, seed=1)
+    env.reset(seed=1)
+    inside, go_on = threading.Event(), threading.Event()
+    real_step = env.batch.step
+
+    def slow_step(*args: Any, **kwargs: Any) -> Any:
+        inside.set()
+        assert go_on.wait(30)
+        return real_step(*args, **kwargs)
+
+    env.batch.step = slow_step
+    results: list[Any] = []
+    stepper = threading.Thread(target=lambda: results.append(env.step(env.sample_legal())))
+    stepper.start()
+    assert inside.wait(30)
+    before = env.batch.hashes().tolist()
+    for call in (env.action_masks, env.sample_legal, env.legal_actions, env.reset):
+        with pytest.raises(RuntimeError, match="in use by another thread"):
+            call()
+    assert env.batch.hashes().tolist() == before
+    go_on.set()
+    stepper.join(30)
+    assert len(results) == 1 and env.batch.plies().tolist() == [1, 1, 1, 1]
+    assert env.action_masks().shape == (4, env.single_action_space.n)

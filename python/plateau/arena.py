@@ -1580,7 +1580,7 @@ def run(
     plies then the bots' moves, and ``GameResult.opening`` names the opening.
 
     Run from the main thread, SIGTERM and SIGHUP end it as Ctrl-C does (its workers and
-    engines stop, the games so far stay in ``out``), by :class:`Terminated`."""
+    engines stop, the games so far stay in ``out``), by :class:`plateau.signals.Terminated`."""
     spec = spec_of(game, variant, options)
     probe = spec.new_game()
     # (the cheap checks first: the bots are built and engines started below)

@@ -136,10 +136,11 @@ class StateBatch:
         ids and about 100 legal actions a position). A game with more than ``width`` legal
         actions gets its first ``width`` (its count says how many there are). ``width``
         defaults to 256, or to the second dimension of ``ids`` when given (a ``width`` given
-        with ``ids`` must equal it); at least 1."""
+        with ``ids`` must equal it); at least 1, at most 256 or the most legal actions a
+        position of the game can have, whichever is more (a wider list would be padding)."""
         if width is None:
             width = ids.shape[1] if isinstance(ids, np.ndarray) and ids.ndim == 2 else 256
-        width = check_int(width, "width", 1, 2**31)
+        width = check_int(width, "width", 1, max(256, self._core.max_legal) + 1)
         ids = _out(ids, _I64, (self.num_envs, width), "id array")
         counts = _out(counts, _I32, (self.num_envs,), "count array")
         self._core.legal_lists(ids, counts)

@@ -15,8 +15,11 @@
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any, cast
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import gymnasium
 import numpy as np
@@ -244,6 +247,26 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         return render_state(self.state, self.render_mode)
 
 
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _one_at_a_time(method: _Method) -> _Method:
+    """A :class:`BatchEnv` method that runs alone: called while another of them runs in another
+    thread, it raises RuntimeError and changes nothing (a step is several calls of the batch:
+    another thread's call between them would have failed the step after it was applied)."""
+
+    @functools.wraps(method)
+    def alone(self: BatchEnv, *args: Any, **kwargs: Any) -> Any:
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("this environment is in use by another thread")
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._lock.release()
+
+    return cast(_Method, alone)
+
+
 class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):  # type: ignore[misc,unused-ignore]
     """``num_envs`` self-play games of ``game`` and ``variant`` in one
     :class:`plateau.StateBatch` (options as the batch takes them; ``ply_cap`` truncates).
@@ -273,7 +296,9 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
     a fresh array each call.
 
     A step before the first ``reset()`` raises :class:`ResetNeeded`; a refused step or reset
-    changes nothing.
+    changes nothing. One call at a time: a call while another runs in another thread raises
+    RuntimeError and changes nothing (``batch`` is the environment's own: called directly
+    meanwhile, it may fail a step after the step was applied).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -307,6 +332,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         self.variant = self.game_spec.variant
         self._ply_cap = ply_cap
         self.batch = StateBatch(self.game_spec, None, num_envs, seed, ply_cap)
+        self._lock = threading.Lock()  # (held by each call: one at a time)
         self.num_envs = self.batch.num_envs
         self.num_players = self.batch.num_players
         shape = self.batch.observation_shape
@@ -329,6 +355,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         )
         self._masks_view = None if self._masks is None else _read_only(self._masks.view(np.bool_))
 
+    @_one_at_a_time
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Legal actions of the seat to act in each game, bool ``(num_envs, actions)``; with
         ``reuse_masks=True`` the kept buffer, overwritten at the next call."""
@@ -337,6 +364,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         self.batch.legal_masks(self._masks, update=True)
         return self._masks_view
 
+    @_one_at_a_time
     def legal_actions(
         self, width: int | None = None
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
@@ -353,10 +381,12 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
             ids, counts = self.batch.legal_lists(most)
         return ids[:, :most] if most < self._width else ids, counts
 
+    @_one_at_a_time
     def sample_legal(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per game (the batch's seeded generator)."""
         return self.batch.sample_random()
 
+    @_one_at_a_time
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
@@ -375,6 +405,7 @@ class BatchEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDA
         self._reset_done = True
         return self.batch.observations(), {"player": self.batch.current_players()}
 
+    @_one_at_a_time
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[

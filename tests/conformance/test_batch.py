@@ -377,6 +377,13 @@ def test_bad_output_arrays(batch_variant: tuple[str, str]) -> None:
     with pytest.raises(ValueError, match="shape"):
         b.legal_lists(5, ids=np.zeros((N, 10), dtype=np.int64))
     assert b.legal_lists(ids=np.zeros((N, 10), dtype=np.int64))[0].shape == (N, 10)
+    # at most the longest list a position can have, or 256: past that, a width was written
+    # as padding however large (2**27: a GiB a game)
+    widest = max(256, b._core.max_legal)
+    assert b.legal_lists(widest)[0].shape == (N, widest)
+    for width in (widest + 1, 2**27):
+        with pytest.raises(ValueError, match=f"width must be an int in \\[1, {widest + 1}\\)"):
+            b.legal_lists(width)
     frozen = np.zeros((N, a), dtype=np.uint8)
     frozen.flags.writeable = False
     with pytest.raises(ValueError, match="writeable"):
