@@ -860,3 +860,18 @@ def test_sigterm_while_an_output_is_written_leaves_no_temporary_file(tmp_path: P
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
     assert "terminated by SIGTERM" in done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_an_empty_output_name_is_refused_before_any_file_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (realpath made it the current folder: a temporary file was made in its parent, then
+    # the rename failed with "Is a directory")
+    from plateau.files import replace_file
+
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    with pytest.raises(FileNotFoundError, match="no file name given"):
+        replace_file("", "x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["work"] and not list(work.iterdir())

@@ -16,6 +16,7 @@ was, never a truncated one."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -104,6 +105,8 @@ def replace_file(path: str | os.PathLike[str], data: str | bytes) -> None:
     (its target is replaced); an existing file keeps its permissions, a new one gets the
     umask's. What is not a regular file (``/dev/stdout``, a named pipe) is written in place."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
+    if not os.fspath(path):  # (realpath would make it the current folder)
+        raise FileNotFoundError(errno.ENOENT, "no file name given", "")
     target = os.path.realpath(os.fspath(path))
     with contextlib.suppress(FileNotFoundError):
         if not stat.S_ISREG(os.stat(target).st_mode):
