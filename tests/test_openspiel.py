@@ -234,6 +234,13 @@ def test_deserialize_state_replays_and_never_unpickles(pyspiel: Any) -> None:
     assert g.deserialize_state(hostile).history() == [] and ran == []
     for bad, match in [
         ("history=0:x\nmove_number=1\n", "player:action"),
+        # digits that are not ASCII: int() refuses '²' and reads '٣' as 3
+        ("history=0:\u00b2\nmove_number=1\n", "entry 0: not player:action: '0:\u00b2'"),
+        ("history=0:\u0663\nmove_number=1\n", "entry 0: not player:action: '0:\u0663'"),
+        ("history=\u0660:3\nmove_number=1\n", "player:action"),
+        # ids too long for int() (over 4,300 digits), shown cut
+        ("history=0:" + "1" * 5000 + "\nmove_number=1\n", r"player:action: '0:1111.*characters"),
+        ("history=" + "0" * 5000 + ":3\nmove_number=1\n", "player:action"),
         ("history=1:0\nmove_number=1\n", "does not act"),
         ("history=0:999999\nmove_number=1\n", "entry 0"),
         ("history=\nmove_number=3\n", "move_number"),

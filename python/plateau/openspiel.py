@@ -36,6 +36,7 @@ pyspiel's own ``deserialize_game_and_state`` does unpickle it, as for every Pyth
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,11 @@ from plateau.state import GameState
 DEFAULT_MAX_GAME_LENGTH = 10_000
 
 _OPTION_TYPES = (bool, int, float, str)
+
+#: a player or action id in a serialized history: ASCII digits only (str.isdigit also takes
+#: '²' and '٣', which int() refuses or reads as 3), at most 18 (below 2**63, and no int() of
+#: over 4,300 digits, which Python refuses)
+_HISTORY_ID = re.compile(r"[0-9]{1,18}")
 
 
 def short_name(game: str) -> str:
@@ -169,7 +175,7 @@ class PlateauGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
         entries = lines[0][len("history=") :]
         for i, entry in enumerate(entries.split(",") if entries else []):
             player, _, action = entry.partition(":")
-            if not (player.isdigit() and action.isdigit()):
+            if not (_HISTORY_ID.fullmatch(player) and _HISTORY_ID.fullmatch(action)):
                 raise InvalidArgumentError(f"history entry {i}: not player:action: {shown(entry)}")
             if int(player) != state.current_player():
                 raise InvalidArgumentError(
