@@ -3,6 +3,7 @@ algorithms (random simulation with serialization, MCTS, information-set MCTS).""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -209,6 +210,20 @@ def test_deepcopy_keeps_the_history_as_clone_does(pyspiel: Any) -> None:
         assert twin.serialize() == s.serialize()
         twin.apply_action(twin.legal_actions()[0])
         assert len(s.history()) == 4  # independent
+
+
+def test_resample_from_infostate_refuses_a_draw_outside_0_1(pyspiel: Any) -> None:
+    g = load(pyspiel, "albea-plateau", "standard")
+    state = g.new_initial_state()
+    p = state.current_player()
+    for good in (0.0, 0.5, np.float32(0.25), np.float64(0.999), 0):
+        state.resample_from_infostate(p, lambda good=good: good)
+    # (NaN leaked ValueError, inf OverflowError, a str a MemoryError from int(str * 2**53))
+    for bad in (math.nan, math.inf, -math.inf, 1.0, -0.5, True, "x", None, 10**5000, [0.5]):
+        with pytest.raises(plateau.InvalidArgumentError, match="sampler: a draw"):
+            state.resample_from_infostate(p, lambda bad=bad: bad)
+    with pytest.raises(plateau.InvalidArgumentError, match="sampler: a probability sampler"):
+        state.resample_from_infostate(p, 0.5)
 
 
 def test_deserialize_state_replays_and_never_unpickles(pyspiel: Any) -> None:

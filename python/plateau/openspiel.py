@@ -60,6 +60,19 @@ _OPTION_TYPES = (bool, int, float, str)
 _HISTORY_ID = re.compile(r"[0-9]{1,18}")
 
 
+def _uniform_draw(value: object) -> float:
+    """``value`` as a sampler's draw: a real number (not bool), finite, in [0, 1)
+    (InvalidArgumentError otherwise: NaN, inf or a str would fail in ``int()`` or run out of
+    memory)."""
+    if (
+        isinstance(value, (int, float, np.floating))
+        and not isinstance(value, bool)
+        and 0 <= value < 1  # (False for NaN and the infinities; no float() of a huge int)
+    ):
+        return float(value)
+    raise InvalidArgumentError(f"sampler: a draw is a finite number in [0, 1), got {shown(value)}")
+
+
 def short_name(game: str) -> str:
     """The OpenSpiel name of a registry id: ``plateau-x`` -> ``plateau_x``."""
     return game.replace("-", "_")
@@ -269,13 +282,21 @@ class PlateauState(pyspiel.State):  # type: ignore[misc,unused-ignore]
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> PlateauState:
         """A state consistent with what ``player`` knows (``sampler``: an OpenSpiel
-        probability sampler or None; a uniform draw from it seeds the determinization).
+        probability sampler or None; a uniform draw from it, a number in [0, 1), seeds the
+        determinization: InvalidArgumentError for another draw or sampler).
 
         In the sample, ``player``'s information state is theirs in this state; another
         player's is ``player``'s view of the history with that player's observation of the
         sampled world (what they would know there), so that equal keys mean equal legal
         actions, as information-set MCTS needs."""
-        seed = int(sampler() * 2**53) if callable(sampler) else int(np.random.randint(2**62))
+        if sampler is None:
+            seed = int(np.random.randint(2**62))
+        elif callable(sampler):
+            seed = int(_uniform_draw(sampler()) * 2**53)
+        else:
+            raise InvalidArgumentError(
+                f"sampler: a probability sampler (callable) or None, got {shown(sampler)}"
+            )
         sample = self.plateau_state.resample_hidden(player, seed)
         game = self.get_game()
         if not sample.is_determinization:
