@@ -10,6 +10,7 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import stat
 import sys
 import time
@@ -230,6 +231,65 @@ def test_a_yardstick_program_speaks_the_protocol(
     assert row.yardstick == native.name and row.theirs == small.nodes / 0.25
     info = with_spec(monkeypatch, game, yardsticks=(native,))
     assert bench.bench_playouts(info, quick=True, sticks=sticks).theirs == 5000.0
+
+
+@pytest.mark.parametrize(
+    "script,pattern",
+    [
+        # (each was a traceback: CalledProcessError, KeyError, ValueError, OverflowError,
+        # UnicodeDecodeError; or no error at all)
+        ("echo broken >&2; exit 3", "perft: exit status 3: 'broken'"),
+        ("echo seconds=0.25", r"nodes= is not a whole number in its output 'seconds=0.25\\n'$"),
+        ("echo nodes=abc seconds=0.25", "nodes= is not a whole number"),
+        ("echo nodes=1e999 seconds=0.25", "nodes= is not a whole number"),
+        ("echo nodes=" + "9" * 5000 + " seconds=0.25", "nodes= is not a whole number"),
+        ("echo nodes=20 seconds=1e999", "seconds= is not a finite number >= 0"),
+        ("echo nodes=20 seconds=nan", "seconds= is not a finite number >= 0"),
+        ("echo nodes=20 seconds=-1", "seconds= is not a finite number >= 0"),
+        ("printf 'nodes=20 \\377\\033[2J'", r"seconds= is not .* 'nodes=20 \ufffd\\x1b\[2J'$"),
+        ("exec sleep 30", "perft: no answer in 0.5 s"),
+    ],
+)
+def test_a_misbehaving_yardstick_program_is_named_in_one_line(
+    script: str,
+    pattern: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from plateau import yardsticks
+
+    program = tmp_path / "yardstick"
+    program.write_text(f"#!/bin/sh\n{script}\n")
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setattr(yardsticks, "TIMEOUT", 0.5)
+    native = yardsticks.program()
+    assert native.perft is not None
+    with pytest.raises(plateau.InvalidArgumentError, match=re.escape(f"--yardstick '{program}'")):
+        native.perft(str(program), plateau.new_game("plateau-x"), 1)
+    with pytest.raises(plateau.InvalidArgumentError, match=pattern):
+        native.perft(str(program), plateau.new_game("plateau-x"), 1)
+    # through the command line: one line, exit status 2
+    small = small_position("plateau-x")
+    with_spec(monkeypatch, "plateau-x", positions=(small,), midgame=small.label)
+    assert main(["bench", "--game", "plateau-x", "--quick", "--yardstick", str(program)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"plateau: error: --yardstick '{program}'")
+    assert not any("Traceback" in line for line in err)
+
+
+def test_a_yardstick_program_that_cannot_run_is_named(tmp_path: Path) -> None:
+    from plateau import yardsticks
+
+    native = yardsticks.program()
+    assert native.playouts is not None
+    with pytest.raises(plateau.InvalidArgumentError, match="playouts: cannot run it"):
+        native.playouts(str(tmp_path / "absent"), "standard", 10, 1)
+    program = tmp_path / "yardstick"
+    program.write_text("#!/bin/sh\necho plies_per_s=inf\n")
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    with pytest.raises(plateau.InvalidArgumentError, match="plies_per_s= is not a finite"):
+        native.playouts(str(program), "standard", 10, 1)
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ names in its registry entry (``BenchSpec.yardsticks``).
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import subprocess
@@ -18,17 +19,60 @@ import time
 from typing import TYPE_CHECKING
 
 from plateau.bench_spec import Yardstick
+from plateau.checks import shown
 from plateau.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     from plateau.state import GameState
 
 
-def _run(path: str, *args: str) -> dict[str, float]:
-    out = subprocess.run(
-        [path, *args], capture_output=True, text=True, check=True, timeout=600
-    ).stdout
-    return {k: float(v) for k, v in re.findall(r"(\w+)=([0-9.eE+-]+)", out)}
+#: how long one call of a yardstick program may take (a perft at the bench's depth takes
+#: seconds: this only stops one that hangs)
+TIMEOUT = 600.0
+
+
+def _run(path: str, *args: str) -> str:
+    """What ``path`` prints when run with ``args``: InvalidArgumentError naming the program if
+    it cannot be run, fails, or does not end within ``TIMEOUT``."""
+    what = f"--yardstick {shown(path)} {args[0]}"
+    try:
+        done = subprocess.run(
+            [path, *args],
+            capture_output=True,
+            text=True,
+            errors="replace",  # (bytes that are not text are shown, not a UnicodeDecodeError)
+            timeout=TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        raise InvalidArgumentError(f"{what}: no answer in {TIMEOUT:g} s") from None
+    except OSError as e:
+        raise InvalidArgumentError(f"{what}: cannot run it: {e.strerror or e}") from None
+    if done.returncode != 0:
+        raise InvalidArgumentError(
+            f"{what}: exit status {done.returncode}: {shown(done.stderr.strip() or done.stdout)}"
+        )
+    return done.stdout
+
+
+#: the values of the fields a yardstick program prints: a count, a duration or a rate
+_COUNT = re.compile(r"[0-9]{1,18}")  # (below 2**63)
+_NUMBER = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _field(path: str, out: str, key: str, count: bool = False) -> float:
+    """The value of ``key=V`` in ``out`` (the last, if printed twice): a count or a finite
+    number >= 0; InvalidArgumentError naming the program, the field and its output otherwise."""
+    values = re.findall(rf"(?<!\w){key}=(\S*)", out)
+    if values:
+        v = values[-1]
+        if count and _COUNT.fullmatch(v):
+            return int(v)
+        if not count and _NUMBER.fullmatch(v) and math.isfinite(x := float(v)):
+            return x
+    kind = "a whole number" if count else "a finite number >= 0"
+    raise InvalidArgumentError(
+        f"--yardstick {shown(path)}: {key}= is not {kind} in its output {shown(out)}"
+    )
 
 
 def _needs(path: str | None) -> str:
@@ -38,12 +82,15 @@ def _needs(path: str | None) -> str:
 
 
 def _program_perft(path: str | None, state: GameState, depth: int) -> tuple[int, float]:
-    y = _run(_needs(path), "perft", state.variant, str(depth), *state.history_strings())
-    return int(y["nodes"]), y["seconds"]
+    path = _needs(path)
+    y = _run(path, "perft", state.variant, str(depth), *state.history_strings())
+    return int(_field(path, y, "nodes", count=True)), _field(path, y, "seconds")
 
 
 def _program_playouts(path: str | None, variant: str, n: int, seed: int) -> float:
-    return _run(_needs(path), "playouts", variant, str(n), str(seed))["plies_per_s"]
+    path = _needs(path)
+    y = _run(path, "playouts", variant, str(n), str(seed))
+    return _field(path, y, "plies_per_s")
 
 
 def program(name: str = "native yardstick") -> Yardstick:
