@@ -354,6 +354,26 @@ def test_render_writes_png(record_file: tuple[Path, Any], tmp_path: Path) -> Non
     assert out.read_bytes().startswith(b"\x89PNG")
 
 
+@pytest.mark.render
+def test_a_png_smaller_than_a_pixel_is_refused(
+    record_file: tuple[Path, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (cairosvg failed inside with "ValueError: The SVG size is undefined")
+    require_extra("cairosvg", "render")
+    from plateau.render import png, rgb_array
+
+    s = plateau.new_game("plateau-x")  # 444 x 564 px at scale 1 (0.444 wide rounds to 0)
+    with pytest.raises(plateau.InvalidArgumentError, match=r"smaller than a pixel: 444 x 564 px"):
+        png(s, scale=0.001)
+    with pytest.raises(plateau.InvalidArgumentError, match=r"0\.444 x 0\.564 px at this scale"):
+        rgb_array(s, scale=0.001)
+    assert rgb_array(s, scale=1 / 400).shape == (1, 1, 3)  # 1.11 x 1.41 px: one pixel
+    path, _ = record_file
+    out = tmp_path / "pos.png"
+    assert main(["render", "--record", str(path), "--out", str(out), "--scale", "0.001"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1 and not out.exists()
+
+
 # -- the viewer in a real browser -----------------------------------------------------------------
 
 CHROMIUM = "/usr/bin/chromium"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import re
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -103,14 +104,24 @@ def check_png() -> None:
 def png(
     state: GameState, viewer: int | None = None, last: bool = True, scale: float = 1.0
 ) -> bytes:
-    """The picture of :func:`svg` as PNG bytes, ``scale`` times its size in pixels (needs
-    the ``render`` extra: ``pip install "plateau[render]"``)."""
+    """The picture of :func:`svg` as PNG bytes, ``scale`` times its size in pixels
+    (InvalidArgumentError if that rounds to under one pixel; needs the ``render`` extra:
+    ``pip install "plateau[render]"``)."""
     cairosvg = _import_png("cairosvg", "PNG pictures need cairosvg")
     if isinstance(scale, bool) or not (isinstance(scale, (int, float)) and 0 < scale <= 16):
         raise InvalidArgumentError(f"scale must be a number in (0, 16], got {scale!r}")
-    out: bytes = cairosvg.svg2png(
-        bytestring=svg(state, viewer, last).encode("utf-8"), scale=float(scale)
-    )
+    text = svg(state, viewer, last)
+    size = re.match(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"', text)
+    assert size is not None  # svg() writes the picture's width and height first
+    width, height = float(size[1]), float(size[2])
+    # (cairosvg makes a picture of round(size * scale) pixels, and fails on one of 0 with
+    # "ValueError: The SVG size is undefined")
+    if round(width * scale) < 1 or round(height * scale) < 1:
+        raise InvalidArgumentError(
+            f"scale {scale!r} makes the picture smaller than a pixel: {width:g} x {height:g} "
+            f"px at scale 1, {width * scale:.3g} x {height * scale:.3g} px at this scale"
+        )
+    out: bytes = cairosvg.svg2png(bytestring=text.encode("utf-8"), scale=float(scale))
     return out
 
 
