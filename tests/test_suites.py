@@ -223,6 +223,32 @@ def test_suite_positions_that_do_not_replay_are_refused(tmp_path: Path) -> None:
         write_suite(path, [bad])
         with pytest.raises(InvalidResultsError, match=message):
             run_suite(str(path), "random", 0.1)
+    # each names the file and line, and the id shown safely (cut, its escapes written out)
+    hostile = "\x1b]0;owned\x07" + "i" * 9000
+    for bad, message in [
+        (
+            SuitePosition(**{**good.__dict__, "id": hostile, "actions": ["nonsense"]}),
+            "does not replay",
+        ),
+        (
+            SuitePosition(**{**good.__dict__, "id": hostile, "to_move": 1 - good.to_move}),
+            "after its",
+        ),
+        (
+            SuitePosition(**{**good.__dict__, "id": hostile, "winning": ["zz"], "best": ["zz"]}),
+            "a winning",
+        ),
+    ]:
+        path = tmp_path / "bad.jsonl"
+        write_suite(path, [good, bad])
+        with pytest.raises(InvalidResultsError) as caught:
+            run_suite(str(path), "random", 0.1)
+        text = str(caught.value)
+        assert text.startswith(f"{path}:2: position '\\x1b]0;owned\\x07iii")
+        assert "characters>...iii" in text and f"iii': {message}" in text
+        assert "\x1b" not in text and len(text) < 600
+    with pytest.raises(InvalidResultsError, match=r"twice\.jsonl:2: the id 't-0' is used twice"):
+        read_suite(twice)
     torn = tmp_path / "torn.jsonl"
     torn.write_text(good.to_line()[:50])
     with pytest.raises(InvalidResultsError, match=r"torn\.jsonl:1: not JSON"):

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from plateau.checks import FieldTable, check_fields, load_outside_json
+from plateau.checks import FieldTable, check_fields, load_outside_json, shown
 from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
 from plateau.files import read_text_limited
 from plateau.registry import check_data_options, game_info, games, new_game
@@ -62,6 +62,17 @@ class SuitePosition:
     options: dict[str, Any] = field(default_factory=dict)
     #: ``winning`` is complete within this many actions (None: at any distance)
     within: int | None = None
+    #: ``file:line`` of the position in its suite, as :func:`read_suite` read it ("": not from
+    #: a file), named by errors; not a field of the line
+    source: str = field(default="", compare=False, repr=False)
+
+    def _named(self) -> str:
+        # (the id is text of the file: up to 10,000 characters, maybe terminal escapes)
+        return (
+            f"{self.source}: position {shown(self.id)}"
+            if self.source
+            else f"position {shown(self.id)}"
+        )
 
     def state(self) -> GameState:
         """The position, replayed from the start (:class:`~plateau.InvalidResultsError` if the
@@ -71,10 +82,10 @@ class SuitePosition:
             for text in self.actions:
                 state.apply(text)
         except PlateauError as e:
-            raise InvalidResultsError(f"position {self.id}: does not replay: {e}") from None
+            raise InvalidResultsError(f"{self._named()}: does not replay: {e}") from None
         if state.is_terminal() or state.current_player != self.to_move:
             raise InvalidResultsError(
-                f"position {self.id}: after its actions, player {state.current_player} is to "
+                f"{self._named()}: after its actions, player {state.current_player} is to "
                 f"move{' in a finished game' if state.is_terminal() else ''}, not {self.to_move}"
             )
         return state
@@ -84,10 +95,11 @@ class SuitePosition:
         try:
             return {state.parse_action(text) for text in self.winning}
         except PlateauError as e:
-            raise InvalidResultsError(f"position {self.id}: a winning action: {e}") from None
+            raise InvalidResultsError(f"{self._named()}: a winning action: {e}") from None
 
     def to_line(self) -> str:
         data = asdict(self)
+        del data["source"]
         if data["within"] is None:
             del data["within"]
         return json.dumps({"format": FORMAT, **data})
@@ -158,8 +170,9 @@ def read_suite(path: str | os.PathLike[str]) -> list[SuitePosition]:
         except InvalidResultsError as e:
             raise InvalidResultsError(f"{path}:{number}: {e}") from None
         if pos.id in ids:
-            raise InvalidResultsError(f"{path}:{number}: the id {pos.id!r} is used twice")
+            raise InvalidResultsError(f"{path}:{number}: the id {shown(pos.id)} is used twice")
         ids.add(pos.id)
+        pos.source = f"{path}:{number}"
         out.append(pos)
     return out
 
