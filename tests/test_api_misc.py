@@ -648,6 +648,29 @@ def test_cli_refuses_impossible_numbers(
     assert fragment in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("depth", "fragment"),
+    [
+        ("64", "argument --perft-depth: must be an int in [0, 64), got 64"),
+        ("-1", "argument --perft-depth: must be an int in [0, 64), got -1"),
+        ("9" * 30, f"argument --perft-depth: must be an int in [0, 64), got {'9' * 30}"),
+        ("9" * 5000, "argument --perft-depth: '99999"),  # (int() refuses it: shown cut)
+    ],
+)
+def test_demo_refuses_a_perft_depth_perft_refuses(
+    capsys: pytest.CaptureFixture[str], depth: str, fragment: str
+) -> None:
+    # (the rule of GameState.perft, refused as the arguments are parsed: the demo counted
+    # depths 1, 2, ... up to it, which never ends; parsed alone so the old code cannot hang)
+    parser = plateau.cli.build_parser()
+    with pytest.raises(SystemExit) as info:
+        parser.parse_args(["demo", "--perft-depth", depth])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert fragment in err and len(err) < 1000
+    assert parser.parse_args(["demo", "--perft-depth", "63"]).perft_depth == 63
+
+
 def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         plateau.cli.main(["--version"])

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from plateau.checks import load_outside_json
+from plateau.checks import load_outside_json, shown
 from plateau.clock import MAX_SECONDS
 from plateau.errors import InvalidArgumentError, InvalidRecordError, InvalidResultsError
 from plateau.files import read_text_limited
@@ -92,6 +92,24 @@ def int_at_least(low: int) -> Callable[[str], int]:
     return parse
 
 
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an int in [``low``, ``high``), the rule and words of the library's
+    check (so ``demo --perft-depth 64`` is refused before it counts depths 1 to 63)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:  # (also a number of over 4,300 digits: shown cut)
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not an integer") from None
+        if not low <= value < high:
+            raise argparse.ArgumentTypeError(
+                f"must be an int in [{low}, {high}), got {shown(value)}"
+            )
+        return value
+
+    return parse
+
+
 def positive_float(text: str) -> float:
     """A finite number > 0 (argparse type)."""
     try:
@@ -117,6 +135,8 @@ def positive_seconds(text: str) -> float:
 
 POSITIVE = int_at_least(1)
 NON_NEGATIVE = int_at_least(0)
+#: a perft depth, as ``GameState.perft`` takes it (below the core's PERFT_MAX_DEPTH)
+PERFT_DEPTH = int_in(0, 64)
 
 
 def record_alone(args: argparse.Namespace) -> None:

@@ -7,7 +7,7 @@ import argparse
 import random
 import time
 
-from plateau.cli.common import NON_NEGATIVE, POSITIVE, add_game_args, spec_of
+from plateau.cli.common import NON_NEGATIVE, PERFT_DEPTH, POSITIVE, add_game_args, spec_of
 from plateau.registry import game_info
 
 
@@ -17,7 +17,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=NON_NEGATIVE, default=1, help="seed of the random game")
     p.add_argument("--ply-cap", type=POSITIVE, default=400, help="stop the game after this")
     p.add_argument(
-        "--perft-depth", type=NON_NEGATIVE, default=3, help="perft of the start to this depth"
+        "--perft-depth", type=PERFT_DEPTH, default=3, help="perft of the start to this depth"
     )
     p.add_argument("--quiet", action="store_true", help="print only the moves and the end")
     p.set_defaults(func=run)
