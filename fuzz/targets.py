@@ -1607,8 +1607,11 @@ class BatchHarness:
         p, b, n = self.p, self.b, self.n
         before = self.state()
         width: Any = p.pick((1, 2, 3, 8, 256, 300, 2000, 70000, 0, -1, True, 2.0, None, "8"))
+        # (at most 256 or the longest list a position can have, whichever is more: a wider
+        # list would be padding)
+        widest = max(256, b._core.max_legal)
         width_int = _is_int(width) and width >= 1
-        width_ok = width is None or width_int  # (None: 256, or the width of the ids given)
+        width_ok = width is None or (width_int and width <= widest)  # (None: 256, or the ids')
         ids: Any
         counts: Any
         overlap = p.chance(20) and "batch-overlap" not in SKIP
@@ -1629,7 +1632,7 @@ class BatchHarness:
                 ids_ok = bool(
                     ids.dtype == np.int64
                     and ids.shape[0] == n
-                    and ids.shape[1] >= 1
+                    and 1 <= ids.shape[1] <= widest
                     and (not width_int or ids.shape[1] == width)
                     and ids.flags.c_contiguous
                     and ids.flags.writeable
