@@ -439,7 +439,7 @@ def edited(change: Callable[[dict[str, Any]], Any]) -> str:
         (lambda r: r.update(variant="mini"), ["unknown variant 'mini' of 'albea-plateau'"]),
         (lambda r: r.update(variant=None), ["'variant'", "strings"]),
         (lambda r: r.update(moves=[]), ["unknown field", "moves"]),
-        (lambda r: r.update(comment="x", zz=1), ["unknown field", "comment, zz"]),
+        (lambda r: r.update(comment="x", zz=1), ["unknown field", "'comment', 'zz'"]),
         (lambda r: r.update(setup_position={}), ["unknown field", "setup_position"]),
         (lambda r: r.update(options=[]), ["'options' must be an object"]),
         (lambda r: r.update(options="max_plies=5"), ["'options' must be an object"]),

@@ -211,7 +211,7 @@ HEADER_EDITS: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = 
     "variant None": (lambda r: r.update(variant=None), ["'variant'", "strings"]),
     "variant a list": (lambda r: r.update(variant=[r["variant"]]), ["'variant'", "strings"]),
     "unknown field": (lambda r: r.update(moves=[]), ["unknown field", "moves"]),
-    "unknown fields": (lambda r: r.update(comment="x", zz=1), ["unknown field", "comment, zz"]),
+    "unknown fields": (lambda r: r.update(comment="x", zz=1), ["unknown field", "'comment', 'zz'"]),
     "setup_position": (lambda r: r.update(setup_position={}), ["unknown field", "setup_position"]),
     "options a list": (lambda r: r.update(options=[]), ["'options' must be an object"]),
     "options a string": (lambda r: r.update(options="a=1"), ["'options' must be an object"]),
