@@ -186,7 +186,7 @@ def test_a_wrong_count_stops_the_benchmark(game: str) -> None:
     liar = dataclasses.replace(fake_yardstick(), perft=lambda _p, _s, _d: (good.nodes - 1, 1.0))
     spec = dataclasses.replace(spec_of(game), positions=(good,), midgame=good.label)
     sticks = bench._Yardsticks.of(dataclasses.replace(spec, yardsticks=(liar,)), None)
-    with pytest.raises(plateau.InvalidArgumentError, match="fake yardstick: .* does not count the leaves"):
+    with pytest.raises(plateau.InvalidArgumentError, match=r"fake yardstick: .* not count the"):
         bench.bench_perft(spec, quick=False, sticks=sticks)
 
 
