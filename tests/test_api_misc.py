@@ -671,6 +671,19 @@ def test_demo_refuses_a_perft_depth_perft_refuses(
     assert parser.parse_args(["demo", "--perft-depth", "63"]).perft_depth == 63
 
 
+@pytest.mark.parametrize("value", ["9" * 5000, "-" + "9" * 4000])
+def test_a_count_argument_too_long_to_print_is_shown_cut(
+    capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    # (int_at_least's error quoted the whole argument)
+    parser = plateau.cli.build_parser()
+    with pytest.raises(SystemExit) as info:
+        parser.parse_args(["arena", "--jobs", value])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--jobs" in err and len(err) < 1000
+
+
 def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         plateau.cli.main(["--version"])

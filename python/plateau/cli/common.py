@@ -83,10 +83,10 @@ def int_at_least(low: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        except ValueError:  # (also a number of over 4,300 digits: shown cut)
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not an integer") from None
         if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {shown(value)}")
         return value
 
     return parse
