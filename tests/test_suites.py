@@ -178,6 +178,9 @@ def test_an_engine_is_scored_too(tmp_path: Path) -> None:
         ({"colour": "red"}, "unknown field"),
         ({"distance": 0}, "distance"),
         ({"distance": True}, "distance"),
+        # (past 2**31: printed whole in an error or the results table, thousands of digits)
+        ({"to_move": 10**4000}, r"'to_move' must be an integer in \[0, 2\*\*31\)"),
+        ({"difficulty": 2**31}, "difficulty"),
         ({"actions": "T@a1"}, "actions"),
         ({"value": "draw"}, 'value must be "win"'),
         ({"best": []}, "best must be"),

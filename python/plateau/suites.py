@@ -131,8 +131,13 @@ def _texts(v: object) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
 
+#: the largest count a suite line may give (a player, a distance, a difficulty: a number far
+#: past any game's, and one that prints in a table)
+MAX_COUNT = 2**31 - 1
+
+
 def _count(low: int) -> Callable[[object], bool]:
-    return lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= low
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= MAX_COUNT
 
 
 #: each field of a suite line: its check, what the check wants, whether it is required
@@ -141,15 +146,15 @@ _FIELDS: FieldTable = {
     "game": (_text, "a string", True),
     "variant": (_text, "a string", True),
     "actions": (_texts, "a list of strings", True),
-    "to_move": (_count(0), "an integer >= 0", True),
+    "to_move": (_count(0), "an integer in [0, 2**31)", True),
     "value": (_text, "a string", True),
-    "distance": (_count(1), "an integer >= 1", True),
+    "distance": (_count(1), "an integer in [1, 2**31)", True),
     "best": (_texts, "a list of strings", True),
     "winning": (_texts, "a list of strings", True),
-    "difficulty": (_count(0), "an integer >= 0", True),
+    "difficulty": (_count(0), "an integer in [0, 2**31)", True),
     "comment": (_text, "a string", False),
     "options": (lambda v: isinstance(v, dict), "an object", False),
-    "within": (lambda v: v is None or _count(1)(v), "an integer >= 1 or null", False),
+    "within": (lambda v: v is None or _count(1)(v), "an integer in [1, 2**31) or null", False),
 }
 
 
