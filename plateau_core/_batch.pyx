@@ -148,10 +148,11 @@ cdef class BatchCore:
             raise MemoryError("no memory for the kept legal ids of the batch's masks")
 
     cdef int _masks_kept(self, uint8_t[:, ::1] out, bint update) noexcept nogil:
-        # (under the guard) modes 1 and 2 of legal_masks: list each game's legal ids into the
-        # buffer not holding the kept ones, clear the kept ids of its row (mode 2) or the whole
-        # row (mode 1), set the new ones; then the new buffer is the kept one. Returns 1 (and
-        # keeps nothing; the rows written so far are right, the rest zero) if memory runs out.
+        # (under the guard) legal_masks with ``update``: list each game's legal ids into the
+        # buffer not holding the kept ones, clear the kept ids of its row (``update``: ``out``
+        # is the kept array) or the whole row, set the new ones; then the new buffer is the
+        # kept one. Returns 1 (and keeps nothing; the rows written so far are right, the rest
+        # zero) if memory runs out.
         cdef int nxt = 0 if self._kept_now == 1 else 1, old = 1 - nxt
         cdef int i, k, m
         cdef Py_ssize_t used = 0, want, j

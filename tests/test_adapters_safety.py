@@ -504,3 +504,16 @@ def test_an_action_that_resets_the_env_while_it_is_read_is_played_in_the_new_gam
     assert env.state.history[0] == first
     assert info["ply"] == env.state.ply == 2
     assert truncated and not terminated
+
+
+def test_a_reused_mask_pickled_before_it_had_its_own_state_loads_with_a_live_view() -> None:
+    # (pickles made before ReusedMask.__getstate__ hold (None, its slots), the view a copy)
+    from plateau._adapt import ReusedMask
+
+    old = ReusedMask(6, np.int8)
+    old.show(np.array([1, 4]))
+    legacy = (None, {"_array": old._array.copy(), "_set": old._set, "view": old.view.copy()})
+    mask = ReusedMask.__new__(ReusedMask)
+    mask.__setstate__(legacy)
+    assert mask.view.tolist() == [0, 1, 0, 0, 1, 0]
+    assert mask.show(np.array([2])).tolist() == [0, 0, 1, 0, 0, 0]

@@ -874,4 +874,11 @@ def test_an_empty_output_name_is_refused_before_any_file_is_made(
     monkeypatch.chdir(work)
     with pytest.raises(FileNotFoundError, match="no file name given"):
         replace_file("", "x")
+    # the same for a folder as the name, or a path through a folder that does not exist
+    # (realpath read "nodir/../out" as "out", where open() refuses it)
+    with pytest.raises(IsADirectoryError):
+        replace_file(".", "x")
+    for name in ("nodir/..", "nodir/../out.txt"):
+        with pytest.raises(FileNotFoundError, match="no such folder"):
+            replace_file(name, "x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["work"] and not list(work.iterdir())

@@ -137,3 +137,25 @@ def test_the_command_line_skips_a_huge_line_and_ends_on_bytes_that_are_not_utf8(
     bad = subprocess.run(args, input=b"\xff\xfe\n?\n", capture_output=True, timeout=60, env=env)
     assert bad.returncode == 0 and b"Traceback" not in bad.stderr, bad.stderr
     assert b"not UTF-8 text" in bad.stdout
+
+
+def test_load_into_a_game_from_a_set_up_position_is_refused_and_keeps_the_game(
+    tmp_path: Path,
+) -> None:
+    # (the undo ran past the game's own moves into the set-up, raising NothingToUndoError
+    # after they were lost; a set-up at ply 0 would have had the record replayed on it)
+    start = plateau.new_game("albea-plateau")
+    for _ in range(6):
+        start.apply(int(start.legal_actions()[0]))
+    state = type(start).from_position_dict(start.position_dict())  # (a set-up at ply 6)
+    state.apply(int(state.legal_actions()[0]))
+    before = state.history
+    record = plateau.new_game("albea-plateau")
+    for _ in range(3):
+        record.apply(int(record.legal_actions()[0]))
+    path = tmp_path / "g.json"
+    path.write_text(record.to_json())
+    read, out = _script([f"load {path}", "quit"])
+    play(state, [0, 1], {}, read=read, write=out.append)
+    assert any("cannot load: this game starts from a set-up position" in line for line in out)
+    assert state.history == before and state.setup_position() is not None

@@ -367,6 +367,9 @@ def test_a_png_smaller_than_a_pixel_is_refused(
         png(s, scale=0.001)
     with pytest.raises(plateau.InvalidArgumentError, match=r"0\.444 x 0\.564 px at this scale"):
         rgb_array(s, scale=0.001)
+    # 0.74 x 0.94 px: under a pixel, though it rounds to one (cairosvg truncates the size)
+    with pytest.raises(plateau.InvalidArgumentError, match="smaller than a pixel"):
+        png(s, scale=1 / 600)
     assert rgb_array(s, scale=1 / 400).shape == (1, 1, 3)  # 1.11 x 1.41 px: one pixel
     path, _ = record_file
     out = tmp_path / "pos.png"

@@ -67,8 +67,12 @@ class ReusedMask:
         # writes, and the copy would hand out a mask frozen at the copy)
         return self._array, self._set
 
-    def __setstate__(self, state: tuple[npt.NDArray[Any], npt.NDArray[np.int64]]) -> None:
-        array, ids = state
+    def __setstate__(self, state: Any) -> None:
+        if isinstance(state, tuple) and len(state) == 2 and isinstance(state[1], dict):
+            # (a pickle made before this method: (None, its slots), the view among them)
+            array, ids = state[1]["_array"], state[1]["_set"]
+        else:
+            array, ids = state
         self._array = np.array(array, copy=True)
         self._set = np.array(ids, dtype=np.int64, copy=True)
         self.view = _read_only(self._array)

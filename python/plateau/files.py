@@ -105,14 +105,24 @@ def replace_file(path: str | os.PathLike[str], data: str | bytes) -> None:
     (its target is replaced); an existing file keeps its permissions, a new one gets the
     umask's. What is not a regular file (``/dev/stdout``, a named pipe) is written in place."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    if not os.fspath(path):  # (realpath would make it the current folder)
+    name = os.fspath(path)
+    if not name:  # (realpath would make it the current folder)
         raise FileNotFoundError(errno.ENOENT, "no file name given", "")
-    target = os.path.realpath(os.fspath(path))
-    with contextlib.suppress(FileNotFoundError):
-        if not stat.S_ISREG(os.stat(target).st_mode):
-            with open(path, "wb") as stream:
-                stream.write(raw)
-            return
+    folder = os.path.dirname(name)
+    if folder and not os.path.isdir(folder):
+        # (as open() would refuse it: realpath would read "nodir/../out" as "out")
+        raise FileNotFoundError(errno.ENOENT, "no such folder", name)
+    target = os.path.realpath(name)
+    try:
+        kind = os.stat(target).st_mode
+    except FileNotFoundError:
+        kind = None
+    if kind is not None and stat.S_ISDIR(kind):
+        raise IsADirectoryError(errno.EISDIR, "is a folder", name)
+    if kind is not None and not stat.S_ISREG(kind):
+        with open(path, "wb") as stream:
+            stream.write(raw)
+        return
     fd, tmp = tempfile.mkstemp(
         dir=os.path.dirname(target), prefix=f".{os.path.basename(target)}.", suffix=".tmp"
     )

@@ -258,7 +258,10 @@ def _one_at_a_time(method: _Method) -> _Method:
     @functools.wraps(method)
     def alone(self: BatchEnv, *args: Any, **kwargs: Any) -> Any:
         if not self._lock.acquire(blocking=False):
-            raise RuntimeError("this environment is in use by another thread")
+            raise RuntimeError(
+                "this environment is in use by another thread (or by a call of its own that "
+                "has not returned)"
+            )
         try:
             return method(self, *args, **kwargs)
         finally:

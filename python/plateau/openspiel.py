@@ -65,7 +65,7 @@ def _uniform_draw(value: object) -> float:
     (InvalidArgumentError otherwise: NaN, inf or a str would fail in ``int()`` or run out of
     memory)."""
     if (
-        isinstance(value, (int, float, np.floating))
+        isinstance(value, (int, float, np.integer, np.floating))
         and not isinstance(value, bool)
         and 0 <= value < 1  # (False for NaN and the infinities; no float() of a huge int)
     ):

@@ -118,7 +118,7 @@ def play(
                 replace_file(arg, state.to_json())
                 write(f"saved to {arg}")
             except OSError as e:
-                write(f"cannot save: {e}")
+                write(f"cannot save: {printable(str(e))}")
         elif cmd == "load":
             if not arg:
                 write("load needs a file name")
@@ -142,9 +142,13 @@ def play(
             if loaded.setup_position() is not None:
                 write("cannot load: that game starts from a set-up position")
                 continue
-            while state.ply:
+            if state.setup_position() is not None:
+                # (its actions would be replayed on this game's set-up, not on the start)
+                write("cannot load: this game starts from a set-up position")
+                continue
+            for _ in range(len(state.history)):
                 state.undo()
-            state.apply_all(loaded.history)  # (legal: the record was replayed to load it)
+            state.apply_all(loaded.history)  # (legal: the record was replayed from the start)
             write(f"loaded {printable(arg)}")
             show()
         else:

@@ -138,7 +138,9 @@ def test_an_update_interleaved_with_another_arrays_update_is_still_right(
     """Whether ``arr`` is the kept array is decided under the batch's guard: another call that
     updates another array, run at any point of ``legal_masks`` where Python could switch
     threads (here: at each line event of the method, as a tracer sees them), cannot make the
-    first call clear the wrong ids. (Decided in Python before the core call, it could.)"""
+    first call clear the wrong ids. (Decided in Python before the core call, it could; the
+    core's own decision, an array other than the kept one written whole, is checked by
+    ``test_masks_updated_in_place_equal_masks_written_whole``.)"""
     game, variant = batch_variant
     b = new_batch(game, variant)
     mine = np.zeros((N, b.num_distinct_actions), dtype=np.uint8)

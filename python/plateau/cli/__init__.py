@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"plateau: error: {error_text(e)}", file=sys.stderr)
         return 2
     # anything else is a bug: its traceback shows
-    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or a signal ending an arena
+    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, or SIGTERM/SIGHUP (any command)
         signum = getattr(e, "signum", None)  # plateau.signals.Terminated: SIGTERM, SIGHUP
         if isinstance(e, SystemExit) and not isinstance(signum, int):
             raise

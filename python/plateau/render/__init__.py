@@ -105,18 +105,20 @@ def png(
     state: GameState, viewer: int | None = None, last: bool = True, scale: float = 1.0
 ) -> bytes:
     """The picture of :func:`svg` as PNG bytes, ``scale`` times its size in pixels
-    (InvalidArgumentError if that rounds to under one pixel; needs the ``render`` extra:
+    (InvalidArgumentError if that is under one pixel; needs the ``render`` extra:
     ``pip install "plateau[render]"``)."""
     cairosvg = _import_png("cairosvg", "PNG pictures need cairosvg")
     if isinstance(scale, bool) or not (isinstance(scale, (int, float)) and 0 < scale <= 16):
         raise InvalidArgumentError(f"scale must be a number in (0, 16], got {scale!r}")
     text = svg(state, viewer, last)
     size = re.match(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"', text)
-    assert size is not None  # svg() writes the picture's width and height first
+    if size is None:  # (svg() writes the picture's width and height first)
+        raise RuntimeError("the picture has no width and height")
     width, height = float(size[1]), float(size[2])
-    # (cairosvg makes a picture of round(size * scale) pixels, and fails on one of 0 with
-    # "ValueError: The SVG size is undefined")
-    if round(width * scale) < 1 or round(height * scale) < 1:
+    # (cairosvg makes a picture of int(size * scale) pixels, or round(...) in some releases,
+    # and fails on one of 0 with "ValueError: The SVG size is undefined": under one pixel
+    # is refused, whichever it does)
+    if width * scale < 1 or height * scale < 1:
         raise InvalidArgumentError(
             f"scale {scale!r} makes the picture smaller than a pixel: {width:g} x {height:g} "
             f"px at scale 1, {width * scale:.3g} x {height * scale:.3g} px at this scale"
