@@ -648,6 +648,14 @@ def test_cli_refuses_impossible_numbers(
     assert fragment in capsys.readouterr().err
 
 
+def _refused_arguments(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    """What the command line's parser prints refusing ``argv`` (it must exit with status 2)."""
+    with pytest.raises(SystemExit) as info:
+        plateau.cli.build_parser().parse_args(argv)
+    assert info.value.code == 2
+    return capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("depth", "fragment"),
     [
@@ -662,12 +670,9 @@ def test_demo_refuses_a_perft_depth_perft_refuses(
 ) -> None:
     # (the rule of GameState.perft, refused as the arguments are parsed: the demo counted
     # depths 1, 2, ... up to it, which never ends; parsed alone so the old code cannot hang)
-    parser = plateau.cli.build_parser()
-    with pytest.raises(SystemExit) as info:
-        parser.parse_args(["demo", "--perft-depth", depth])
-    assert info.value.code == 2
-    err = capsys.readouterr().err
+    err = _refused_arguments(capsys, ["demo", "--perft-depth", depth])
     assert fragment in err and len(err) < 1000
+    parser = plateau.cli.build_parser()
     assert parser.parse_args(["demo", "--perft-depth", "63"]).perft_depth == 63
 
 
@@ -676,11 +681,7 @@ def test_a_count_argument_too_long_to_print_is_shown_cut(
     capsys: pytest.CaptureFixture[str], value: str
 ) -> None:
     # (int_at_least's error quoted the whole argument)
-    parser = plateau.cli.build_parser()
-    with pytest.raises(SystemExit) as info:
-        parser.parse_args(["arena", "--jobs", value])
-    assert info.value.code == 2
-    err = capsys.readouterr().err
+    err = _refused_arguments(capsys, ["arena", "--jobs", value])
     assert "--jobs" in err and len(err) < 1000
 
 

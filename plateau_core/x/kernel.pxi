@@ -712,16 +712,14 @@ cdef inline int _count_after(const XState* s, int a, XState* c, const XNext* nx)
         if (hit & nx.closed) == 0:
             free = sp.board & ~c.occ
             _builds(c, p, free, sp.n, &m)
-            total = pl_popcount(m.s) + pl_popcount(m.dh) + pl_popcount(m.dv) \
-                + pl_popcount(m.t[0]) + pl_popcount(m.t[1]) + pl_popcount(m.t[2]) \
-                + pl_popcount(m.t[3]) + m.end
+            m.enter = (c.ground & free) if nx.outside else 0
+            m.nmove = 0  # (the moves are counted here)
+            total = _count(&m)
             for i in range(nx.k):
                 if hit & nx.touch[i]:
                     total += pl_popcount(_reach(c, nx.own[i], nx.allowed))
                 else:
                     total += nx.moves[i]
-            if nx.outside:
-                total += pl_popcount(c.ground & free)
             return total
     elif a < sp.base_move:
         c.pos[_piece_on(s, s.player, -1)] = a - sp.base_enter

@@ -77,14 +77,19 @@ def new_game_of(args: argparse.Namespace) -> GameState:
     return state
 
 
+def _int_of(text: str) -> int:
+    """``text`` as an int, for the argparse types below (ArgumentTypeError otherwise)."""
+    try:
+        return int(text)
+    except ValueError:  # (also a number of over 4,300 digits: shown cut)
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not an integer") from None
+
+
 def int_at_least(low: int) -> Callable[[str], int]:
     """An argparse type: an int >= ``low`` (so ``--jobs 0`` is refused with a message)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:  # (also a number of over 4,300 digits: shown cut)
-            raise argparse.ArgumentTypeError(f"{shown(text)} is not an integer") from None
+        value = _int_of(text)
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, got {shown(value)}")
         return value
@@ -97,10 +102,7 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
     check (so ``demo --perft-depth 64`` is refused before it counts depths 1 to 63)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:  # (also a number of over 4,300 digits: shown cut)
-            raise argparse.ArgumentTypeError(f"{shown(text)} is not an integer") from None
+        value = _int_of(text)
         if not low <= value < high:
             raise argparse.ArgumentTypeError(
                 f"must be an int in [{low}, {high}), got {shown(value)}"
