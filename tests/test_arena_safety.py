@@ -277,6 +277,15 @@ def _group_members(pgid: int) -> list[int]:
     return found
 
 
+def _group_left(pgid: int, seconds: float = 5.0) -> list[int]:
+    """``_group_members`` once they are gone, or after ``seconds``: a worker that closed its
+    pipes may still be ending (a loaded machine left one running at the first look)."""
+    end = time.monotonic() + seconds
+    while (left := _group_members(pgid)) and time.monotonic() < end:
+        time.sleep(0.05)
+    return left
+
+
 def _still_running(pids: list[int], folder: Path, seconds: float = 5.0) -> list[int]:
     """The ``pids`` still running after up to ``seconds``, among those that are processes of
     this test (``folder`` in their environment: the machine is shared, and a pid of an
@@ -344,7 +353,7 @@ def test_a_signal_ending_the_arena_leaves_no_worker_or_engine(
         except subprocess.TimeoutExpired:
             pytest.fail(f"the arena's pipes stayed open after {signame}: something still runs")
     finally:
-        if proc.poll() is None or _group_members(proc.pid):
+        if proc.poll() is None or _group_left(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     if signum == signal.SIGKILL:
@@ -467,7 +476,7 @@ def test_an_arena_stopped_while_its_engines_start_leaves_none(
         except subprocess.TimeoutExpired:
             pytest.fail("the arena's pipes stayed open after SIGTERM: something still runs")
     finally:
-        if proc.poll() is None or _group_members(proc.pid):
+        if proc.poll() is None or _group_left(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert proc.returncode == 128 + signal.SIGTERM, err
