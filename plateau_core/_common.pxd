@@ -292,10 +292,12 @@ cdef class ListCore(GameCore):
     # A game whose legal actions are cached as a list of ids (ascending): the legal-list hooks
     # (_has, _count, _write_list, _write_mask) are here, and the game's _gen stores its list
     # with _store_legal / _store_legal16. The cache is sized to the list, not to the game's
-    # worst case: programs keep many states alive.
-    cdef int32_t* _legal
+    # worst case: programs keep many states alive. It holds uint16 ids if the game's
+    # __cinit__ sets _narrow (its ids all fit: half the copying), else int32 ids.
+    cdef void* _legal
     cdef int _nlegal
     cdef int _legal_cap
+    cdef bint _narrow
     cdef int _legal_fit(self, int n) except -1
     cdef int _store_legal(self, const int32_t* ids, int n) except -1
     cdef int _store_legal16(self, const uint16_t* ids, int n) except -1

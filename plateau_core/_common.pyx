@@ -925,16 +925,18 @@ cdef class ListCore(GameCore):
         self._legal = NULL
         self._nlegal = 0
         self._legal_cap = 0
+        self._narrow = False
 
     def __dealloc__(self):
         free(self._legal)
 
     cdef int _legal_fit(self, int n) except -1:
         cdef int cap
-        cdef int32_t* grown
+        cdef void* grown
         if n > self._legal_cap:
             cap = max(n, 64)
-            grown = <int32_t*>realloc(self._legal, cap * sizeof(int32_t))
+            grown = realloc(self._legal, cap * (sizeof(uint16_t) if self._narrow
+                                                else sizeof(int32_t)))
             if grown == NULL:
                 raise MemoryError()
             self._legal = grown
@@ -942,8 +944,14 @@ cdef class ListCore(GameCore):
         return 0
 
     cdef int _store_legal(self, const int32_t* ids, int n) except -1:
+        cdef int i
+        cdef uint16_t* narrow
         self._legal_fit(n)
-        if n > 0:
+        if self._narrow:
+            narrow = <uint16_t*>self._legal
+            for i in range(n):
+                narrow[i] = <uint16_t>ids[i]
+        elif n > 0:
             memcpy(self._legal, ids, n * sizeof(int32_t))
         self._nlegal = n
         self._legal_ok = True
@@ -951,9 +959,14 @@ cdef class ListCore(GameCore):
 
     cdef int _store_legal16(self, const uint16_t* ids, int n) except -1:
         cdef int i
+        cdef int32_t* wide
         self._legal_fit(n)
-        for i in range(n):
-            self._legal[i] = ids[i]
+        if not self._narrow:
+            wide = <int32_t*>self._legal
+            for i in range(n):
+                wide[i] = ids[i]
+        elif n > 0:
+            memcpy(self._legal, ids, n * sizeof(uint16_t))
         self._nlegal = n
         self._legal_ok = True
         return 0
@@ -962,24 +975,44 @@ cdef class ListCore(GameCore):
         # (from a game's _copy_to) a clone of a position whose list is cached keeps the list:
         # the common clone-then-apply of a search looks its action up instead of listing all
         if self._legal_ok:
-            other._store_legal(self._legal, self._nlegal)
+            if self._narrow:
+                other._store_legal16(<const uint16_t*>self._legal, self._nlegal)
+            else:
+                other._store_legal(<const int32_t*>self._legal, self._nlegal)
         return 0
 
     cdef bint _has(self, long a) noexcept:
-        return ids_contain32(self._legal, self._nlegal, a)
+        # (a is an id of the game: in range, so a narrow list's int holds it)
+        if self._narrow:
+            return ids_contain(<const uint16_t*>self._legal, self._nlegal, <int>a)
+        return ids_contain32(<const int32_t*>self._legal, self._nlegal, a)
 
     cdef int _count(self) noexcept:
         return self._nlegal
 
     cdef void _write_list(self, int64_t* out) noexcept:
         cdef int i
-        for i in range(self._nlegal):
-            out[i] = self._legal[i]
+        cdef const uint16_t* narrow = <const uint16_t*>self._legal
+        cdef const int32_t* wide = <const int32_t*>self._legal
+        if self._narrow:
+            for i in range(self._nlegal):
+                out[i] = narrow[i]
+        else:
+            for i in range(self._nlegal):
+                out[i] = wide[i]
 
     cdef void _write_mask(self, uint8_t* out) noexcept:
         cdef int i
-        for i in range(self._nlegal):
-            out[self._legal[i]] = 1
+        cdef const uint16_t* narrow = <const uint16_t*>self._legal
+        cdef const int32_t* wide = <const int32_t*>self._legal
+        if self._narrow:
+            for i in range(self._nlegal):
+                out[narrow[i]] = 1
+        else:
+            for i in range(self._nlegal):
+                out[wide[i]] = 1
 
     cdef long _nth(self, int k) except -1:
-        return self._legal[k]
+        if self._narrow:
+            return (<const uint16_t*>self._legal)[k]
+        return (<const int32_t*>self._legal)[k]

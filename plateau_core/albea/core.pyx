@@ -499,6 +499,7 @@ cdef class AlbeaCore(ListCore):
         self._num_actions = ALBEA_NUM_ACTIONS
         self._num_players = 2
         self._scratch_bytes = ALBEA_MAX_LEGAL * sizeof(uint16_t)
+        self._narrow = True             # (ids below ALBEA_NUM_ACTIONS <= 65,536)
         albea_init(&self.s, 0)
 
     def _core_init(self, max_plies):

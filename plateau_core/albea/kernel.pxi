@@ -444,10 +444,21 @@ cdef int _list(Keep* k, const AlbeaState* s, uint16_t* out) noexcept nogil:
         for sq in range(16):
             gaps = _onboard_gaps(k, s, sq, me)
             if Keep is ByCount:
-                # (a level a stack's height decides, not one per gap: kept by the count)
-                for i in range(s.ht[sq] + 1):
-                    gap_ids[ngaps] = <uint16_t>(sq * 24 + i)
-                    ngaps += (gaps >> i) & 1
+                # (each level kept by the count: the four lowest with no branch at all, as
+                # gaps has no bit above the height; a loop, whose end the height decides,
+                # only for a stack of four or more)
+                gap_ids[ngaps] = <uint16_t>(sq * 24)
+                ngaps += gaps & 1
+                gap_ids[ngaps] = <uint16_t>(sq * 24 + 1)
+                ngaps += (gaps >> 1) & 1
+                gap_ids[ngaps] = <uint16_t>(sq * 24 + 2)
+                ngaps += (gaps >> 2) & 1
+                gap_ids[ngaps] = <uint16_t>(sq * 24 + 3)
+                ngaps += (gaps >> 3) & 1
+                if s.ht[sq] >= 4:
+                    for i in range(4, s.ht[sq] + 1):
+                        gap_ids[ngaps] = <uint16_t>(sq * 24 + i)
+                        ngaps += (gaps >> i) & 1
             else:
                 while gaps:
                     gap_ids[ngaps] = <uint16_t>(sq * 24 + pl_ctz(gaps))
@@ -562,19 +573,22 @@ cdef int _capture(AlbeaState* s, int sq) noexcept nogil:
 
 
 cdef void _move_decode(int a, int* o, int* flip, int* k, int* p, int* code) noexcept nogil:
+    # (the square and the path counted, not searched: a search's end is a branch random play
+    # mispredicts; MOVE_OFF ascends, and so does PATH_OFF[i], whose empty paths never hold
+    # the last offset at or below m)
     cdef int m = a - ALBEA_BASE_MOVE
-    cdef int i = 15
-    while MOVE_OFF[i] > m:
-        i -= 1
+    cdef int i = -1, j
+    for j in range(16):
+        i += MOVE_OFF[j] <= m
     o[0] = i
     m -= MOVE_OFF[i]
     cdef int fk = m // BLOCK[i]
     flip[0] = fk // 5
     k[0] = fk % 5 + 1
     m = m % BLOCK[i]
-    cdef int q = 15
-    while PATH_CNT[i][q] == 0 or PATH_OFF[i][q] > m:
-        q -= 1
+    cdef int q = -1
+    for j in range(16):
+        q += PATH_OFF[i][j] <= m
     p[0] = q
     code[0] = m - PATH_OFF[i][q]
 
