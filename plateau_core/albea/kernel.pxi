@@ -750,10 +750,13 @@ cdef void albea_make(AlbeaState* s, int a) noexcept nogil:
             _end(s, 2)
         else:
             s.player = 1 - me
-    # shown rule 1: the top piece of every stack
+    # shown rule 1: the top piece of every stack (with no branch on whether the square is
+    # empty, which random play does not let a predictor learn: an empty square's byte 0 is
+    # or-ed with nothing)
     for sq in range(16):
-        if s.ht[sq]:
-            show_up(&s.pc[sq][s.ht[sq] - 1])
+        n = s.ht[sq]
+        i = n - (n != 0)
+        s.pc[sq][i] |= <uint8_t>((n != 0) << (PIECE_SHOWN_SHIFT + piece_up(s.pc[sq][i])))
     if a != ALBEA_PASS:
         s.passes = 0
     s.ply += 1
