@@ -265,7 +265,7 @@ def move_fields(action):
         a = action
     else:
         a = check_int(action, ALBEA_BASE_MOVE, ALBEA_BASE_STOMP, "move id")
-    _move_decode(a, &o, &flip, &k, &p, &code)
+    _move_decode[ByCount](NULL, a, &o, &flip, &k, &p, &code)
     return o, flip, k, p, code
 
 
@@ -273,7 +273,7 @@ cdef tuple _move_stops(int a):
     """``(origin, flip, k, squares, carries)`` of move id ``a``: the stop squares in order
     and the group carried on from each stop but the last."""
     cdef int o, flip, k, p, code, g, j, n
-    _move_decode(a, &o, &flip, &k, &p, &code)
+    _move_decode[ByCount](NULL, a, &o, &flip, &k, &p, &code)
     sqs = _PY_PATHS[o][p]
     if p >= 8:
         if code == 0:

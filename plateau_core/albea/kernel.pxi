@@ -572,23 +572,36 @@ cdef int _capture(AlbeaState* s, int sq) noexcept nogil:
     return taken
 
 
-cdef void _move_decode(int a, int* o, int* flip, int* k, int* p, int* code) noexcept nogil:
-    # (the square and the path counted, not searched: a search's end is a branch random play
-    # mispredicts; MOVE_OFF ascends, and so does PATH_OFF[i], whose empty paths never hold
-    # the last offset at or below m)
+cdef void _move_decode(Keep* keep, int a, int* o, int* flip, int* k, int* p,
+                       int* code) noexcept nogil:
+    """The fields of move id ``a`` (design 1.3). ``ByCount`` counts the square and the path
+    instead of searching for them: the end of a search is a branch that random play
+    mispredicts, and perft predicts (MOVE_OFF ascends, and so does PATH_OFF[i], whose empty
+    paths never hold the last offset at or below the rest)."""
     cdef int m = a - ALBEA_BASE_MOVE
-    cdef int i = -1, j
-    for j in range(16):
-        i += MOVE_OFF[j] <= m
+    cdef int i, q, j
+    if Keep is ByCount:
+        i = -1
+        for j in range(16):
+            i += MOVE_OFF[j] <= m
+    else:
+        i = 15
+        while MOVE_OFF[i] > m:
+            i -= 1
     o[0] = i
     m -= MOVE_OFF[i]
     cdef int fk = m // BLOCK[i]
     flip[0] = fk // 5
     k[0] = fk % 5 + 1
     m = m % BLOCK[i]
-    cdef int q = -1
-    for j in range(16):
-        q += PATH_OFF[i][j] <= m
+    if Keep is ByCount:
+        q = -1
+        for j in range(16):
+            q += PATH_OFF[i][j] <= m
+    else:
+        q = 15
+        while PATH_CNT[i][q] == 0 or PATH_OFF[i][q] > m:
+            q -= 1
     p[0] = q
     code[0] = m - PATH_OFF[i][q]
 
@@ -601,6 +614,13 @@ cdef void _ms_from_index(int idx, uint8_t* c) noexcept nogil:
 
 
 cdef void albea_make(AlbeaState* s, int a) noexcept nogil:
+    """Apply the legal action ``a`` to ``s``: the build for random play (``ByCount``); perft
+    makes its children with ``_make[ByBranch]``."""
+    _make[ByCount](NULL, s, a)
+
+
+cdef void _make(Keep* keep, AlbeaState* s, int a) noexcept nogil:
+    """``albea_make`` in either build (``Keep``)."""
     cdef int me = s.player
     cdef int b, tp, sq, ot, g, n, i, o, flip, k, p, code, L, nst, t, jv, gsz
     cdef int stops[3]
@@ -649,7 +669,7 @@ cdef void albea_make(AlbeaState* s, int a) noexcept nogil:
         if s.phase != ALBEA_PHASE_OVER:
             s.player = 1 - me
     elif a < ALBEA_BASE_STOMP:
-        _move_decode(a, &o, &flip, &k, &p, &code)
+        _move_decode(keep, a, &o, &flip, &k, &p, &code)
         if p < 8:
             L = PATH_LEN[o][p]
             nst = RAY_DEC[L][code][0]
@@ -750,13 +770,16 @@ cdef void albea_make(AlbeaState* s, int a) noexcept nogil:
             _end(s, 2)
         else:
             s.player = 1 - me
-    # shown rule 1: the top piece of every stack (with no branch on whether the square is
-    # empty, which random play does not let a predictor learn: an empty square's byte 0 is
-    # or-ed with nothing)
+    # shown rule 1: the top piece of every stack (``ByCount``: with no branch on whether the
+    # square is empty, which random play does not let a predictor learn; an empty square's
+    # byte 0 is or-ed with nothing)
     for sq in range(16):
         n = s.ht[sq]
-        i = n - (n != 0)
-        s.pc[sq][i] |= <uint8_t>((n != 0) << (PIECE_SHOWN_SHIFT + piece_up(s.pc[sq][i])))
+        if Keep is ByCount:
+            i = n - (n != 0)
+            s.pc[sq][i] |= <uint8_t>((n != 0) << (PIECE_SHOWN_SHIFT + piece_up(s.pc[sq][i])))
+        elif n:
+            show_up(&s.pc[sq][n - 1])
     if a != ALBEA_PASS:
         s.passes = 0
     s.ply += 1
@@ -784,7 +807,7 @@ cdef uint64_t albea_perft(const AlbeaState* s, int depth, bint bulk, uint16_t* b
         return n
     for i in range(n):
         child = s[0]
-        albea_make(&child, bufs[i])
+        _make[ByBranch](NULL, &child, bufs[i])
         total += albea_perft(&child, depth - 1, bulk, bufs + ALBEA_MAX_LEGAL, w)
     return total
 
