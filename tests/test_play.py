@@ -159,3 +159,12 @@ def test_load_into_a_game_from_a_set_up_position_is_refused_and_keeps_the_game(
     play(state, [0, 1], {}, read=read, write=out.append)
     assert any("cannot load: this game starts from a set-up position" in line for line in out)
     assert state.history == before and state.setup_position() is not None
+
+
+def test_save_to_a_name_with_a_nul_is_refused_and_the_session_goes_on(tmp_path: Path) -> None:
+    # (os.path.realpath raised ValueError("embedded null byte"): a traceback ended the session)
+    read, out = _script([f"save {tmp_path}/a\x00b", "P@a1", "quit"])
+    state = plateau.new_game("plateau-x", "mini")
+    play(state, [0, 1], {}, read=read, write=out.append)
+    assert any(line.startswith("cannot save: ") for line in out), out
+    assert state.history_strings() == ["P@a1"] and list(tmp_path.iterdir()) == []

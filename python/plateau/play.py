@@ -117,7 +117,7 @@ def play(
             try:
                 replace_file(arg, state.to_json())
                 write(f"saved to {arg}")
-            except OSError as e:
+            except (OSError, ValueError) as e:  # (ValueError: a NUL in the name, as open's)
                 write(f"cannot save: {printable(str(e))}")
         elif cmd == "load":
             if not arg:
