@@ -878,6 +878,29 @@ def test_bad_position_dicts_are_refused_naming_the_field(
         EmpirePlateauState.from_position_dict(data)
 
 
+@pytest.mark.parametrize("value", [0.0, False], ids=repr)
+def test_a_player_out_is_an_int_not_a_float_or_a_bool(value: object) -> None:
+    # (out was compared with ==, so [0.0] and [False] passed for [0] and reached the kernel)
+    data = {"variant": "four", "armies": {"a11": "GE", "e11": "ME"}, "to_move": "G"}
+    data["conquered"], data["out"] = ["B"], [0]
+    assert EmpirePlateauState.from_position_dict(data).players_out() == [0]
+    data["out"] = [value]
+    with pytest.raises(plateau.InvalidPositionError, match="out"):
+        EmpirePlateauState.from_position_dict(data)
+
+
+@pytest.mark.parametrize("value", [1.0, True], ids=repr)
+def test_a_set_ups_turn_limit_is_an_int_not_a_float_or_a_bool(value: object) -> None:
+    # (it was compared with the option's by !=, so 1.0 and true passed for 1)
+    s = plateau.new_game("empire-plateau", turn_limit=1)
+    record = s.to_record()
+    record["setup"] = s.position_dict()
+    assert plateau.record.from_record(record).turn_limit == 1
+    record["setup"]["turn_limit"] = value
+    with pytest.raises(plateau.InvalidRecordError, match="turn_limit"):
+        plateau.record.from_record(record)
+
+
 def test_a_position_dict_round_trips() -> None:
     s = plateau.new_game("empire-plateau", "four")
     s.apply_all(["m5-a5:4", "m6-k6:2", "end", "a6-a4:2"])

@@ -923,7 +923,8 @@ def _setup_args(
             if p not in expected_out and all(e in fallen for e in v.empires(p)):
                 expected_out.append(p)
     out = _field_list(data, "out")
-    if out != expected_out:
+    if out != expected_out or any(isinstance(p, bool) or not isinstance(p, int) for p in out):
+        # (== alone took [0.0] or [False] for [0])
         raise InvalidArgumentError(
             f"out: the players out follow from the conquests ({shown(conquered)}): expected "
             f"{shown(expected_out)}, got {shown(out)}"
@@ -1075,7 +1076,10 @@ def _from_checked_setup(
             raise InvalidArgumentError(
                 "board: the set-up is on another board than the game's option"
             )
-    if "turn_limit" in setup and setup["turn_limit"] != turn_limit:
+    limit = setup.get("turn_limit")
+    if "turn_limit" in setup and (
+        isinstance(limit, bool) or not isinstance(limit, int) or limit != turn_limit
+    ):  # (!= alone took 1.0 or true for 1)
         raise InvalidArgumentError(
             "turn_limit: the set-up has another turn limit than the game's option"
         )
