@@ -20,6 +20,12 @@ from plateau.state import RECORD_FORMAT, RECORD_VERSION, GameState
 FORMAT = RECORD_FORMAT
 VERSION = RECORD_VERSION
 
+#: the most actions a record may replay. Each applied action keeps an undo record of the
+#: position (up to about 1.1 KiB on Empire Plateau's largest boards), so replaying is what
+#: costs memory, not reading: a 40 MB record of four million actions would have kept about
+#: 5 GB. At this bound a replay keeps at most a few hundred MiB; a real game is far shorter
+MAX_RECORD_ACTIONS = 200_000
+
 
 def to_record(state: GameState, viewer: int | None = None) -> dict[str, Any]:
     """The record of ``state`` as a plain dict (:meth:`GameState.to_record
@@ -34,7 +40,8 @@ def to_json(state: GameState, indent: int | None = None, viewer: int | None = No
 
 
 def from_record(record: object) -> GameState:
-    """Rebuild a game from a record dict by replaying its actions."""
+    """Rebuild a game from a record dict by replaying its actions (at most
+    :data:`MAX_RECORD_ACTIONS`)."""
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a game record is a JSON object, got {type(record).__name__}")
     check_json_depth(record, InvalidRecordError, "not a game record")
@@ -71,6 +78,11 @@ def from_record(record: object) -> GameState:
             raise InvalidRecordError(f"option {shown(key)} has a bad value {shown(value)}")
     if not isinstance(actions, list):
         raise InvalidRecordError(f"'actions' must be a list, got {type(actions).__name__}")
+    if len(actions) > MAX_RECORD_ACTIONS:
+        raise InvalidRecordError(
+            f"the record has {len(actions):,} actions, more than the {MAX_RECORD_ACTIONS:,} "
+            "a record may replay (plateau.record.MAX_RECORD_ACTIONS)"
+        )
     try:
         check_data_options(game, options)  # first: a path would make the loader read a file
         spec = GameSpec(game, variant, options)

@@ -285,6 +285,25 @@ def test_unparseable_action_at_ply_k(game_variant: tuple[str, str], bad: str) ->
         refused(json.dumps(dict(record, actions=actions)), f"^ply {k}: ", re.escape(repr(bad)))
 
 
+def test_a_record_longer_than_the_bound_is_refused_before_it_is_replayed(
+    game_variant: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each replayed action keeps an undo record of the position: the replay, not the text, is
+    # what a long record costs, so the length is checked before the first action is applied
+    record = midgame_record(*game_variant)
+    n = len(record["actions"])
+    too_long = [record["actions"][0]] * (plateau.record.MAX_RECORD_ACTIONS + 1)
+    refused(
+        json.dumps(dict(record, actions=too_long)),
+        f"^the record has {plateau.record.MAX_RECORD_ACTIONS + 1:,} actions, more than",
+        "MAX_RECORD_ACTIONS",
+    )
+    monkeypatch.setattr(plateau.record, "MAX_RECORD_ACTIONS", n)
+    assert plateau.from_json(json.dumps(record)).ply == n
+    monkeypatch.setattr(plateau.record, "MAX_RECORD_ACTIONS", n - 1)
+    refused(json.dumps(record), f"^the record has {n:,} actions, more than the {n - 1:,} ")
+
+
 def test_illegal_action_at_every_ply(game_variant: tuple[str, str]) -> None:
     game, variant = game_variant
     record = midgame_record(game, variant)
