@@ -732,6 +732,7 @@ cdef class AlbeaCore(ListCore):
                 b |= <uint8_t>(1 << (PIECE_SHOWN_SHIFT + 1 - up))
             other.s.pc[sq][lv] = b
             rebuild(&other.s, sq)
+        other.s.tops_shown = 0          # (the pieces' bytes were written here, not by a make)
         _set_counts(reserve, &other.s.res[opp][0], "reserve")
         if not _material_ok(&other.s):
             raise _c.ArgumentError("a determinization must not hold more pieces than exist")

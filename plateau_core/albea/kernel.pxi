@@ -700,6 +700,8 @@ cdef void _make(Keep* keep, AlbeaState* s, int a) noexcept nogil:
         gsz = k
         memcpy(grp, &s.pc[o][n - k], k)
         s.ht[o] = n - k
+        if n > k:
+            show_up(&s.pc[o][n - k - 1])    # (the origin's new top: shown rule 1)
         rebuild(s, o)
         for i in range(nst):
             t = stops[i]
@@ -770,16 +772,17 @@ cdef void _make(Keep* keep, AlbeaState* s, int a) noexcept nogil:
             _end(s, 2)
         else:
             s.player = 1 - me
-    # shown rule 1: the top piece of every stack (``ByCount``: with no branch on whether the
-    # square is empty, which random play does not let a predictor learn; an empty square's
-    # byte 0 is or-ed with nothing)
-    for sq in range(16):
-        n = s.ht[sq]
-        if Keep is ByCount:
-            i = n - (n != 0)
-            s.pc[sq][i] |= <uint8_t>((n != 0) << (PIECE_SHOWN_SHIFT + piece_up(s.pc[sq][i])))
-        elif n:
-            show_up(&s.pc[sq][n - 1])
+    # shown rule 1: the top piece of every stack. Each action above shows the tops it changes
+    # (a new top: the stacks it builds on and lands on, an origin's new top, a flipped top;
+    # a capture takes pieces from below the top). So once every top is shown (tops_shown),
+    # random play (``ByCount``) looks at no other stack; perft, whose children are alike
+    # and whose branches here the predictor learns, and a position set up with a top not
+    # shown look at all sixteen
+    if Keep is ByBranch or not s.tops_shown:
+        for sq in range(16):
+            if s.ht[sq]:
+                show_up(&s.pc[sq][s.ht[sq] - 1])
+        s.tops_shown = 1
     if a != ALBEA_PASS:
         s.passes = 0
     s.ply += 1

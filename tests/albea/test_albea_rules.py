@@ -452,6 +452,47 @@ def test_onboard_shown_flags(gap: int, shown: list[list[bool]]) -> None:
     assert [pc["shown"] for pc in state.stack("c1")] == shown
 
 
+def test_every_top_is_shown_after_an_action_that_does_not_touch_it() -> None:
+    """Hidden information rule 1 from a set-up whose tops were never shown: the first action
+    shows the top of every stack, not only of those it changes (the kernel keeps whether all
+    tops are shown, and a set-up does not know it)."""
+    data = pos({"b2": "Bxx Wrr", "c3": "Wbb", "d4": "Bxx Brb"}, to_move=B).position_dict()
+    for stack in data["board"]:
+        for piece in stack:
+            piece["shown"] = [False, False]
+    state = AlbeaPlateauState.from_position_dict(data)
+    assert [state.stack(sq)[-1]["shown"] for sq in ("b2", "c3", "d4")] == [[False, False]] * 3
+    state.apply("xx@a1/0")
+    assert state.stack("a1")[-1]["shown"] == [True, False]
+    assert [state.stack(sq)[-1]["shown"] for sq in ("b2", "c3", "d4")] == [
+        [True, False],
+        [True, False],
+        [True, False],
+    ]
+    assert state.stack("d4")[0]["shown"] == [False, False]  # (only the tops)
+    # and an undo gives the set-up back, tops hidden: the next action shows them again
+    state.undo()
+    assert [state.stack(sq)[-1]["shown"] for sq in ("b2", "c3", "d4")] == [[False, False]] * 3
+    state.apply("d4:1-c4")
+    assert [state.stack(sq)[-1]["shown"] for sq in ("b2", "c3", "d4", "c4")] == [
+        [True, False],
+        [True, False],
+        [True, False],
+        [True, False],
+    ]
+
+
+def test_a_move_shows_the_new_top_of_its_origin() -> None:
+    # (the piece under the group that leaves: its up face becomes the top and is shown; two
+    # onboards first, so that the move is not the set-up's first action, which shows all)
+    state = pos({"c1": "Wxb Wrx Bxx"}, to_move=B)
+    state.apply("xx@a4/0")
+    state.apply("xx@d4/0")
+    assert state.stack("c1")[1]["shown"] == [False, False]
+    state.apply("c1:1-c2")
+    assert state.stack("c1")[-1] == {"owner": W, "type": "rx", "up": 0, "shown": [True, False]}
+
+
 def test_onboard_redacted_for_the_opponent() -> None:
     state = pos({"c3": "Bxx Wrr"}, to_move=W)
     state.apply("rb@c3/1")
