@@ -41,7 +41,7 @@ def to_json(state: GameState, indent: int | None = None, viewer: int | None = No
 
 def from_record(record: object) -> GameState:
     """Rebuild a game from a record dict by replaying its actions (at most
-    :data:`MAX_RECORD_ACTIONS`)."""
+    ``MAX_RECORD_ACTIONS``)."""
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a game record is a JSON object, got {type(record).__name__}")
     check_json_depth(record, InvalidRecordError, "not a game record")
