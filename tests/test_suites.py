@@ -5,9 +5,11 @@ re-proven by the solver in the slow suite)."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shlex
 import sys
+import threading
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -19,7 +21,14 @@ from plateau.bots import Bot
 from plateau.cli import main
 from plateau.errors import InvalidArgumentError, InvalidResultsError
 from plateau.solver import solve
-from plateau.suites import SuitePosition, read_suite, run_suite, shipped_suites, write_suite
+from plateau.suites import (
+    SuitePosition,
+    read_suite,
+    run_suite,
+    shipped_suites,
+    suite_path,
+    write_suite,
+)
 
 
 def _small_suite(path: Path, count: int = 6) -> list[SuitePosition]:
@@ -256,6 +265,23 @@ def test_suite_positions_that_do_not_replay_are_refused(tmp_path: Path) -> None:
     torn.write_text(good.to_line()[:50])
     with pytest.raises(InvalidResultsError, match=r"torn\.jsonl:1: not JSON"):
         read_suite(torn)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_suite_may_be_a_pipe_as_docs_safety_says(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    expected = _small_suite(path, 2)
+    pipe = tmp_path / "pipe.jsonl"
+    os.mkfifo(pipe)
+    assert suite_path(str(pipe)) == pipe
+    writer = threading.Thread(target=lambda: pipe.write_text(path.read_text()))
+    writer.start()
+    try:
+        assert read_suite(suite_path(str(pipe))) == expected
+    finally:
+        writer.join(10)
+    with pytest.raises(InvalidArgumentError, match="neither a suite file nor a shipped suite"):
+        suite_path(str(tmp_path))  # (a folder)
 
 
 def test_unknown_suites_and_bad_seconds_are_refused(tmp_path: Path) -> None:

@@ -205,12 +205,13 @@ def shipped_suites() -> dict[str, Path]:
 
 
 def suite_path(name_or_path: str) -> Path:
-    """A shipped suite by name, or a suite file by its path."""
+    """A shipped suite by name, or a suite file by its path (a regular file or a pipe, as
+    :func:`read_suite` reads)."""
     shipped = shipped_suites()
     if name_or_path in shipped:
         return shipped[name_or_path]
     path = Path(name_or_path)
-    if not path.is_file():
+    if not (path.is_file() or path.is_fifo()):
         raise InvalidArgumentError(
             f"{name_or_path!r} is neither a suite file nor a shipped suite "
             f"({', '.join(shipped) or 'none shipped'})"
