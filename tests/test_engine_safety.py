@@ -285,6 +285,22 @@ def test_plateau_engine_takes_huge_clock_values(field: str) -> None:
     assert answer[-1] != "bestaction (none)"
 
 
+def test_plateau_engine_bounds_the_actions_of_position_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # each action applied keeps an undo record of the position, as a record's replay does: a
+    # 16 MiB command line of Empire actions on a big board would keep gigabytes, so `position
+    # start` takes at most plateau.record.MAX_RECORD_ACTIONS actions, as `position setup` does
+    engine = BotEngine("random", seed=1)
+    engine.handle("game plateau-x mini")
+    monkeypatch.setattr(plateau.record, "MAX_RECORD_ACTIONS", 2)
+    assert engine.handle("position start S@a1 S@b1") == []
+    answer = engine.handle("position start S@a1 S@b1 S@c1")
+    assert answer is not None and len(answer) == 1, answer
+    assert answer[0].startswith("info string error: ") and "MAX_RECORD_ACTIONS" in answer[0]
+    assert engine.state is None
+
+
 def test_plateau_engine_carries_on_after_malformed_lines() -> None:
     lines = [HELLO, *MALFORMED, "go time0 " + "9" * 400, "\udcff", "isready", "quit"]
     data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")

@@ -291,7 +291,7 @@ class BotEngine:
         return []
 
     def _position(self, rest: str) -> list[str]:
-        from plateau.record import from_record
+        from plateau import record
 
         self.state = None
         if self.game is None:
@@ -300,10 +300,19 @@ class BotEngine:
         name, variant = spec.game, spec.variant
         kind, _, data = rest.partition(" ")
         if kind == "start":
+            actions = data.split()
+            if len(actions) > record.MAX_RECORD_ACTIONS:
+                # (each applied action keeps an undo record of the position, as a replayed
+                # record's do: a command line of up to 16 MiB could keep gigabytes)
+                raise InvalidArgumentError(
+                    f"position start has {len(actions):,} actions, more than the "
+                    f"{record.MAX_RECORD_ACTIONS:,} a game may replay "
+                    "(plateau.record.MAX_RECORD_ACTIONS)"
+                )
             state = spec.new_game()
-            state.apply_all(data.split())
+            state.apply_all(actions)
         elif kind == "setup":
-            state = from_record(load_outside_json(data, InvalidRecordError, "the set-up"))
+            state = record.from_record(load_outside_json(data, InvalidRecordError, "the set-up"))
         elif kind == "view":
             view = load_outside_json(data, ValueError, "the view")
             from_setup = spec.info.from_setup
