@@ -85,7 +85,7 @@ ctypedef struct AlbeaState:
     int8_t result           # -1 none, 0/1 winner, 2 draw
     uint8_t passes
     uint8_t tops_shown      # 1: every top piece is shown (a cache of make's: then a make
-                            # shows only the tops it changes); 0: not known (set-ups)
+                            # shows only the tops it changes); 0: not known (set-ups, determinizations)
     int32_t ply
     int32_t max_plies       # 0 = off
 

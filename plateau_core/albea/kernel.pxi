@@ -576,8 +576,9 @@ cdef void _move_decode(Keep* keep, int a, int* o, int* flip, int* k, int* p,
                        int* code) noexcept nogil:
     """The fields of move id ``a`` (design 1.3). ``ByCount`` counts the square and the path
     instead of searching for them: the end of a search is a branch that random play
-    mispredicts, and perft predicts (MOVE_OFF ascends, and so does PATH_OFF[i], whose empty
-    paths never hold the last offset at or below the rest)."""
+    mispredicts, and perft predicts. (MOVE_OFF ascends; PATH_OFF[i] is cumulative, so the
+    path is the last one whose offset is at most m, what is left of the id: an empty path
+    shares its offset with the next, or, at the end, sits at the block's end, past m.)"""
     cdef int m = a - ALBEA_BASE_MOVE
     cdef int i, q, j
     if Keep is ByCount:
@@ -787,7 +788,7 @@ cdef void _make(Keep* keep, AlbeaState* s, int a) noexcept nogil:
     # a capture takes pieces from below the top). So once every top is shown (tops_shown),
     # random play (``ByCount``) looks at no other stack. Perft (``ByBranch``: its children
     # are alike, its branches here the predictor learns; its states are its own) looks at
-    # all sixteen, as does random play's first action from a set-up
+    # all sixteen, as does random play's first action from a set-up or a determinization
     if Keep is ByBranch:
         for sq in range(16):
             if s.ht[sq]:
