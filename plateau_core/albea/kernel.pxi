@@ -789,15 +789,12 @@ cdef void _make(Keep* keep, AlbeaState* s, int a) noexcept nogil:
     # random play (``ByCount``) looks at no other stack. Perft (``ByBranch``: its children
     # are alike, its branches here the predictor learns; its states are its own) looks at
     # all sixteen, as does random play's first action from a set-up or a determinization
-    if Keep is ByBranch:
+    if Keep is ByBranch or not s.tops_shown:
         for sq in range(16):
             if s.ht[sq]:
                 show_up(&s.pc[sq][s.ht[sq] - 1])
-    elif not s.tops_shown:
-        for sq in range(16):
-            if s.ht[sq]:
-                show_up(&s.pc[sq][s.ht[sq] - 1])
-        s.tops_shown = 1
+        if Keep is ByCount:
+            s.tops_shown = 1
     if a != ALBEA_PASS:
         s.passes = 0
     s.ply += 1
