@@ -46,6 +46,17 @@ def shown(value: object) -> str:
     return r
 
 
+def folded(text: str) -> str | None:
+    """``text`` as notation is matched: blanks around it dropped, in lower case; None if it
+    holds a character outside ASCII, which notation never has (and whose lower case may be
+    an ASCII letter: the Kelvin sign's is ``k``).
+
+    >>> folded(" C3 "), folded("\u212a1")
+    ('c3', None)
+    """
+    return text.strip().lower() if text.isascii() else None
+
+
 def _integer_in(value: object, lo: int, hi: int | None, name: str, shown_hi: str) -> int:
     # the rule of both checkers below (and of the compiled twin): any integral type but bool
     # (numpy's too: numpy 1.x still lets operator.index take it), range-checked on the value

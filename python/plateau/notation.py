@@ -6,7 +6,7 @@ import numbers
 import operator
 import re
 
-from plateau.checks import check_int, shown
+from plateau.checks import check_int, folded, shown
 from plateau.errors import InvalidArgumentError
 
 _SQUARE = re.compile(r"([a-z])([1-9][0-9]?)\Z")
@@ -44,7 +44,7 @@ def square_index(name: str, board_size: int = 7) -> int:
     board_size = _board_size(board_size)
     if not isinstance(name, str):
         raise InvalidArgumentError(f"square name must be a string, got {shown(name)}")
-    m = _SQUARE.match(name.strip().lower())
+    m = _SQUARE.match(folded(name) or "")
     if m is None:
         raise InvalidArgumentError(
             f"{shown(name)} is not a square name (a letter and a row number, e.g. 'c3')"

@@ -100,6 +100,24 @@ def test_bad_actions_are_invalid(case: Case) -> None:
     assert snapshot(s) == before
 
 
+def test_notation_outside_ascii_is_refused(live_case: Case) -> None:
+    """Notation is ASCII: a legal action's text with a character outside ASCII in it (around
+    it, as blanks that ``str.strip`` drops; or in place of a letter, as a look-alike whose lower
+    case is that letter, like the Kelvin sign's ``k``) names no action, while the same text
+    with ASCII blanks and in upper case still reads."""
+    s = live_case.state()
+    before = snapshot(s)
+    for a in s.legal_actions()[:40].tolist():
+        text = s.action_to_string(a)
+        assert s.parse_action(f" {text.upper()}\t") == a
+        for bad in (f"{text}\u00a0", f"\u3000{text}", text.replace("k", "\u212a")):
+            if bad != text:
+                refused(s, lambda bad=bad: s.parse_action(bad), plateau.InvalidActionError)
+                refused(s, lambda bad=bad: s.apply(bad), plateau.InvalidActionError)
+                assert s.is_legal(bad) is False
+    assert snapshot(s) == before
+
+
 def test_out_of_range_and_wrong_type_messages(case: Case) -> None:
     s = case.state()
     n = s.num_distinct_actions

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plateau.errors import InvalidBoardError
+from plateau.errors import InvalidArgumentError, InvalidBoardError
 from plateau.games.empire import board as eb
 from plateau.games.empire.board import (
     CCW,
@@ -142,6 +142,22 @@ def test_dot_index_is_ring_times_spokes_plus_spoke() -> None:
             assert b.dot_name(i) == eb.spoke_letters(spoke) + str(ring + 1)
             assert b.polar is not None and b.polar[i] == (spoke, ring + 1)
         assert b.dot_name(len(b) - 1) == eb.spoke_letters(spokes - 1) + str(rings)
+
+
+def test_dot_names_are_read_in_ascii_only() -> None:
+    """Either letter case and blanks around a name read; the Kelvin sign (whose lower case is
+    ``k``) and blanks outside ASCII do not, in a dot name or in an action's notation."""
+    from plateau import InvalidActionError, new_game
+
+    b = load_board("ep16")
+    assert b.index(" K8\t") == b.index("k8")
+    for bad in ("\u212a8", "k8\u00a0", "\u2003k8"):
+        with pytest.raises(InvalidArgumentError, match="is not a dot"):
+            b.index(bad)
+    s = new_game("empire-plateau")
+    assert s.parse_action("K8-K9:1") == s.parse_action("k8-k9:1")
+    with pytest.raises(InvalidActionError, match="not Empire Plateau notation"):
+        s.parse_action("\u212a8-k9:1")
 
 
 def test_rings_close_on_themselves() -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from plateau_core.albea import core as _a
 
-from plateau.checks import shown
+from plateau.checks import folded, shown
 from plateau.errors import InvalidArgumentError
 
 TYPES: tuple[str, ...] = tuple(_a.TYPES)
@@ -71,7 +71,7 @@ def parse_action(text: str) -> int:
     wrong; TypeError if ``text`` is not a str."""
     if not isinstance(text, str):
         raise TypeError("notation must be a str")
-    t = text.strip().lower()
+    t = folded(text) or ""  # (not ASCII: not notation)
     if t in ("refuse", "pass"):
         return _encode(t, ())
     head, colon, rest = t.partition(":")

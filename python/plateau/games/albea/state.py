@@ -17,7 +17,7 @@ import numpy as np
 from plateau_core.albea import batch as _ab
 from plateau_core.albea import core as _a
 
-from plateau.checks import check_int, shown
+from plateau.checks import check_int, folded, shown
 from plateau.errors import (
     InvalidActionError,
     InvalidArgumentError,
@@ -424,7 +424,7 @@ class AlbeaPlateauState(_a.AlbeaCore, GameState):
             pieces: list[dict[str, Any]] = []
             for token in text.split():
                 owner = OWNER_LETTER.find(token[0].upper())
-                code = token[1:].lower()
+                code = folded(token[1:]) or ""
                 if owner < 0 or code not in ORIENTED:
                     raise InvalidArgumentError(
                         f"piece {shown(token)} on {name}: owner B or W, then the up face and the "

@@ -32,7 +32,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from plateau.checks import check_int, load_outside_json, shown
+from plateau.checks import check_int, folded, load_outside_json, shown
 from plateau.errors import InvalidArgumentError, InvalidBoardError
 from plateau.files import read_bytes_limited
 
@@ -151,7 +151,7 @@ class Board:
         """
         if not isinstance(name, str):
             raise InvalidArgumentError(f"a dot name is a string like 'a11', got {name!r}")
-        i = self._index.get(name.strip().lower())
+        i = self._index.get(folded(name) or "")
         if i is None:
             raise InvalidArgumentError(f"{name!r} is not a dot of board {self.name!r}")
         return i

@@ -21,7 +21,7 @@ import numpy as np
 from plateau_core.empire import batch as _eb
 from plateau_core.empire import core as _e
 
-from plateau.checks import check_int, shown
+from plateau.checks import check_int, folded, shown
 from plateau.errors import (
     InvalidActionError,
     InvalidArgumentError,
@@ -456,7 +456,7 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         replace ``-``), ``+T@dot`` with T one of E, 6, 4, 2, or ``end``; either letter case."""
         if not isinstance(text, str):
             raise InvalidActionError(f"action notation must be a string, got {shown(text)}")
-        t = text.strip().lower()
+        t = folded(text) or ""  # (not ASCII: not notation)
         board = self.board
         n = len(board)
         try:

@@ -14,7 +14,7 @@ from typing import Any
 from plateau_core.x import batch as _x_batch
 from plateau_core.x import core as _x
 
-from plateau.checks import check_int, shown
+from plateau.checks import check_int, folded, shown
 from plateau.errors import InvalidActionError, InvalidArgumentError, UnknownVariantError
 from plateau.notation import square_index, square_name
 from plateau.state import GameState, rank_by_keys
@@ -131,7 +131,7 @@ class PlateauXState(_x.XCore, GameState):
         not the notation of an action of this variant."""
         if not isinstance(text, str):
             raise InvalidActionError(f"action notation must be a string, got {shown(text)}")
-        t = text.strip().lower()
+        t = folded(text) or ""  # (not ASCII: not notation)
         n = self.board_size
         try:
             if t == "end":
