@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plateau.checks import check_json_depth, check_state, load_outside_json, shown
+from plateau.checks import check_int, check_json_depth, check_state, load_outside_json, shown
 from plateau.errors import (
     ActionError,
     InvalidRecordError,
@@ -39,9 +39,11 @@ def to_json(state: GameState, indent: int | None = None, viewer: int | None = No
     return check_state(state, "to_json takes").to_json(viewer, indent=indent)
 
 
-def from_record(record: object) -> GameState:
-    """Rebuild a game from a record dict by replaying its actions (at most
-    ``MAX_RECORD_ACTIONS``)."""
+def from_record(record: object, *, max_actions: int | None = None) -> GameState:
+    """Rebuild a game from a record dict by replaying its actions: at most ``max_actions``
+    (None: ``MAX_RECORD_ACTIONS``; raise it only for a record you trust, since each replayed
+    action keeps an undo record)."""
+    limit = MAX_RECORD_ACTIONS if max_actions is None else check_int(max_actions, "max_actions", 0)
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a game record is a JSON object, got {type(record).__name__}")
     check_json_depth(record, InvalidRecordError, "not a game record")
@@ -78,10 +80,11 @@ def from_record(record: object) -> GameState:
             raise InvalidRecordError(f"option {shown(key)} has a bad value {shown(value)}")
     if not isinstance(actions, list):
         raise InvalidRecordError(f"'actions' must be a list, got {type(actions).__name__}")
-    if len(actions) > MAX_RECORD_ACTIONS:
+    if len(actions) > limit:
         raise InvalidRecordError(
-            f"the record has {len(actions):,} actions, more than the {MAX_RECORD_ACTIONS:,} "
-            "a record may replay (plateau.record.MAX_RECORD_ACTIONS)"
+            f"the record has {len(actions):,} actions, more than the {limit:,} "
+            "a record may replay (plateau.record.MAX_RECORD_ACTIONS; a record you trust may "
+            "be read with a larger max_actions)"
         )
     try:
         check_data_options(game, options)  # first: a path would make the loader read a file
@@ -111,7 +114,7 @@ def from_record(record: object) -> GameState:
     result = record.get("result")
     if result is not None:
         expected = {"ranking": state.ranking(), "returns": state.returns()}
-        if not state.is_terminal() or result != expected:
+        if not state.is_terminal() or not _same_json(result, expected):
             raise InvalidRecordError(
                 f"the record's result {shown(result)} does not match the replayed game "
                 f"({shown(expected)} after {state.ply} plies, game over: {state.is_terminal()})"
@@ -119,8 +122,31 @@ def from_record(record: object) -> GameState:
     return state
 
 
-def from_json(text: str | bytes) -> GameState:
-    """Rebuild a game from JSON text written by :func:`to_json` (or ``state.to_json()``)."""
+def _same_json(value: object, expected: object) -> bool:
+    """Whether JSON data ``value`` is ``expected``, a bool only equal to a bool (``==`` holds
+    ``true`` equal to 1, and a result of ``[true, false]`` is not returns of 1 and 0)."""
+    if isinstance(value, bool) or isinstance(expected, bool):
+        return type(value) is type(expected) and value == expected
+    if isinstance(expected, dict):
+        return (
+            isinstance(value, dict)
+            and value.keys() == expected.keys()
+            and all(_same_json(value[k], expected[k]) for k in expected)
+        )
+    if isinstance(expected, (list, tuple)):
+        return (
+            isinstance(value, list)
+            and len(value) == len(expected)
+            and all(_same_json(v, e) for v, e in zip(value, expected))
+        )
+    return type(value) in (int, float) and value == expected
+
+
+def from_json(text: str | bytes, *, max_actions: int | None = None) -> GameState:
+    """Rebuild a game from JSON text written by :func:`to_json` (or ``state.to_json()``);
+    ``max_actions`` as for :func:`from_record`."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"a game record is JSON text, got {type(text).__name__}")
-    return from_record(load_outside_json(text, InvalidRecordError, "not valid JSON"))
+    return from_record(
+        load_outside_json(text, InvalidRecordError, "not valid JSON"), max_actions=max_actions
+    )

@@ -302,6 +302,15 @@ def test_a_record_longer_than_the_bound_is_refused_before_it_is_replayed(
     assert plateau.from_json(json.dumps(record)).ply == n
     monkeypatch.setattr(plateau.record, "MAX_RECORD_ACTIONS", n - 1)
     refused(json.dumps(record), f"^the record has {n:,} actions, more than the {n - 1:,} ")
+    # a record the caller trusts may be read with another bound, from the dict or the text
+    assert plateau.from_json(json.dumps(record), max_actions=n).ply == n
+    assert plateau.record.from_record(record, max_actions=n).ply == n
+    refused(json.dumps(record), "max_actions")
+    with pytest.raises(plateau.InvalidRecordError, match=f"more than the {n - 1:,} "):
+        plateau.record.from_record(record, max_actions=n - 1)
+    for bad in (-1, 1.5, "10", True):
+        with pytest.raises(plateau.InvalidArgumentError, match="max_actions"):
+            plateau.from_json(json.dumps(record), max_actions=bad)  # type: ignore[arg-type]
 
 
 def test_illegal_action_at_every_ply(game_variant: tuple[str, str]) -> None:
@@ -360,6 +369,32 @@ def test_result_must_match_the_replay(finished_case: Case) -> None:
         assert result != record["result"]
         bad = dict(record, result=result)
         refused(json.dumps(bad), "result", "does not match", re.escape(repr(result)))
+
+
+def test_result_is_compared_as_json_numbers(finished_case: Case) -> None:
+    """The result's numbers are compared as numbers (an integral return may be written as an
+    int), and a JSON true or false is never one of them, though Python holds True == 1."""
+    s = finished_case.state()
+    record = json.loads(s.to_json())
+    ranking, returns = record["result"]["ranking"], record["result"]["returns"]
+    as_ints = [int(r) if r == int(r) else r for r in returns]
+    written = dict(record, result={"ranking": ranking, "returns": as_ints})
+    assert plateau.from_json(json.dumps(written)).returns() == returns
+
+    def flag(v: Any) -> Any:
+        return bool(v) if v in (0, 1) else v
+
+    bools = [
+        {"ranking": ranking, "returns": [flag(r) for r in returns]},
+        {"ranking": [[flag(p) for p in tier] for tier in ranking], "returns": returns},
+    ]
+    for result in bools:
+        if json.dumps(result) == json.dumps(record["result"]):
+            continue  # (nothing was 0 or 1)
+        assert result == record["result"]  # (as Python compares them)
+        bad = dict(record, result=result)
+        refused(json.dumps(bad), "result", "does not match")
+    assert any(json.dumps(r) != json.dumps(record["result"]) for r in bools)
 
 
 def test_result_on_an_unfinished_game(finished_case: Case) -> None:
