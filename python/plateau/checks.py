@@ -57,6 +57,32 @@ def folded(text: str) -> str | None:
     return text.strip().lower() if text.isascii() else None
 
 
+def same_json(value: object, expected: object) -> bool:
+    """Whether JSON data ``value`` is ``expected``: as ``==``, but a bool is equal only to a
+    bool (``==`` holds True equal to 1: ``[true, false]`` is not returns of 1 and 0).
+
+    >>> same_json({"a": [1, 0.5]}, {"a": [1.0, 0.5]}), same_json([True], [1])
+    (True, False)
+    """
+    if isinstance(value, bool) or isinstance(expected, bool):
+        return type(value) is type(expected) and value == expected
+    if isinstance(expected, dict):
+        return (
+            isinstance(value, dict)
+            and value.keys() == expected.keys()
+            and all(same_json(value[k], expected[k]) for k in expected)
+        )
+    if isinstance(expected, (list, tuple)):
+        return (
+            isinstance(value, list)
+            and len(value) == len(expected)
+            and all(same_json(v, e) for v, e in zip(value, expected))
+        )
+    if isinstance(expected, (int, float)):
+        return type(value) in (int, float) and value == expected
+    return type(value) is type(expected) and value == expected
+
+
 def _integer_in(value: object, lo: int, hi: int | None, name: str, shown_hi: str) -> int:
     # the rule of both checkers below (and of the compiled twin): any integral type but bool
     # (numpy's too: numpy 1.x still lets operator.index take it), range-checked on the value

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from plateau.checks import check_int, check_json_depth, check_state, load_outside_json, shown
+from plateau.checks import (
+    check_int,
+    check_json_depth,
+    check_state,
+    load_outside_json,
+    same_json,
+    shown,
+)
 from plateau.errors import (
     ActionError,
     InvalidRecordError,
@@ -114,32 +121,12 @@ def from_record(record: object, *, max_actions: int | None = None) -> GameState:
     result = record.get("result")
     if result is not None:
         expected = {"ranking": state.ranking(), "returns": state.returns()}
-        if not state.is_terminal() or not _same_json(result, expected):
+        if not state.is_terminal() or not same_json(result, expected):
             raise InvalidRecordError(
                 f"the record's result {shown(result)} does not match the replayed game "
                 f"({shown(expected)} after {state.ply} plies, game over: {state.is_terminal()})"
             )
     return state
-
-
-def _same_json(value: object, expected: object) -> bool:
-    """Whether JSON data ``value`` is ``expected``, a bool only equal to a bool (``==`` holds
-    ``true`` equal to 1, and a result of ``[true, false]`` is not returns of 1 and 0)."""
-    if isinstance(value, bool) or isinstance(expected, bool):
-        return type(value) is type(expected) and value == expected
-    if isinstance(expected, dict):
-        return (
-            isinstance(value, dict)
-            and value.keys() == expected.keys()
-            and all(_same_json(value[k], expected[k]) for k in expected)
-        )
-    if isinstance(expected, (list, tuple)):
-        return (
-            isinstance(value, list)
-            and len(value) == len(expected)
-            and all(_same_json(v, e) for v, e in zip(value, expected))
-        )
-    return type(value) in (int, float) and value == expected
 
 
 def from_json(text: str | bytes, *, max_actions: int | None = None) -> GameState:

@@ -616,6 +616,12 @@ BAD_SETUPS: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
         lambda d: d["board"].__setitem__(3, [d["board"][5][0]] * 4),  # b2 and reserve too
         r"Black has 8 x xx on the board, in reserve and held by the opponent; only 4 exist",
     ),
+    "other options": (
+        set_key("options", {"max_plies": 7}),
+        r"the set-up's options \{'max_plies': 7\} are not the game's \{'max_plies': None\}",
+    ),
+    "options as a flag": (set_key("options", {"max_plies": True}), r"are not the game's"),
+    "a history": (set_key("history", ["b1:2-b2"]), r"a set-up position has no history"),
     "white mutes held beyond the material": (
         set_key("prisoners", [{"xx": 4, "rr": 1}, {}]),
         r"White has 8 x xx on the board, in reserve and held by the opponent; only 4 exist",
@@ -629,6 +635,19 @@ def test_bad_set_up_data(case: str) -> None:
     record = setup_record()
     change(record["setup"])
     refused(json.dumps(record), "^bad set-up position: ", pattern)
+
+
+def test_set_up_options_are_the_records() -> None:
+    """A set-up's own options, where it has them, are the record's (position_dict writes them);
+    an empty history is what position_dict leaves out."""
+    record = setup_record()
+    assert record["setup"]["options"] == {"max_plies": None}
+    record["setup"]["history"] = []
+    assert plateau.from_json(json.dumps(record)).ply == record["setup"]["ply"] + 1
+    long = dict(record, options={"max_plies": 500})
+    refused(json.dumps(long), "^bad set-up position: ", "are not the game's")
+    long["setup"] = dict(record["setup"], options={"max_plies": 500})
+    assert plateau.from_json(json.dumps(long)).max_plies == 500
 
 
 @pytest.mark.parametrize("setup", [None, [], "b2: Bxx", 5, True])

@@ -17,7 +17,7 @@ import numpy as np
 from plateau_core.albea import batch as _ab
 from plateau_core.albea import core as _a
 
-from plateau.checks import check_int, folded, shown
+from plateau.checks import check_int, folded, same_json, shown
 from plateau.errors import (
     InvalidActionError,
     InvalidArgumentError,
@@ -966,5 +966,15 @@ def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> G
     if not isinstance(setup, Mapping):
         raise InvalidPositionError(f"a set-up position is an object, got {type(setup).__name__}")
     data = dict(setup)
-    data["options"] = {"max_plies": max_plies or None}
+    options = {"max_plies": max_plies or None}  # (as position_dict writes them)
+    if "options" in data and not same_json(data["options"], options):
+        raise InvalidPositionError(
+            f"the set-up's options {shown(data['options'])} are not the game's {shown(options)}: "
+            "a set-up is played with the options of its record or call"
+        )
+    if data.get("history", []) != []:
+        raise InvalidPositionError(
+            "a set-up position has no history: the actions after it are the record's"
+        )
+    data["options"] = options
     return AlbeaPlateauState.from_position_dict(data)
