@@ -149,6 +149,29 @@ def test_play_load_checks_the_bots_against_the_loaded_game(
     assert json.loads(path.read_text())["game"] == "plateau-x"
 
 
+def test_play_load_gives_the_game_and_nothing_is_silently_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loaded record gives the game: ``--game``, ``--variant`` or ``--option`` beside
+    ``--load`` are refused (they were ignored without a word), before the session starts."""
+    state = plateau.new_game("albea-plateau")
+    path = tmp_path / "albea.json"
+    path.write_text(state.to_json())
+    for extra in (
+        ["--game", "empire-plateau"],
+        ["--game", "plateau-x"],
+        ["--variant", "standard"],
+        ["--option", "max_plies=10"],
+    ):
+        monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+        code, out, err = run(capsys, "play", "--load", str(path), *extra, "--bots", "random")
+        assert code == 2 and not out, (extra, err)
+        assert f"--load gives the game, its variant and options: {extra[0]} cannot" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    code, out, err = run(capsys, "play", "--load", str(path), "--bots", "random")
+    assert code == 0 and out, err
+
+
 @pytest.mark.parametrize("command", ["show", "render"])
 def test_a_record_gives_the_game_and_nothing_is_silently_ignored(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -163,6 +186,7 @@ def test_a_record_gives_the_game_and_nothing_is_silently_ignored(
         ["--option", "board=ep16"],
         ["--variant", "two"],
         ["--game", "albea-plateau"],
+        ["--game", "plateau-x"],  # (the default game, named: given all the same)
         ["c3-c4:1"],
     )
     for extra in extras:

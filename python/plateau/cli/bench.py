@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from plateau.cli.common import add_game_args, spec_of
+from plateau.cli.common import add_game_args, game_of, spec_of
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     flags = f" --variant {args.variant}" if args.variant else ""
     flags += "".join(f" --option {o}" for o in args.option) + (" --quick" if args.quick else "")
     print(
-        f"plateau bench --game {args.game}{flags} on {cpu}, "
+        f"plateau bench --game {game_of(args)}{flags} on {cpu}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}"
     )
     print(format_table(rows))

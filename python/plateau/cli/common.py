@@ -18,10 +18,27 @@ from plateau.record import from_json, from_record
 from plateau.registry import GameSpec, games, resolve
 from plateau.state import GameState
 
+#: the game of a command given no ``--game``
+DEFAULT_GAME = "plateau-x"
+
+
+def game_of(args: argparse.Namespace) -> str:
+    """The name ``--game`` gives, or the default game."""
+    return DEFAULT_GAME if args.game is None else str(args.game)
+
+
+def game_given(args: argparse.Namespace) -> list[str]:
+    """The flags of :func:`add_game_args` on the command line (``--game``, ``--variant``,
+    ``--option``): what a command that takes its game from a file cannot also take."""
+    given = [("--game", args.game is not None), ("--variant", args.variant is not None)]
+    return [flag for flag, value in [*given, ("--option", bool(args.option))] if value]
+
 
 def add_game_args(p: argparse.ArgumentParser, what: str = "the game to play") -> None:
     # not choices=: an unknown game is the registry's UnknownGameError, one line and exit 2
-    p.add_argument("--game", default="plateau-x", help=f"{what}: {', '.join(games())}")
+    p.add_argument(  # (default None: a command can tell that --game was given)
+        "--game", default=None, help=f"{what}: {', '.join(games())} (default {DEFAULT_GAME})"
+    )
     p.add_argument("--variant", default=None, help="variant name (default: the game's default)")
     p.add_argument(
         "--option",
@@ -67,7 +84,7 @@ def spec_of(args: argparse.Namespace) -> GameSpec:
         if key in options:
             raise InvalidArgumentError(f"--option {key}: given twice")
         options[key] = value
-    return resolve(args.game, args.variant, **options)
+    return resolve(game_of(args), args.variant, **options)
 
 
 def new_game_of(args: argparse.Namespace) -> GameState:
@@ -143,16 +160,7 @@ PERFT_DEPTH = int_in(0, 64)
 
 def record_alone(args: argparse.Namespace) -> None:
     """With ``--record`` the record gives the game: refuse what would otherwise be ignored."""
-    given = [
-        flag
-        for flag, value in (
-            ("--game", args.game != "plateau-x"),
-            ("--variant", args.variant is not None),
-            ("--option", bool(args.option)),
-            ("ACTIONS", bool(args.actions)),
-        )
-        if value
-    ]
+    given = game_given(args) + (["ACTIONS"] if args.actions else [])
     if given:
         raise InvalidArgumentError(
             f"--record gives the game, its variant, options and actions: "

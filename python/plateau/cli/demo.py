@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     state = spec.new_game()
     rng = random.Random(args.seed)
     print(
-        f"A random game of {game_info(args.game).title}, variant {state.variant!r}, "
+        f"A random game of {game_info(spec.game).title}, variant {state.variant!r}, "
         f"seed {args.seed}\n"
     )
     print(state)
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         print(state)
     print(f"\nfinal ranking (best first): {state.ranking()}")
     print(f"points: {state.returns()}")
-    if not game_info(args.game).perfect_information:
+    if not game_info(spec.game).perfect_information:
         print("\nthe same position as player 0 saw it (hidden faces as '?'):")
         print(state.observation_string(0))
     start = spec.new_game()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from plateau.cli.common import NON_NEGATIVE, add_game_args, spec_of
+from plateau.cli.common import NON_NEGATIVE, add_game_args, game_given, spec_of
 from plateau.errors import InvalidArgumentError, InvalidRecordError
 from plateau.files import read_text_limited
 from plateau.record import from_json
@@ -31,6 +31,12 @@ def run(args: argparse.Namespace) -> int:
     from plateau.play import HELP, play, read_line
 
     if args.load is not None:  # first: the bots are checked against the game actually played
+        given = game_given(args)
+        if given:
+            raise InvalidArgumentError(
+                f"--load gives the game, its variant and options: {', '.join(given)} cannot go "
+                "with it"
+            )
         state = from_json(read_text_limited(args.load, InvalidRecordError))
     else:
         state = spec_of(args).new_game()
