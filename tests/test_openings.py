@@ -75,6 +75,9 @@ def test_opening_file_round_trip(tmp_path: Path) -> None:
         ("OTHER_GAME", "line 2: an opening of albea-plateau/standard, but the games are "),
         ("FINISHED", r"line 2: the game is over after \d+ plies"),
         ("VIEW", "line 2: not an opening: .*cannot be replayed"),
+        # lines end at \n, \r or \r\n: a JSON string may hold U+2028 raw (str.splitlines cut
+        # this line in two, and called the first half line 2 and not JSON)
+        ("SEPARATOR", r"line 2: not an opening: ply 1: .*'S@f6\\u2028'"),
     ],
 )
 def test_a_bad_opening_line_is_an_error_naming_it(tmp_path: Path, line: str, match: str) -> None:
@@ -93,6 +96,10 @@ def test_a_bad_opening_line_is_an_error_naming_it(tmp_path: Path, line: str, mat
         line = finished.to_json()
     elif line == "VIEW":
         line = good.to_json(viewer=1)
+    elif line == "SEPARATOR":
+        line = json.dumps(
+            {**to_record(good), "actions": ["S@a1", "S@f6\u2028"]}, ensure_ascii=False
+        )
     path = tmp_path / "bad.jsonl"
     path.write_text(good.to_json() + "\n" + line + "\n" + good.to_json() + "\n")
     with pytest.raises(plateau.InvalidRecordError, match=f"bad.jsonl: {match}"):

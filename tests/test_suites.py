@@ -293,6 +293,45 @@ def test_unknown_suites_and_bad_seconds_are_refused(tmp_path: Path) -> None:
         run_suite(str(path), "random", 0.0)
 
 
+def test_write_suite_checks_every_line_and_writes_all_or_nothing(tmp_path: Path) -> None:
+    """write_suite refuses what read_suite would (a bad field, an id used twice), an empty
+    list and what is not a SuitePosition, naming the position, and leaves the file as it was."""
+    path = tmp_path / "s.jsonl"
+    good = _small_suite(path, 2)
+    before = path.read_bytes()
+    other = SuitePosition(**{**good[0].__dict__, "game": "no-such-game"})
+    for positions, message in [
+        ([good[0], good[0]], "position 1: the id 't-0' is used twice"),
+        ([good[1], other], "position 1: unknown game 'no-such-game'"),
+        ([good[0], {"id": "x"}], "position 1: not a SuitePosition"),
+        ([], "no positions to write"),
+        (good[0], "positions is a list of SuitePosition"),
+    ]:
+        with pytest.raises(InvalidResultsError, match=message):
+            write_suite(path, positions)  # type: ignore[arg-type]
+        assert path.read_bytes() == before
+    write_suite(path, reversed(good))  # (any iterable)
+    assert read_suite(path) == [*reversed(good)]
+    assert [p.name for p in tmp_path.iterdir()] == ["s.jsonl"]  # (no temporary file left)
+
+
+def test_an_empty_suite_and_unknown_ids_are_refused(tmp_path: Path) -> None:
+    """A suite with no position, and ids that name none of its positions, are errors, not an
+    empty table."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("# nothing here\n\n")
+    with pytest.raises(InvalidResultsError, match=r"empty\.jsonl: no positions"):
+        run_suite(str(empty), "random", 0.1)
+    path = tmp_path / "s.jsonl"
+    _small_suite(path, 2)
+    with pytest.raises(InvalidArgumentError, match=r"s\.jsonl has no position 'T-0', 'zz'"):
+        run_suite(str(path), "random", 0.1, ids=["t-0", "T-0", "zz"])
+    with pytest.raises(InvalidArgumentError, match="ids is a list of position ids"):
+        run_suite(str(path), "random", 0.1, ids="t-0")
+    report = run_suite(str(path), "random", 0.1, ids=["t-1"])
+    assert [r.id for r in report.results] == ["t-1"]
+
+
 # -- the shipped suites ---------------------------------------------------------------------------
 
 SHIPPED = shipped_suites()

@@ -14,6 +14,7 @@ and group ``k`` starts every game from opening ``k`` (:meth:`OpeningBook.opening
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import random
@@ -186,7 +187,9 @@ def read_openings(
     of another game or variant than the one given (or, for a :class:`plateau.GameSpec`, with
     other options), or a finished game, is an error naming the line (blank lines are
     skipped)."""
-    lines = read_text_limited(path, InvalidRecordError).splitlines()
+    # (lines end at \n, \r or \r\n only, as open() splits them: str.splitlines would also cut
+    # at U+2028 and other separators that JSON strings may hold raw)
+    lines = io.StringIO(read_text_limited(path, InvalidRecordError), newline=None)
     out: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

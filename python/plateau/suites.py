@@ -35,7 +35,7 @@ from typing import Any
 
 from plateau.checks import FieldTable, check_fields, load_outside_json, shown
 from plateau.errors import InvalidArgumentError, InvalidResultsError, PlateauError
-from plateau.files import read_text_limited
+from plateau.files import read_text_limited, replace_file
 from plateau.registry import check_data_options, game_info, games, new_game
 from plateau.state import GameState
 
@@ -183,8 +183,29 @@ def read_suite(path: str | os.PathLike[str]) -> list[SuitePosition]:
 
 
 def write_suite(path: str | os.PathLike[str], positions: Iterable[SuitePosition]) -> None:
-    """Write positions as a suite file."""
-    Path(path).write_text("".join(p.to_line() + "\n" for p in positions), encoding="utf-8")
+    """Write positions as a suite file, whole or not at all: each line is checked first as
+    :func:`read_suite` will read it (InvalidResultsError naming the first that is not, an id
+    used twice included, and nothing written), then the file is replaced at once
+    (:func:`plateau.files.replace_file`)."""
+    if isinstance(positions, (str, bytes, SuitePosition)) or not isinstance(positions, Iterable):
+        raise InvalidResultsError(f"positions is a list of SuitePosition, got {shown(positions)}")
+    lines = []
+    ids: set[str] = set()
+    for number, pos in enumerate(positions):
+        if not isinstance(pos, SuitePosition):
+            raise InvalidResultsError(f"position {number}: not a SuitePosition: {shown(pos)}")
+        line = pos.to_line()
+        try:
+            SuitePosition.from_dict(load_outside_json(line, InvalidResultsError, "not JSON"))
+        except InvalidResultsError as e:
+            raise InvalidResultsError(f"position {number}: {e}") from None
+        if pos.id in ids:
+            raise InvalidResultsError(f"position {number}: the id {shown(pos.id)} is used twice")
+        ids.add(pos.id)
+        lines.append(line + "\n")
+    if not lines:
+        raise InvalidResultsError("no positions to write (a suite holds at least one)")
+    replace_file(path, "".join(lines))
 
 
 def shipped_suites() -> dict[str, Path]:
@@ -297,7 +318,16 @@ def run_suite(
         raise InvalidArgumentError(f"seconds must be > 0, got {seconds}")
     path = suite_path(str(suite))
     positions = read_suite(path)
+    if not positions:
+        raise InvalidResultsError(f"{path}: no positions (one JSON position per line)")
     if ids is not None:
+        if isinstance(ids, str) or not all(isinstance(i, str) for i in ids):
+            raise InvalidArgumentError(f"ids is a list of position ids, got {shown(ids)}")
+        missing = sorted(set(ids) - {p.id for p in positions})
+        if missing:
+            names = ", ".join(shown(i) for i in missing[:5])
+            more = f" and {len(missing) - 5:,} more" if len(missing) > 5 else ""
+            raise InvalidArgumentError(f"{path.name} has no position {names}{more}")
         wanted = set(ids)
         positions = [p for p in positions if p.id in wanted]
     engine = isinstance(bot, str) and is_engine_spec(bot)
