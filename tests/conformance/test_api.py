@@ -134,7 +134,9 @@ def test_is_legal_agrees_with_the_mask(case: Case) -> None:
     n = s.num_distinct_actions
     mask = s.legal_actions_mask()
     rng = random.Random(case.seed)
-    sample = set(s.legal_actions().tolist()) | {0, n - 1} | {rng.randrange(n) for _ in range(300)}
+    legal = s.legal_actions().tolist()  # (cached: is_legal looks ids up in the list)
+    near = {a + k for a in legal for k in (-2, -1, 1, 2) if 0 <= a + k < n}
+    sample = set(legal) | near | {0, n - 1} | {rng.randrange(n) for _ in range(300)}
     for a in sorted(sample):
         assert s.is_legal(a) is bool(mask[a]), a
     for a in (-1, n, 2**64, -(2**63)):
