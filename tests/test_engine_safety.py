@@ -215,6 +215,32 @@ def test_engine_output_refuses_an_overlong_line_and_reads_the_rest_as_text() -> 
         EngineOutput().get(time.monotonic() + 0.01)
 
 
+def test_a_line_that_came_after_the_deadline_is_late_though_it_waits_to_be_read() -> None:
+    """An engine is judged by when its lines came, not by when the arena read them: one that
+    writes lines as fast as they are read (so the queue is never empty and never a flood)
+    is still out of time at its deadline; a line that came in time is read after it."""
+    out = EngineOutput()
+    before = time.monotonic()
+    assert out.push(b"info depth 1\n")
+    after = time.monotonic()
+    with pytest.raises(TimeoutError):
+        out.get(before)  # (the line came after this deadline)
+    assert out.get(after) == "info depth 1"  # (it came by this one, read later)
+    assert out.push(b"bestaction a1\n") and out.push(b"info late\n")
+    assert out.get(time.monotonic()) == "bestaction a1"
+    assert out.get(None) == "info late"
+    # a steady stream of info lines read as they come ends in a timeout at the deadline
+    stream = EngineOutput()
+    deadline = time.monotonic() + 0.2
+    read = 0
+    with pytest.raises(TimeoutError):
+        while True:
+            stream.push(b"info nodes 1\n")  # (one line a read: never a flood)
+            assert stream.get(deadline) == "info nodes 1"
+            read += 1
+    assert time.monotonic() >= deadline and read > 0
+
+
 class _Sleepy(Bot):
     """Thinks for a second over each move (while the other seat may write what it likes)."""
 

@@ -685,7 +685,8 @@ class EngineOutput:
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
-        self._lines: collections.deque[tuple[str, int]] = collections.deque()
+        # each unread line, its size as read and when it came (time.monotonic)
+        self._lines: collections.deque[tuple[str, int, float]] = collections.deque()
         self.bytes = 0  # of the unread lines, as read
         self.failure: EngineError | None = None
         self.ended = False
@@ -710,7 +711,8 @@ class EngineOutput:
                     f"{MAX_BUFFERED_BYTES} bytes at most)",
                 )
             else:
-                self._lines.append((raw.decode("utf-8", "replace").rstrip("\r\n"), len(raw)))
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                self._lines.append((line, len(raw), time.monotonic()))
                 self.bytes += len(raw)
             self._cond.notify_all()
             return self.failure is None
@@ -722,14 +724,19 @@ class EngineOutput:
             self._cond.notify_all()
 
     def get(self, deadline: float | None) -> str | None:
-        """The next line by ``deadline`` (``time.monotonic``; None: no limit), None at end of
-        output; raises the failure that stopped the reading, or TimeoutError."""
+        """The next line, if it came by ``deadline`` (``time.monotonic``; None: no limit), None
+        at end of output; raises the failure that stopped the reading, or TimeoutError. A line
+        that came after the deadline is late even if it waits to be read: an engine writing
+        lines as fast as they are read would otherwise never be out of time."""
         with self._cond:
             while True:
                 if self.failure is not None:
                     raise self.failure
                 if self._lines:
-                    line, size = self._lines.popleft()
+                    line, size, came = self._lines[0]
+                    if deadline is not None and came > deadline:
+                        raise TimeoutError
+                    self._lines.popleft()
                     self.bytes -= size
                     return line
                 if self.ended:
@@ -861,7 +868,7 @@ class EngineConnection:
         of the engine) is not seen here: it is read as the next answer, as before."""
         while True:
             try:
-                line = self.output.get(0.0)  # (a deadline already past: no wait)
+                line = self.output.get(time.monotonic())  # (what came so far: no wait)
             except TimeoutError:
                 return
             if line is None:
