@@ -283,6 +283,9 @@ MALFORMED = [
     'game plateau-x mini {"first_player": 1e999}',
     'game plateau-x mini {"first_player": ' + "9" * 5000 + "}",
     "setoption name seed value " + "9" * 5000,
+    "setoption name seed value \u0661\u0662",  # (Arabic-Indic digits: int() reads them)
+    "setoption name seed value 1_000",
+    "setoption name seed value 1e3",
     "plateau-engine " + "2" * 100_000,
     "position start " + "x" * 100_000,
 ]

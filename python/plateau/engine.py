@@ -270,7 +270,12 @@ class BotEngine:
             raise InvalidArgumentError(f"no option {m.group(1)[:100]!r} (options: seed)")
         from plateau.bots import make_bot
 
-        seed = int(m.group(2))
+        value = m.group(2).strip()
+        if not re.fullmatch(r"-?[0-9]{1,20}", value, re.ASCII):
+            raise InvalidArgumentError(
+                f"the seed is an integer in ASCII digits, got {value[:100]!r}"
+            )
+        seed = int(value)
         self.bot = make_bot(self.bot_spec, seed=seed)  # first: a refused seed changes nothing
         self.seed = seed
         return []
