@@ -29,6 +29,7 @@ from plateau.engine import (
     MAX_LINE,
     MAX_NAME,
     BotEngine,
+    EngineConnection,
     EngineError,
     EngineOutput,
     engine_spec,
@@ -221,6 +222,8 @@ def test_a_line_that_came_after_the_deadline_is_late_though_it_waits_to_be_read(
     is still out of time at its deadline; a line that came in time is read after it."""
     out = EngineOutput()
     before = time.monotonic()
+    while time.monotonic() == before:  # (a coarse clock: wait for it to move on)
+        pass
     assert out.push(b"info depth 1\n")
     after = time.monotonic()
     with pytest.raises(TimeoutError):
@@ -239,6 +242,37 @@ def test_a_line_that_came_after_the_deadline_is_late_though_it_waits_to_be_read(
             assert stream.get(deadline) == "info nodes 1"
             read += 1
     assert time.monotonic() >= deadline and read > 0
+
+
+def test_lines_written_as_fast_as_they_are_read_end_the_unasked_read() -> None:
+    """Before a move, the arena reads what the engine wrote since its last answer (``info``
+    lines) without waiting: only what came before it started, so an engine that writes a line
+    each time one is read does not keep it reading (it read such a stream for as long as the
+    engine wrote)."""
+
+    class Streaming(EngineOutput):
+        reads = 0
+
+        def get(self, deadline: float | None) -> str | None:
+            line = super().get(deadline)
+            self.reads += 1
+            assert self.reads < 1000, "still reading"
+            self.push(b"info nodes 1\n")  # (the next line, as this one is read)
+            return line
+
+    class Scripted(EngineConnection):
+        def _write(self, data: bytes, deadline: float) -> None:
+            pass
+
+    engine = Scripted(parse_engine_spec("engine:cmd=true"))
+    stream = Streaming()
+    engine.output = stream
+    stream.push(b"info nodes 1\n")
+    time.sleep(0.01)  # (so the lines pushed while reading come after the read started)
+    engine._unasked()
+    # the line there before, read; the one written as it was read is left for the next read
+    assert stream.reads == 1 and engine.last_info == "info nodes 1"
+    assert stream.bytes == len(b"info nodes 1\n")
 
 
 class _Sleepy(Bot):

@@ -326,10 +326,13 @@ def test_an_empty_suite_and_unknown_ids_are_refused(tmp_path: Path) -> None:
     _small_suite(path, 2)
     with pytest.raises(InvalidArgumentError, match=r"s\.jsonl has no position 'T-0', 'zz'"):
         run_suite(str(path), "random", 0.1, ids=["t-0", "T-0", "zz"])
-    with pytest.raises(InvalidArgumentError, match="ids is a list of position ids"):
-        run_suite(str(path), "random", 0.1, ids="t-0")
+    for bad in ("t-0", [], [1], None.__class__):
+        with pytest.raises(InvalidArgumentError, match="ids is a"):
+            run_suite(str(path), "random", 0.1, ids=bad)  # type: ignore[arg-type]
     report = run_suite(str(path), "random", 0.1, ids=["t-1"])
     assert [r.id for r in report.results] == ["t-1"]
+    once = (i for i in ["t-0"])  # (any iterable, read once)
+    assert [r.id for r in run_suite(str(path), "random", 0.1, ids=once).results] == ["t-0"]
 
 
 # -- the shipped suites ---------------------------------------------------------------------------

@@ -871,9 +871,11 @@ class EngineConnection:
         ``bestaction`` for one ``go``, an answer nobody asked for) is ``garbage``, not the
         answer to the next ``go``. A line still on its way (written later, from another thread
         of the engine) is not seen here: it is read as the next answer, as before."""
+        now = time.monotonic()  # (what came before this call, taken once: an engine writing a
+        # line each time one is read would otherwise keep this loop reading)
         while True:
             try:
-                line = self.output.get(time.monotonic())  # (what came so far: no wait)
+                line = self.output.get(now)
             except TimeoutError:
                 return
             if line is None:

@@ -321,8 +321,11 @@ def run_suite(
     if not positions:
         raise InvalidResultsError(f"{path}: no positions (one JSON position per line)")
     if ids is not None:
-        if isinstance(ids, str) or not all(isinstance(i, str) for i in ids):
+        if isinstance(ids, (str, bytes)) or not isinstance(ids, Iterable):
             raise InvalidArgumentError(f"ids is a list of position ids, got {shown(ids)}")
+        ids = list(ids)  # (once: a generator is read here only)
+        if not ids or not all(isinstance(i, str) for i in ids):
+            raise InvalidArgumentError(f"ids is a non-empty list of position ids, got {shown(ids)}")
         missing = sorted(set(ids) - {p.id for p in positions})
         if missing:
             names = ", ".join(shown(i) for i in missing[:5])

@@ -618,9 +618,10 @@ BAD_SETUPS: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
     ),
     "other options": (
         set_key("options", {"max_plies": 7}),
-        r"the set-up's options \{'max_plies': 7\} are not the game's \{'max_plies': None\}",
+        r"the set-up's options \{'max_plies': 7\} are not the game's \{'max_plies': 0\}",
     ),
-    "options as a flag": (set_key("options", {"max_plies": True}), r"are not the game's"),
+    "options as a list": (set_key("options", [7]), r"are not the game's"),
+    "another option": (set_key("options", {"max_plies": None, "x": 1}), r"are not the game's"),
     "a history": (set_key("history", ["b1:2-b2"]), r"a set-up position has no history"),
     "white mutes held beyond the material": (
         set_key("prisoners", [{"xx": 4, "rr": 1}, {}]),
@@ -648,6 +649,19 @@ def test_set_up_options_are_the_records() -> None:
     refused(json.dumps(long), "^bad set-up position: ", "are not the game's")
     long["setup"] = dict(record["setup"], options={"max_plies": 500})
     assert plateau.from_json(json.dumps(long)).max_plies == 500
+    # no cap, as position data says it (a null or 0 max_plies, {} or null options, or none)
+    for options in ({"max_plies": 0}, {"max_plies": None}, {}, None):
+        record["setup"]["options"] = options
+        assert plateau.from_json(json.dumps(record)).max_plies == 0
+    del record["setup"]["options"]
+    assert plateau.from_json(json.dumps(record)).max_plies == 0
+    # a cap of 1 is not given by true, 1.0 or "1" (Python holds True == 1 == 1.0)
+    one = dict(record, options={"max_plies": 1})
+    one["setup"] = dict(record["setup"], options={"max_plies": 1})
+    assert plateau.from_json(json.dumps(one)).max_plies == 1
+    for bad in (True, 1.0, "1"):
+        one["setup"]["options"] = {"max_plies": bad}
+        refused(json.dumps(one), "^bad set-up position: ", "are not the game's")
 
 
 @pytest.mark.parametrize("setup", [None, [], "b2: Bxx", 5, True])

@@ -17,7 +17,7 @@ import numpy as np
 from plateau_core.albea import batch as _ab
 from plateau_core.albea import core as _a
 
-from plateau.checks import check_int, folded, same_json, shown
+from plateau.checks import check_int, folded, shown
 from plateau.errors import (
     InvalidActionError,
     InvalidArgumentError,
@@ -966,15 +966,23 @@ def _from_setup(variant: str, setup: Mapping[str, Any], max_plies: int = 0) -> G
     if not isinstance(setup, Mapping):
         raise InvalidPositionError(f"a set-up position is an object, got {type(setup).__name__}")
     data = dict(setup)
-    options = {"max_plies": max_plies or None}  # (as position_dict writes them)
-    if "options" in data and not same_json(data["options"], options):
+    given = data.get("options")  # (as position data reads them: null, {} or a null or 0
+    # max_plies mean no cap; a set-up that gives them is played with the record's or call's)
+    mp = given.get("max_plies") if isinstance(given, dict) else None
+    if given is not None and (
+        not isinstance(given, dict)
+        or not set(given) <= {"max_plies"}
+        or (mp is not None and type(mp) is not int)
+        or (mp or 0) != max_plies
+    ):
         raise InvalidPositionError(
-            f"the set-up's options {shown(data['options'])} are not the game's {shown(options)}: "
-            "a set-up is played with the options of its record or call"
+            f"the set-up's options {shown(given)} are not the game's "
+            f"{shown({'max_plies': max_plies})}: a set-up is played with the options of its "
+            "record or call"
         )
     if data.get("history", []) != []:
         raise InvalidPositionError(
             "a set-up position has no history: the actions after it are the record's"
         )
-    data["options"] = options
+    data["options"] = {"max_plies": max_plies or None}
     return AlbeaPlateauState.from_position_dict(data)
