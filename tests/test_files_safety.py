@@ -882,3 +882,42 @@ def test_an_empty_output_name_is_refused_before_any_file_is_made(
         with pytest.raises(FileNotFoundError, match="no such folder"):
             replace_file(name, "x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["work"] and not list(work.iterdir())
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="no /dev/fd")
+def test_an_output_named_by_its_descriptor_is_written_where_it_stands(tmp_path: Path) -> None:
+    """``--out /dev/stdout`` (or ``/dev/fd/N``, or a link to one) writes to that descriptor,
+    after what the program printed: a log it appends to keeps what it held (a file replaced
+    through the link emptied it), and a pipe gets the text (a temporary file beside
+    ``/proc/PID/fd/pipe:[...]`` could not be made)."""
+    write = (
+        "import sys; from plateau.files import replace_file; print('first', flush=False); "
+        "replace_file(sys.argv[1], 'X\\n'); print('last')"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+
+    def run(name: str, **kw: Any) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-c", write, name], env=env, timeout=60, check=True, **kw
+        )
+
+    log = tmp_path / "log.txt"
+    log.write_bytes(b"PRECIOUS\n")
+    with open(log, "ab") as out:
+        run("/dev/stdout", stdout=out)
+    assert log.read_bytes() == b"PRECIOUS\nfirst\nX\nlast\n"
+    assert run("/dev/stdout", stdout=subprocess.PIPE).stdout == b"first\nX\nlast\n"
+    link = tmp_path / "out-link"
+    link.symlink_to("/dev/stdout")
+    assert run(str(link), stdout=subprocess.PIPE).stdout == b"first\nX\nlast\n"
+    r, w = os.pipe()
+    try:
+        run(f"/dev/fd/{w}", stdout=subprocess.DEVNULL, pass_fds=(w,))
+        os.close(w)
+        w = -1
+        assert os.read(r, 100) == b"X\n"
+    finally:
+        os.close(r)
+        if w >= 0:
+            os.close(w)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.txt", "out-link"]

@@ -18,7 +18,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import stat
+import sys
 import tempfile
 from typing import BinaryIO
 
@@ -98,16 +100,58 @@ def read_text_limited(
         raise error(f"{os.fspath(path)}: not UTF-8 text (byte {e.start})") from None
 
 
+_FD_PATH = re.compile(r"/(?:dev/fd|proc/(?:self|thread-self|[0-9]+)/fd)/([0-9]+)")
+_STD_PATH = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def _descriptor_of(name: str) -> int | None:
+    """The open file descriptor that ``name`` stands for (``/dev/stdout``, ``/dev/fd/N``,
+    ``/proc/self/fd/N``, or a link to one of them), or None. Such a path is no file of its own:
+    it is whatever the descriptor is open on, a pipe, a terminal or a file opened for
+    appending."""
+    here = os.path.abspath(name)
+    for _ in range(40):  # (the kernel's own bound on links followed)
+        if here in _STD_PATH:
+            return _STD_PATH[here]
+        m = _FD_PATH.fullmatch(here)
+        if m is not None:
+            mine = m.group(0).split("/")[2] in ("self", "thread-self", str(os.getpid()))
+            return int(m.group(1)) if mine or here.startswith("/dev/fd/") else None
+        if not os.path.islink(here):
+            return None
+        here = os.path.normpath(os.path.join(os.path.dirname(here), os.readlink(here)))
+    return None
+
+
+def _write_descriptor(fd: int, raw: bytes) -> None:
+    """Write ``raw`` to the open descriptor ``fd`` where it stands (after what this program
+    already wrote through ``sys.stdout`` or ``sys.stderr``), leaving it open."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            if stream is not None and stream.fileno() == fd:
+                stream.flush()
+    view = memoryview(raw)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def replace_file(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` all at once: to a temporary file in the same
     folder, flushed to disk, then renamed over ``path`` (``os.replace``, atomic). On any error
     ``path`` is unchanged and the temporary file removed. A symbolic link is written through
     (its target is replaced); an existing file keeps its permissions, a new one gets the
-    umask's. What is not a regular file (``/dev/stdout``, a named pipe) is written in place."""
+    umask's. What is not a regular file (a named pipe, a terminal) is written in place, and a
+    path that names an open descriptor (``/dev/stdout``, ``/dev/fd/N``) is written to that
+    descriptor where it stands: ``--out /dev/stdout >> log`` appends to the log, as it would
+    have been emptied or replaced by a file opened or renamed through the link."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     name = os.fspath(path)
     if not name:  # (realpath would make it the current folder)
         raise FileNotFoundError(errno.ENOENT, "no file name given", "")
+    fd = _descriptor_of(name)
+    if fd is not None:
+        _write_descriptor(fd, raw)
+        return
     folder = os.path.dirname(name)
     if folder and not os.path.isdir(folder):
         # (as open() would refuse it: realpath would read "nodir/../out" as "out")
