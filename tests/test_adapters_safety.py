@@ -517,3 +517,16 @@ def test_a_reused_mask_pickled_before_it_had_its_own_state_loads_with_a_live_vie
     mask.__setstate__(legacy)
     assert mask.view.tolist() == [0, 1, 0, 0, 1, 0]
     assert mask.show(np.array([2])).tolist() == [0, 0, 1, 0, 0, 0]
+
+
+def test_a_choice_given_as_a_numpy_string_array_is_refused(pg: Any, pz: Any) -> None:
+    """``mode not in ("ansi", ...)`` compares a one-string numpy array element-wise, so
+    ``np.array(["ansi"])`` passed and was kept as an array; a choice is a str."""
+    for mode in (np.array(["ansi"]), np.str_("x"), b"ansi"):
+        with pytest.raises(plateau.InvalidArgumentError, match="render_mode"):
+            pg.SingleAgentEnv("plateau-x", "mini", render_mode=mode)
+        with pytest.raises(plateau.InvalidArgumentError, match="render_mode"):
+            pz.env("plateau-x", "mini", render_mode=mode)
+    with pytest.raises(plateau.InvalidArgumentError, match="illegal_action"):
+        pg.SingleAgentEnv("plateau-x", "mini", illegal_action=np.array(["raise"]))
+    assert pg.SingleAgentEnv("plateau-x", "mini", render_mode=np.str_("ansi")).render_mode == "ansi"

@@ -17,6 +17,8 @@ import plateau.record
 from plateau import arena, openings, rating, render, sprt
 from plateau.adjudication import Adjudication
 from plateau.bots import make_bot
+from plateau.bots.ismcts import ISMCTSBot
+from plateau.bots.mcts import MCTSBot
 from plateau.clock import TimeControl
 from plateau.errors import InvalidArgumentError, InvalidRecordError, PlateauError
 from plateau.solver import Solver
@@ -282,3 +284,27 @@ def test_the_command_lines_adjudication_settings_are_bounded_by_their_own_names(
         with pytest.raises(InvalidArgumentError, match=words):
             Adjudication.parse(**kw)
     assert Adjudication.parse(resign="movecount=3 score=600").resign_moves == 3
+
+
+def test_a_choice_given_as_a_numpy_string_array_is_refused() -> None:
+    """A choice among names is a str: a one-string numpy array compared equal element-wise and
+    passed (an SPRT whose model was an array played games, then failed to write its results
+    file with a raw TypeError; a bot's spec kept the array and could not be rebuilt)."""
+    refusals: list[tuple[Callable[[], Any], str]] = [
+        (lambda: SPRT(model=np.array(["trinomial"])), "SPRT model"),
+        (lambda: MCTSBot(eval=np.array(["playout"])), "eval must be"),
+        (lambda: ISMCTSBot(eval=np.array(["playout"])), "eval must be"),
+        (
+            lambda: arena.run(
+                "plateau-x", "mini", ["random"] * 2, 2, backend=np.array(["process"])
+            ),
+            "backend",
+        ),
+        (
+            lambda: arena.run("plateau-x", "mini", ["random"] * 2, 2, format=np.array(["seats"])),
+            "tournament format",
+        ),
+    ]
+    for call, message in refusals:
+        with pytest.raises(InvalidArgumentError, match=message):
+            call()

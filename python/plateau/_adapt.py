@@ -192,7 +192,8 @@ def render_state(state: GameState, mode: str | None) -> str | npt.NDArray[np.uin
 
 def check_render_mode(mode: object) -> str | None:
     """``mode`` after checking it is None or one of :data:`RENDER_MODES`."""
-    if mode is not None and mode not in RENDER_MODES:
+    # (isinstance first: a numpy array of one string compares element-wise, and passed)
+    if mode is not None and (not isinstance(mode, str) or mode not in RENDER_MODES):
         raise InvalidArgumentError(
             f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}"
         )

@@ -1618,7 +1618,7 @@ def run(
         )
     # (each game's seeds are taken mod 2**63: seed 2**63 played the games of seed 0)
     seed = check_int(seed, "seed", 0, 2**63)
-    if backend not in ("process", "ray"):
+    if not isinstance(backend, str) or backend not in ("process", "ray"):
         raise InvalidArgumentError(f"unknown backend {backend!r} (process or ray)")
     if tc is not None and not isinstance(tc, TimeControl):
         raise InvalidArgumentError(f"tc must be a plateau.clock.TimeControl, got {tc!r}")

@@ -107,7 +107,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):  # type:
         self.seat = check_int(seat, "seat", 0, self.state.num_players)
         self.opponent = opponent
         make_bot(opponent)  # refuse a bad spec now, not at the first reset
-        if illegal_action not in ILLEGAL_ACTION_MODES:
+        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
             raise InvalidArgumentError(
                 f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
             )

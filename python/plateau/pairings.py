@@ -69,6 +69,10 @@ class Schedule:
         """The schedule of ``format`` (one of :data:`FORMATS`); an
         :class:`~plateau.InvalidArgumentError` if the bots cannot fill it."""
         n, k = num_seats, num_bots
+        if not isinstance(format, str):  # (a numpy array of one string compared equal)
+            raise InvalidArgumentError(
+                f"unknown tournament format {format!r} (one of {', '.join(FORMATS)})"
+            )
         if format == "seats":
             if k != n:
                 raise InvalidArgumentError(

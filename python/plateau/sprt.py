@@ -159,7 +159,7 @@ class SPRT:
                 raise InvalidArgumentError(
                     f"SPRT {name} must be in (0, 0.5), got {getattr(self, name)!r}"
                 )
-        if self.model not in MODELS:
+        if not isinstance(self.model, str) or self.model not in MODELS:
             raise InvalidArgumentError(f"unknown SPRT model {self.model!r} ({' or '.join(MODELS)})")
 
     @classmethod

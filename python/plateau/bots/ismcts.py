@@ -93,7 +93,12 @@ class ISMCTSBot(StoppableBot):
         for key in ("sensible_end", "decisive"):
             if not isinstance(p[key], bool):
                 raise InvalidArgumentError(f"{key} must be true or false, got {p[key]!r}")
-        if p["eval"] not in ("auto", "playout", "heuristic", "mixed"):
+        if not isinstance(p["eval"], str) or p["eval"] not in (
+            "auto",
+            "playout",
+            "heuristic",
+            "mixed",
+        ):
             raise InvalidArgumentError(
                 f"eval must be auto, playout, heuristic or mixed, got {p['eval']!r}"
             )

@@ -172,7 +172,12 @@ class MCTSBot(StoppableBot):
             )
         d = p["determinizations"]
         check_int(d, "determinizations", 1, 1001)
-        if p["eval"] not in ("auto", "playout", "heuristic", "mixed"):
+        if not isinstance(p["eval"], str) or p["eval"] not in (
+            "auto",
+            "playout",
+            "heuristic",
+            "mixed",
+        ):
             raise InvalidArgumentError(
                 f"eval must be auto, playout, heuristic or mixed, got {p['eval']!r}"
             )
