@@ -235,3 +235,65 @@ def test_perft_all_of_depth_0_prints_depth_0(capsys: pytest.CaptureFixture[str])
     assert main(["perft", "--variant", "mini", "--all", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [ln.split()[0] for ln in lines] == ["depth=1", "depth=2"]
+
+
+#: numbers int() and float() read that no command line or spec writes: other scripts' digits
+#: (Arabic-Indic and full-width 3, 10) and underscores
+ODD_NUMBERS = ["\u0663", "\uff13", "\u0661\u0660", "1_0"]
+
+
+@pytest.mark.parametrize("odd", ODD_NUMBERS)
+def test_numbers_are_read_in_ascii_digits_only(
+    odd: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every number of the command line, a bot spec, a time control, SPRT and adjudication
+    settings is ASCII digits (as notation is): each of these ran with the odd number read."""
+    from plateau.adjudication import Adjudication
+    from plateau.bots import make_bot
+    from plateau.clock import TimeControl
+    from plateau.sprt import SPRT
+
+    arena = ["arena", "--game", "plateau-x", "--variant", "mini", "--bots", "random,random"]
+    for argv in (
+        [*arena, "--games", odd],
+        [*arena, "--games", "2", "--seed", odd],
+        [*arena, "--games", "2", "--tc", f"{odd}+0"],
+        [*arena, "--games", "2", "--sprt", f"elo1={odd}"],
+        [*arena, "--games", "2", "--resign", f"movecount={odd} score=600"],
+        ["perft", "--game", "plateau-x", "--variant", "mini", odd],
+        ["render", "--game", "plateau-x", "--variant", "mini", "--out", "x.svg", "--scale", odd],
+        ["demo", "--game", "plateau-x", "--variant", "mini", "--perft-depth", odd],
+    ):
+        try:
+            code, out, err = run(capsys, *argv)
+        except SystemExit as stop:  # (argparse's own exit for a bad argument)
+            code = stop.code  # type: ignore[assignment]
+            out, err = capsys.readouterr()
+        assert code == 2 and not out, (argv, err)
+        assert "error:" in err and odd in err, (argv, err)  # (named in the message)
+    for spec in (f"mcts:iters={odd}", f"alphabeta:depth={odd}", f"mcts:seconds=0.{odd}"):
+        with pytest.raises(plateau.InvalidArgumentError):
+            make_bot(spec)
+    for call in (
+        lambda: TimeControl.parse(f"10+{odd}"),
+        lambda: SPRT.parse(f"alpha=0.0{odd}"),
+        lambda: Adjudication.parse(resign=f"score={odd}"),
+        lambda: Adjudication.parse(draw=f"movenumber={odd} movecount=8 score=10"),
+    ):
+        with pytest.raises(plateau.InvalidArgumentError, match=r"number|BASE"):
+            call()
+
+
+def test_negative_zero_is_zero() -> None:
+    """-0 reads as 0 where zero is allowed (it was kept, and echoed: ``Time control 10+-0``,
+    ``resign at score -0``)."""
+    from plateau.adjudication import Adjudication
+    from plateau.bots import make_bot
+    from plateau.clock import TimeControl
+    from plateau.sprt import SPRT
+
+    assert TimeControl.parse("10+-0").describe() == "10+0"
+    assert TimeControl.parse("10+-0.0").inc == 0.0
+    assert str(Adjudication.parse(resign="score=-0.0").resign_score) == "0.0"
+    assert str(make_bot("mcts:c=-0.0").params["c"]) == "0.0"
+    assert str(SPRT.parse("elo0=-0 elo1=10").elo0) == "0.0"

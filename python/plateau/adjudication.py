@@ -22,7 +22,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from plateau.checks import check_int, shown
+from plateau.checks import check_int, plain_number, shown
 from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
@@ -41,7 +41,9 @@ def _settings(text: str, what: str, known: dict[str, type]) -> dict[str, Any]:
         if key in out:  # (the last one silently won)
             raise InvalidArgumentError(f"{what}: {key} given twice")
         try:
-            value = known[key](raw)
+            if not plain_number(raw):  # (int() and float() read other scripts' digits, 1_0)
+                raise ValueError(raw)
+            value = known[key](raw) + 0  # (+ 0: -0.0 is 0)
         except ValueError:
             raise InvalidArgumentError(f"{what}: {key} must be a number, got {raw!r}") from None
         if isinstance(value, float) and not math.isfinite(value):

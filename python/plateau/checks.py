@@ -57,6 +57,17 @@ def folded(text: str) -> str | None:
     return text.strip().lower() if text.isascii() else None
 
 
+def plain_number(text: str) -> bool:
+    """Whether ``text`` may be read by ``int()`` or ``float()`` as a number of a command line or
+    a spec: ASCII, with no underscore (both functions also read other scripts' digits, as
+    ``int("\u0663")`` is 3, and ``1_000``).
+
+    >>> plain_number("-2.5e3"), plain_number("\u0663"), plain_number("1_000")
+    (True, False, False)
+    """
+    return text.isascii() and "_" not in text
+
+
 def same_json(value: object, expected: object) -> bool:
     """Whether JSON data ``value`` is ``expected``: as ``==``, but a bool is equal only to a
     bool (``==`` holds True equal to 1: ``[true, false]`` is not returns of 1 and 0).

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from plateau.checks import shown
+from plateau.checks import plain_number, shown
 from plateau.errors import InvalidArgumentError
 
 #: the longest time, in seconds (11.6 days), that a time control, a deadline or a command's
@@ -40,7 +40,7 @@ class TimeControl:
                     f"time control {name} must be >= 0 and at most {MAX_SECONDS:,.0f} "
                     f"seconds, got {shown(value)}"
                 )
-            object.__setattr__(self, name, float(value))
+            object.__setattr__(self, name, float(value) + 0.0)  # (+ 0.0: -0.0 is 0)
         if not self.base > 0:
             raise InvalidArgumentError(f"time control base must be > 0 seconds, got {self.base!r}")
 
@@ -48,7 +48,8 @@ class TimeControl:
     def parse(cls, text: str) -> TimeControl:
         """From ``"BASE+INC"`` or ``"BASE"`` in seconds (``"10+0.1"``, ``"60"``)."""
         base, plus, inc = str(text).strip().partition("+")
-        if "+" in base.strip()[:1] + inc.strip()[:1]:  # (float() reads a sign: "1++1" was 1+1)
+        if "+" in base.strip()[:1] + inc.strip()[:1] or not plain_number(str(text)):
+            # (float() reads a sign, "1++1" was 1+1; and other scripts' digits and 1_0)
             raise InvalidArgumentError(
                 f"time control {text!r} is not BASE+INC in seconds (e.g. 10+0.1)"
             )

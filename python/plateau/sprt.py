@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from plateau.checks import check_number, shown
+from plateau.checks import check_number, plain_number, shown
 from plateau.errors import InvalidArgumentError
 
 #: the largest Elo difference an SPRT bound may name (a bot 2,000 Elo stronger is expected to
@@ -189,7 +189,9 @@ class SPRT:
                 values[key] = value
                 continue
             try:
-                values[key] = float(value)
+                if not plain_number(value):  # (float() reads other scripts' digits and 1_0)
+                    raise ValueError(value)
+                values[key] = float(value) + 0.0  # (+ 0.0: -0.0 is 0)
             except ValueError:
                 raise InvalidArgumentError(
                     f"SPRT setting {token!r}: {value!r} is not a number"

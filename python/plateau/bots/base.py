@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from plateau.checks import check_int
+from plateau.checks import check_int, plain_number
 from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
@@ -131,9 +131,13 @@ def _value(text: str) -> Any:
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
-    for conv in (int, float):
+    if plain_number(text):  # (else text: the bot's own check names the parameter)
         try:
-            return conv(text)
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            return float(text) + 0.0  # (+ 0.0: -0.0 is 0)
         except ValueError:
             pass
     return text

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from plateau.checks import load_outside_json, shown
+from plateau.checks import load_outside_json, plain_number, shown
 from plateau.clock import MAX_SECONDS
 from plateau.errors import InvalidArgumentError, InvalidRecordError, InvalidResultsError
 from plateau.files import read_text_limited
@@ -96,6 +96,8 @@ def new_game_of(args: argparse.Namespace) -> GameState:
 
 def _int_of(text: str) -> int:
     """``text`` as an int, for the argparse types below (ArgumentTypeError otherwise)."""
+    if not plain_number(text):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not an integer (ASCII digits)")
     try:
         return int(text)
     except ValueError:  # (also a number of over 4,300 digits: shown cut)
@@ -129,12 +131,23 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def number(text: str) -> float:
+    """A finite number in ASCII (argparse type; ``float()`` also reads other scripts' digits,
+    ``1_0``, ``nan`` and ``inf``); -0 is 0."""
+    try:
+        if not plain_number(text):
+            raise ValueError(text)
+        value = float(text) + 0.0
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {shown(text)}")
+    return value
+
+
 def positive_float(text: str) -> float:
     """A finite number > 0 (argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = number(text)
     if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
     return value

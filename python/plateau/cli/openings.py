@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from plateau.cli.common import NON_NEGATIVE, POSITIVE, add_game_args, spec_of
+from plateau.cli.common import NON_NEGATIVE, POSITIVE, add_game_args, number, spec_of
 from plateau.record import from_record
 
 
@@ -19,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--bot", help="a bot spec that plays the plies (default: random plies)")
     p.add_argument(
         "--max-eval",
-        type=float,
+        type=number,
         default=None,
         help="keep positions whose evaluation spread (the largest |heuristic| over the "
         "players) is at most this (default: any)",

@@ -15,7 +15,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_game_args(p)
     p.add_argument(
         "--human",
-        type=int,
+        type=NON_NEGATIVE,
         action="append",
         default=None,
         help="a seat you play (repeatable; default 0)",
