@@ -308,3 +308,23 @@ def test_a_choice_given_as_a_numpy_string_array_is_refused() -> None:
     for call, message in refusals:
         with pytest.raises(InvalidArgumentError, match=message):
             call()
+
+
+def test_an_arena_seat_that_makes_no_bot_from_a_seed_is_refused() -> None:
+    """A callable seat is a Bot class or factory taking ``seed=``: ``int`` or ``print`` raised
+    a raw TypeError from inside the arena; now a typed error naming the seat."""
+    for seat in (int, print, len):
+        with pytest.raises(InvalidArgumentError, match="does not make a bot from seed="):
+            arena.run("plateau-x", "mini", ["random", seat], 2)  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("spec", ["mcts", "alphabeta", "ismcts", "maxn"])
+def test_a_bots_seconds_are_bounded_like_every_time_setting(spec: str) -> None:
+    """``seconds`` is at most plateau.clock.MAX_SECONDS, as the clocks' and the arena's times
+    are (``mcts:seconds=1e300`` was taken; ``inf`` was not)."""
+    from plateau.clock import MAX_SECONDS
+
+    assert make_bot(f"{spec}:seconds={MAX_SECONDS:.0f}").params["seconds"] == MAX_SECONDS
+    for bad in ("1e300", "1000001", "inf", "-1"):
+        with pytest.raises(InvalidArgumentError, match="seconds"):
+            make_bot(f"{spec}:seconds={bad}")

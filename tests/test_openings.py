@@ -311,3 +311,23 @@ def test_cli_openings_refuses_bad_settings(
     )
     assert "unknown variant 'nine'" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_make_openings_bounds_what_it_keeps_and_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The openings are kept in memory until all are found: count * plies is bounded
+    (``plateau openings --count 100000000 --plies 2000`` grew until it was killed), and the
+    seed is a seed like every other (below 2**64)."""
+    from plateau import openings
+
+    with pytest.raises(plateau.InvalidArgumentError, match="MAX_OPENING_PLIES"):
+        make_openings("empire-plateau", "four", 10**8, 2000)
+    monkeypatch.setattr(openings, "MAX_OPENING_PLIES", 12)
+    assert len(make_openings("plateau-x", "mini", 6, 2)) == 6
+    with pytest.raises(plateau.InvalidArgumentError, match="7 openings of 2 plies"):
+        make_openings("plateau-x", "mini", 7, 2)
+    for seed in (2**64, 10**23):
+        with pytest.raises(
+            plateau.InvalidArgumentError, match=r"seed must be an int in \[0, 2\*\*64\)"
+        ):
+            make_openings("plateau-x", "mini", 1, 2, seed=seed)
+    assert make_openings("plateau-x", "mini", 1, 2, seed=2**64 - 1)

@@ -423,7 +423,12 @@ def build_bot(source: BotSource, seed: int) -> Bot:
     if isinstance(source, Bot):
         return copy.deepcopy(source)
     if callable(source):
-        bot = source(seed=seed)
+        try:
+            bot = source(seed=seed)
+        except TypeError as e:  # (not a factory of bots: int or print takes no seed=)
+            raise InvalidArgumentError(
+                f"{bot_label(source)} does not make a bot from seed= ({e})"
+            ) from None
         if not isinstance(bot, Bot):
             raise InvalidArgumentError(
                 f"{bot_label(source)} made a {type(bot).__name__}, not a Bot"

@@ -43,6 +43,10 @@ RANDOM_ATTEMPTS = 100
 #: the most random plies an opening takes (a game of Empire Plateau may never end: a larger
 #: number would only make each opening slower)
 MAX_RANDOM_PLIES = 10_000
+#: the most plies ``make_openings`` keeps in all (``count * plies``): the openings are kept in
+#: memory until they are all found (each ply a string, about 60 bytes), so this bounds them
+#: to about a gigabyte; an arena's opening files are far smaller
+MAX_OPENING_PLIES = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -289,9 +293,14 @@ def make_openings(
     from plateau.bots import make_bot
 
     spec = spec_of(game, variant)
-    count = check_int(count, "count", 1)
     plies = check_int(plies, "plies", 1, MAX_RANDOM_PLIES + 1)
-    seed = check_int(seed, "seed", 0)
+    count = check_int(count, "count", 1)
+    if count * plies > MAX_OPENING_PLIES:
+        raise InvalidArgumentError(
+            f"{count:,} openings of {plies:,} plies: at most {MAX_OPENING_PLIES:,} plies in all "
+            "(plateau.openings.MAX_OPENING_PLIES: they are kept in memory until all are found)"
+        )
+    seed = check_seed(seed)
     if max_eval is not None:
         max_eval = check_number(max_eval, "max_eval", 0.0)
     if bot is not None:

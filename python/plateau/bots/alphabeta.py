@@ -21,8 +21,14 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
-from plateau.bots.base import StoppableBot, outcome_value, register_bot, static_value
-from plateau.checks import check_int, check_number
+from plateau.bots.base import (
+    StoppableBot,
+    check_seconds,
+    outcome_value,
+    register_bot,
+    static_value,
+)
+from plateau.checks import check_int
 from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
 
@@ -52,7 +58,7 @@ class SearchBot(StoppableBot):
         super().__init__(seed, **params)
         depth, seconds = self.params["depth"], self.params["seconds"]
         check_int(depth, "depth", 1, 2**31)
-        check_number(seconds, "seconds")
+        check_seconds(seconds)
         #: positions visited (actions applied) by the last select_action
         self.nodes = 0
         #: the deepest depth the last select_action completed

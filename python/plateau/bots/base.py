@@ -127,6 +127,20 @@ def register_bot(cls: type[Bot]) -> type[Bot]:
     return cls
 
 
+def check_seconds(value: object) -> float:
+    """A bot's ``seconds`` a move: a number in [0, ``plateau.clock.MAX_SECONDS``] (0: no time
+    limit), the bound of every other time setting (``seconds=1e300`` was taken)."""
+    from plateau.checks import check_number
+    from plateau.clock import MAX_SECONDS
+
+    seconds = check_number(value, "seconds")
+    if seconds > MAX_SECONDS:
+        raise InvalidArgumentError(
+            f"seconds must be at most {MAX_SECONDS:,.0f} (0: no time limit), got {seconds!r}"
+        )
+    return seconds
+
+
 def _value(text: str) -> Any:
     low = text.lower()
     if low in ("true", "false"):

@@ -27,7 +27,7 @@ import math
 import time
 from typing import Any, ClassVar
 
-from plateau.bots.base import StoppableBot, register_bot
+from plateau.bots.base import StoppableBot, check_seconds, register_bot
 from plateau.bots.mcts import leaf_returns
 from plateau.checks import check_int, check_number
 from plateau.errors import InvalidArgumentError
@@ -86,8 +86,7 @@ class ISMCTSBot(StoppableBot):
         check_int(p["ply_cap"], "ply_cap", 0, 2**31)
         for key in ("seconds", "c", "temp"):
             check_number(p[key], key)
-        if not p["seconds"] >= 0 or math.isinf(p["seconds"]):
-            raise InvalidArgumentError(f"seconds must be >= 0 and finite, got {p['seconds']!r}")
+        check_seconds(p["seconds"])
         if not p["temp"] > 0:
             raise InvalidArgumentError(f"temp must be > 0, got {p['temp']!r}")
         for key in ("sensible_end", "decisive"):

@@ -24,7 +24,7 @@ from typing import Any, Callable, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from plateau.bots.base import StoppableBot, register_bot
+from plateau.bots.base import StoppableBot, check_seconds, register_bot
 from plateau.checks import check_int, check_number
 from plateau.errors import InvalidArgumentError
 from plateau.registry import game_info
@@ -161,6 +161,7 @@ class MCTSBot(StoppableBot):
         check_int(p["ply_cap"], "ply_cap", 0, 2**31)
         for key in ("seconds", "c", "temp"):  # (finite: seconds=inf searched for ever)
             check_number(p[key], key)
+        check_seconds(p["seconds"])
         if not p["temp"] > 0:
             # (0 divided by zero; a negative scale turned the heuristic's sign)
             raise InvalidArgumentError(f"temp must be > 0 and finite, got {p['temp']!r}")
