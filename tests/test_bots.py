@@ -438,6 +438,8 @@ def test_command_line_times_and_scales_out_of_range_are_refused(
         (f"ismcts:iters={10**9}", "albea-plateau", None),
         ("alphabeta:depth=60", "plateau-x", "mini"),
         (f"mcts:iters={10**9}", "empire-plateau", "duel"),
+        # (the planner's widest beams: over 45 s a move on Empire Plateau, and no stop)
+        ("planner:beam=10000,replies=10000,reply_beam=10000", "empire-plateau", "four"),
     ],
 )
 def test_stop_ends_a_search_running_in_another_thread(
@@ -470,6 +472,34 @@ def test_a_stop_between_searches_ends_the_next_one_only() -> None:
     bot.reset()
     bot.select_action(state)
     assert bot.iterations == 300
+
+
+def test_a_stop_ends_the_planners_search_with_its_best_turn_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The planner is a StoppableBot: a stop ends its beam searches after the first level
+    (it had no stop: its widest beams took over 45 s a move on Empire Plateau)."""
+    from plateau.bots import planner
+
+    calls = [0]
+    value = planner._value
+
+    def counted(state: plateau.GameState, player: int) -> float:
+        calls[0] += 1
+        return value(state, player)
+
+    monkeypatch.setattr(planner, "_value", counted)
+    state = plateau.new_game("empire-plateau", "duel")
+    full = make_bot("planner", seed=1)
+    full.select_action(state)
+    whole = calls[0]
+    calls[0] = 0
+    bot = make_bot("planner", seed=1)
+    bot.stop()
+    assert state.is_legal(bot.select_action(state))
+    first_level = state.num_legal_actions()  # (one level of the beam search, then the reply's)
+    assert calls[0] <= 3 * first_level < whole, (calls[0], first_level, whole)
+    assert not bot._stopping  # (cleared: the next search runs whole)
 
 
 def test_a_stoppable_bot_of_ones_own_gets_the_stop_cleared_after_each_search() -> None:

@@ -9,9 +9,10 @@ a turn as a whole; this bot can, in any game, through the state API alone.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, ClassVar
 
-from plateau.bots.base import Bot, register_bot, static_value
+from plateau.bots.base import StoppableBot, register_bot, static_value
 from plateau.checks import check_int
 from plateau.errors import InvalidArgumentError
 from plateau.state import GameState
@@ -30,11 +31,19 @@ def _value(state: GameState, player: int) -> float:
     return static_value(state, player, PLANNER_SCALE)
 
 
-def best_turns(state: GameState, beam: int, count: int, rng: random.Random) -> list[Turn]:
+def best_turns(
+    state: GameState,
+    beam: int,
+    count: int,
+    rng: random.Random,
+    stopping: Callable[[], bool] = lambda: False,
+) -> list[Turn]:
     """The ``count`` best complete turns of the player to move, best first, scored by that
     player's :func:`_value` after the turn, found by a beam search of width ``beam`` over the
     turn's actions (unfinished turns are ranked by the same value). ``state`` is left as it was.
-    Equal values go to the shorter turn, then by draws from ``rng``."""
+    Equal values go to the shorter turn, then by draws from ``rng``. Once ``stopping()`` is
+    true (after one action at least) the search ends: the best beginnings found so far count
+    as turns."""
     me = state.current_player
     frontier: list[list[int]] = [[]]
     done: list[Turn] = []
@@ -53,9 +62,14 @@ def best_turns(state: GameState, beam: int, count: int, rng: random.Random) -> l
                 state.undo()
             for _ in prefix:
                 state.undo()
+            if (done or going) and stopping():
+                break
         if not going:
             break
         going.sort(key=lambda t: (t[0], t[1]), reverse=True)
+        if stopping():  # (stopped: the best beginnings count as turns)
+            done.extend(going[:beam])
+            break
         frontier = [t[2] for t in going[:beam]]
     else:  # a turn longer than MAX_TURN: its best beginnings count as turns
         done.extend(going[:beam])
@@ -65,7 +79,7 @@ def best_turns(state: GameState, beam: int, count: int, rng: random.Random) -> l
 
 
 @register_bot
-class PlannerBot(Bot):
+class PlannerBot(StoppableBot):
     """Plans the whole turn. Its ``replies`` best turns (by a beam search of width ``beam``
     over the turn's actions, scored by the game's heuristic for the player, or the outcome if
     the game ends) are each answered by the next player's best turn (the same search, width
@@ -73,7 +87,8 @@ class PlannerBot(Bot):
     highest is chosen. Its first action is returned, and the rest are returned on the next calls
     while the position is the one the plan expects (else it plans again). With one action a turn
     this is two plies of look-ahead; with more than two players only the next player replies.
-    Equal values go to the shorter turn (the faster win), then by ``random.Random(seed)``."""
+    Equal values go to the shorter turn (the faster win), then by ``random.Random(seed)``.
+    :meth:`~plateau.bots.Bot.stop` ends a search with the best turn found so far."""
 
     name = "planner"
     defaults: ClassVar[dict[str, Any]] = {"beam": 6, "replies": 8, "reply_beam": 4}
@@ -88,12 +103,15 @@ class PlannerBot(Bot):
         #: searches run (one per turn when the plan holds)
         self.searches = 0
 
+    def _is_stopping(self) -> bool:
+        return self._stopping
+
     def reset(self) -> None:
         """Forget the plan."""
         self._plan = []
         self._expect = []
 
-    def select_action(self, state: GameState) -> int:
+    def _select(self, state: GameState) -> int:
         if state.is_terminal():
             raise InvalidArgumentError("no legal action: the game is over")
         expected = self._plan and self._expect[0] == (state.hash, state.ply)
@@ -114,12 +132,13 @@ class PlannerBot(Bot):
         me = work.current_player
         p = self.params
         best: Turn | None = None
-        for _, tie, turn in best_turns(work, p["beam"], p["replies"], self.rng):
+        stopping = self._is_stopping
+        for _, tie, turn in best_turns(work, p["beam"], p["replies"], self.rng, stopping):
             for a in turn:
                 work.apply(a)
             reply: list[int] = []
             if not work.is_terminal():
-                answers = best_turns(work, p["reply_beam"], 1, self.rng)
+                answers = best_turns(work, p["reply_beam"], 1, self.rng, stopping)
                 reply = answers[0][2] if answers else []
             for a in reply:
                 work.apply(a)
@@ -128,5 +147,7 @@ class PlannerBot(Bot):
                 work.undo()
             if best is None or (value, -len(turn), tie) > (best[0], -len(best[2]), best[1]):
                 best = (value, tie, turn)
+            if stopping():
+                break
         assert best is not None  # a running game has a legal action, so a turn
         return best[2]
