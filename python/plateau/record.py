@@ -131,7 +131,7 @@ def from_record(record: object, *, max_actions: int | None = None) -> GameState:
 
 def from_json(text: str | bytes, *, max_actions: int | None = None) -> GameState:
     """Rebuild a game from JSON text written by :func:`to_json` (or ``state.to_json()``);
-    ``max_actions`` as for :func:`from_record`."""
+    ``max_actions`` as for ``plateau.record.from_record``."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"a game record is JSON text, got {type(text).__name__}")
     return from_record(

@@ -186,7 +186,7 @@ def write_suite(path: str | os.PathLike[str], positions: Iterable[SuitePosition]
     """Write positions as a suite file, whole or not at all: each line is checked first as
     :func:`read_suite` will read it (InvalidResultsError naming the first that is not, an id
     used twice included, and nothing written), then the file is replaced at once
-    (:func:`plateau.files.replace_file`)."""
+    (``plateau.files.replace_file``)."""
     if isinstance(positions, (str, bytes, SuitePosition)) or not isinstance(positions, Iterable):
         raise InvalidResultsError(f"positions is a list of SuitePosition, got {shown(positions)}")
     lines = []
