@@ -165,6 +165,8 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+#: an integer in ASCII digits, its range left to the library's check (argparse type)
+INTEGER = _int_of
 POSITIVE = int_at_least(1)
 NON_NEGATIVE = int_at_least(0)
 #: a perft depth, as ``GameState.perft`` takes it (below the core's PERFT_MAX_DEPTH)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from plateau.cli.common import PERFT_DEPTH, add_game_args, new_game_of
+from plateau.cli.common import INTEGER, add_game_args, new_game_of
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("perft", help="count leaf positions after ACTIONS from the start")
     add_game_args(p)
-    p.add_argument("depth", type=PERFT_DEPTH, help="plies to count (0-63)")
+    p.add_argument("depth", type=INTEGER, help="plies to count (0-63)")
     p.add_argument("actions", nargs="*", help="actions from the start, in notation")
     p.add_argument("--no-bulk", action="store_true", help="apply every last-ply action")
     p.add_argument("--all", action="store_true", help="every depth from 1 to DEPTH (0: depth 0)")
