@@ -317,6 +317,13 @@ def test_an_arena_seat_that_makes_no_bot_from_a_seed_is_refused() -> None:
         with pytest.raises(InvalidArgumentError, match="does not make a bot from seed="):
             arena.run("plateau-x", "mini", ["random", seat], 2)  # type: ignore[list-item]
 
+    def buggy(seed: int = 0) -> Any:  # (a factory whose own code raises a TypeError)
+        return len(seed)  # type: ignore[arg-type]
+
+    with pytest.raises(TypeError, match="has no len") as caught:  # (its bug, shown as it is)
+        arena.run("plateau-x", "mini", ["random", buggy], 2)  # type: ignore[list-item]
+    assert not isinstance(caught.value, InvalidArgumentError)
+
 
 @pytest.mark.parametrize("spec", ["mcts", "alphabeta", "ismcts", "maxn"])
 def test_a_bots_seconds_are_bounded_like_every_time_setting(spec: str) -> None:

@@ -895,6 +895,7 @@ def test_an_output_named_by_its_descriptor_is_written_where_it_stands(tmp_path: 
         "replace_file(sys.argv[1], 'X\\n'); print('last')"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop("PYTHONUNBUFFERED", None)  # (buffered: 'first' is written only by a flush)
 
     def run(name: str, **kw: Any) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(
@@ -910,6 +911,15 @@ def test_an_output_named_by_its_descriptor_is_written_where_it_stands(tmp_path: 
     link = tmp_path / "out-link"
     link.symlink_to("/dev/stdout")
     assert run(str(link), stdout=subprocess.PIPE).stdout == b"first\nX\nlast\n"
+    folder = tmp_path / "fd-link"  # (a link to the folder of descriptors, then its "1")
+    folder.symlink_to("/dev/fd")
+    with open(log, "ab") as out:
+        run(str(folder / "1"), stdout=out)
+    assert log.read_bytes() == b"PRECIOUS\n" + b"first\nX\nlast\n" * 2
+    closed = subprocess.run(
+        [sys.executable, "-c", write, "/dev/fd/97"], env=env, timeout=60, capture_output=True
+    )
+    assert closed.returncode != 0 and b"Bad file descriptor: '/dev/fd/97'" in closed.stderr
     r, w = os.pipe()
     try:
         run(f"/dev/fd/{w}", stdout=subprocess.DEVNULL, pass_fds=(w,))
@@ -920,4 +930,22 @@ def test_an_output_named_by_its_descriptor_is_written_where_it_stands(tmp_path: 
         os.close(r)
         if w >= 0:
             os.close(w)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.txt", "out-link"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fd-link", "log.txt", "out-link"]
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="no /dev/fd")
+def test_a_command_writing_its_output_to_stdout_prints_its_summary_to_stderr() -> None:
+    """``plateau openings --out /dev/stdout > file`` makes an opening file the arena reads: the
+    command's summary goes to standard error then (it followed the openings into the file)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    argv = [sys.executable, "-m", "plateau", "openings", "--game", "plateau-x", "--variant"]
+    done = subprocess.run(
+        [*argv, "mini", "--count", "3", "--plies", "2", "--out", "/dev/stdout"],
+        env=env,
+        timeout=120,
+        capture_output=True,
+        check=True,
+    )
+    lines = done.stdout.decode().splitlines()
+    assert len(lines) == 3 and all(json.loads(line)["game"] == "plateau-x" for line in lines)
+    assert b"3 openings of plateau-x/mini" in done.stderr

@@ -425,7 +425,10 @@ def build_bot(source: BotSource, seed: int) -> Bot:
     if callable(source):
         try:
             bot = source(seed=seed)
-        except TypeError as e:  # (not a factory of bots: int or print takes no seed=)
+        except TypeError as e:
+            if e.__traceback__ is not None and e.__traceback__.tb_next is not None:
+                raise  # (raised inside the factory: its own bug, shown as it is)
+            # (the call itself failed: not a factory of bots, as int or print take no seed=)
             raise InvalidArgumentError(
                 f"{bot_label(source)} does not make a bot from seed= ({e})"
             ) from None

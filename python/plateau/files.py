@@ -104,7 +104,7 @@ _FD_PATH = re.compile(r"/(?:dev/fd|proc/(?:self|thread-self|[0-9]+)/fd)/([0-9]+)
 _STD_PATH = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
 
 
-def _descriptor_of(name: str) -> int | None:
+def descriptor_of(name: str) -> int | None:
     """The open file descriptor that ``name`` stands for (``/dev/stdout``, ``/dev/fd/N``,
     ``/proc/self/fd/N``, or a link to one of them), or None. Such a path is no file of its own:
     it is whatever the descriptor is open on, a pipe, a terminal or a file opened for
@@ -117,6 +117,10 @@ def _descriptor_of(name: str) -> int | None:
         if m is not None:
             mine = m.group(0).split("/")[2] in ("self", "thread-self", str(os.getpid()))
             return int(m.group(1)) if mine or here.startswith("/dev/fd/") else None
+        # (the folders resolved first: a link to /dev/fd, then "link/1", is a descriptor too)
+        here = os.path.join(os.path.realpath(os.path.dirname(here)), os.path.basename(here))
+        if here in _STD_PATH or _FD_PATH.fullmatch(here):
+            continue
         if not os.path.islink(here):
             return None
         here = os.path.normpath(os.path.join(os.path.dirname(here), os.readlink(here)))
@@ -126,7 +130,7 @@ def _descriptor_of(name: str) -> int | None:
 def _write_descriptor(fd: int, raw: bytes) -> None:
     """Write ``raw`` to the open descriptor ``fd`` where it stands (after what this program
     already wrote through ``sys.stdout`` or ``sys.stderr``), leaving it open."""
-    for stream in (sys.stdout, sys.stderr):
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         with contextlib.suppress(AttributeError, OSError, ValueError):
             if stream is not None and stream.fileno() == fd:
                 stream.flush()
@@ -148,9 +152,12 @@ def replace_file(path: str | os.PathLike[str], data: str | bytes) -> None:
     name = os.fspath(path)
     if not name:  # (realpath would make it the current folder)
         raise FileNotFoundError(errno.ENOENT, "no file name given", "")
-    fd = _descriptor_of(name)
+    fd = descriptor_of(name)
     if fd is not None:
-        _write_descriptor(fd, raw)
+        try:
+            _write_descriptor(fd, raw)
+        except OSError as e:  # (a descriptor not open: named by the path given)
+            raise OSError(e.errno, e.strerror, name) from None
         return
     folder = os.path.dirname(name)
     if folder and not os.path.isdir(folder):

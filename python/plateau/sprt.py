@@ -27,9 +27,6 @@ MAX_ELO = 2000
 
 #: the test models: outcomes counted per game pair (5 outcomes) or per game (3 outcomes)
 MODELS = ("pentanomial", "trinomial")
-#: the smallest alpha and beta an SPRT takes: its bounds are then within +-13.8, a test that
-#: can end (an error rate of 1e-300 asks for a log-likelihood ratio of 690)
-MIN_ERROR = 1e-6
 
 #: what replaces a count of zero (as fishtest does): the constrained maximum-likelihood
 #: distribution needs every outcome possible, and a run of only wins would otherwise give an
@@ -158,11 +155,16 @@ class SPRT:
                 f"SPRT needs elo0 < elo1, got elo0={self.elo0:g} elo1={self.elo1:g}"
             )
         for name in ("alpha", "beta"):
-            # (at least MIN_ERROR: alpha=5e-324 made the upper bound log((1 - beta) / alpha)
-            # infinite, a test that could never accept H1)
-            if not MIN_ERROR <= getattr(self, name) < 0.5:
+            if not 0.0 < getattr(self, name) < 0.5:
                 raise InvalidArgumentError(
-                    f"SPRT {name} must be in [{MIN_ERROR:g}, 0.5), got {getattr(self, name)!r}"
+                    f"SPRT {name} must be in (0, 0.5), got {getattr(self, name)!r}"
+                )
+        for name, other in (("alpha", "beta"), ("beta", "alpha")):
+            # (alpha=5e-324 made (1 - beta) / alpha overflow: an infinite upper bound, a test
+            # that could never accept H1)
+            if not math.isfinite((1.0 - getattr(self, other)) / getattr(self, name)):
+                raise InvalidArgumentError(
+                    f"SPRT {name} {getattr(self, name)!r} is too small: its bound is infinite"
                 )
         if not isinstance(self.model, str) or self.model not in MODELS:
             raise InvalidArgumentError(f"unknown SPRT model {self.model!r} ({' or '.join(MODELS)})")

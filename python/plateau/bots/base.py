@@ -54,9 +54,11 @@ class Bot(ABC):
     def stop(self) -> None:
         """End the search that :meth:`~plateau.bots.Bot.select_action` runs in another thread
         soon, with the best action it has found (thread-safe; ``plateau engine`` calls it on
-        ``stop``). The searching bots (``mcts``, ``ismcts``, ``alphabeta``) look at every
-        iteration or node, after at least one; a stop sent between two searches holds for the
-        next one. The other bots answer at once anyway."""
+        ``stop``). The searching bots (``mcts``, ``ismcts``, ``alphabeta``, ``maxn``) look at
+        every iteration or node, after at least one, and ``planner`` at each level of its beam
+        searches; a stop sent between two searches holds for the next ``select_action`` (the
+        planner's may be a move of its plan, played without a search). The other bots answer
+        at once anyway."""
         self._stopping = True
 
     def check_game(self, state: GameState) -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 from plateau.checks import load_outside_json, plain_number, shown
 from plateau.clock import MAX_SECONDS
@@ -163,6 +164,14 @@ def positive_seconds(text: str) -> float:
     if value > MAX_SECONDS:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_SECONDS:,.0f} seconds, got {text}")
     return value
+
+
+def summary_stream(out: str) -> TextIO:
+    """Where a command that wrote ``--out`` prints its summary: standard output, or standard
+    error when ``--out`` is standard output itself (the summary would end up in the file)."""
+    from plateau.files import descriptor_of
+
+    return sys.stderr if descriptor_of(out) == 1 else sys.stdout
 
 
 #: an integer in ASCII digits, its range left to the library's check (argparse type)

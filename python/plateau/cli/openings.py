@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from plateau.cli.common import NON_NEGATIVE, POSITIVE, add_game_args, number, spec_of
+from plateau.cli.common import (
+    NON_NEGATIVE,
+    POSITIVE,
+    add_game_args,
+    number,
+    spec_of,
+    summary_stream,
+)
 from plateau.record import from_record
 
 
@@ -46,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{len(records)} openings of {spec.game}/{spec.variant} after {args.plies} plies written "
         f"to {args.out}; evaluation spread min {spreads[0]:g}, median "
-        f"{spreads[len(spreads) // 2]:g}, max {spreads[-1]:g}"
+        f"{spreads[len(spreads) // 2]:g}, max {spreads[-1]:g}",
+        file=summary_stream(args.out),
     )
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from plateau.cli.common import NON_NEGATIVE, load_game
+from plateau.cli.common import NON_NEGATIVE, load_game, summary_stream
 from plateau.files import replace_file
 
 
@@ -24,5 +24,8 @@ def run(args: argparse.Namespace) -> int:
     state, title = load_game(args.file, args.game_index)
     page = viewer_html(state, title=args.title or title, viewer=args.viewer)
     replace_file(args.out, page)
-    print(f"{args.out}: {len(state.history) + 1} pictures, {len(page):,} bytes")
+    print(
+        f"{args.out}: {len(state.history) + 1} pictures, {len(page):,} bytes",
+        file=summary_stream(args.out),
+    )
     return 0
