@@ -175,19 +175,25 @@ cdef inline int history_writable(History** hp, Py_ssize_t length, Py_ssize_t siz
     return history_copy(hp, length, size)
 
 
-ctypedef fused ActionId:
-    # the ids of a list: uint16 where the game's ids fit (Albea's, a ListCore's narrow
-    # list), int32 for games with more than 65,536 action ids
-    uint16_t
-    int32_t
-
-
-cdef inline bint ids_contain(const ActionId* ids, int n, long a) noexcept nogil:
+cdef inline bint ids_contain(const unsigned short* ids, int n, int a) noexcept nogil:
     """Whether the ascending list ``ids[0:n]`` holds ``a``: a binary search with no branch on
     the comparisons (each halving moves ``base`` by a conditional move), since ``apply`` looks
     up a random legal action, and a search that branched would be mispredicted about half its
     steps. The loop runs log2(n) times whatever ``a`` is."""
-    cdef const ActionId* base = ids
+    cdef const unsigned short* base = ids
+    cdef int half
+    if n <= 0:
+        return False
+    while n > 1:
+        half = n >> 1
+        base = base + half if base[half] <= a else base
+        n -= half
+    return base[0] == a
+
+
+cdef inline bint ids_contain32(const int32_t* ids, int n, long a) noexcept nogil:
+    """``ids_contain`` for int32 ids (games with more than 65,536 action ids)."""
+    cdef const int32_t* base = ids
     cdef int half
     if n <= 0:
         return False

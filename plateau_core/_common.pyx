@@ -985,7 +985,7 @@ cdef class ListCore(GameCore):
         # (a is an id of the game: in range, so a narrow list's int holds it)
         if self._narrow:
             return ids_contain(<const uint16_t*>self._legal, self._nlegal, <int>a)
-        return ids_contain(<const int32_t*>self._legal, self._nlegal, a)
+        return ids_contain32(<const int32_t*>self._legal, self._nlegal, a)
 
     cdef int _count(self) noexcept:
         return self._nlegal

@@ -15,7 +15,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
 from plateau_core._batch cimport BatchCore
-from plateau_core._common cimport ids_contain, rng_below
+from plateau_core._common cimport ids_contain32, rng_below
 from plateau_core.empire.core cimport (
     EmpireBoard, EmpireState, EmpireTables, EMPIRE_OBS_PLANES, EMPIRE_RUNNING, empire_init,
     empire_list, empire_make, empire_hash, empire_returns, empire_observe,
@@ -139,7 +139,7 @@ cdef class EmpireBatch(BatchCore):
             if r >= 0:
                 return r
         ids = self._legal(i, &n)
-        return ids_contain(ids, n, a)
+        return ids_contain32(ids, n, a)
 
     cdef int _random_action(self, int i) noexcept nogil:
         # without a cached list, the playouts' sampler: as uniform, without listing every action

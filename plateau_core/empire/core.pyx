@@ -19,7 +19,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 from plateau_core._common cimport (
     GameCore, ListCore, Rng, Work, rng_seed, rng_below, splitmix64, pl_ctz, pl_popcount, check_int,
-    check_seed, work_tick, raise_pending, ids_contain, new_id_array, NODE_TICKS, PLY_TICKS,
+    check_seed, work_tick, raise_pending, ids_contain32, new_id_array, NODE_TICKS, PLY_TICKS,
     shared_points, Playout, run_playouts,
 )
 

@@ -2036,7 +2036,7 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
     if a == bd.end_id:
         return 1 if s.total >= EMPIRE_END_MIN else -1
     if a >= bd.base_free:
-        return ids_contain(buf, _frees(s, buf, 0), a)
+        return ids_contain32(buf, _frees(s, buf, 0), a)
     d = a // (D * EMPIRE_COSTS)
     u = (a // EMPIRE_COSTS) % D
     cost = a % EMPIRE_COSTS + 1
@@ -2049,7 +2049,7 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
         return 0
     _gen_init(&g, s)
     if t != EMPIRE_T_E:
-        ok = ids_contain(buf, _army_moves(&g, s, d, EMPIRE_MAX_STEPS, buf, 0), a)
+        ok = ids_contain32(buf, _army_moves(&g, s, d, EMPIRE_MAX_STEPS, buf, 0), a)
     else:
         _emblem_bounds(&g, s, d, budget)
         if not (g.w.need[u] >> cost) & 1:
