@@ -32,6 +32,11 @@ def test_time_control_parsing_and_budget() -> None:
     assert TimeControl.parse("10+0.1") == TimeControl(10.0, 0.1)
     assert TimeControl.parse(" 60 ") == TimeControl(60.0, 0.0)
     assert TimeControl.parse("0.5+0").describe() == "0.5+0"
+    # describe() reads back exactly (``:g`` wrote 1e+06, whose + is the separator, and kept six
+    # digits: 123.456789 came back as 123.457, another time control)
+    for tc in [TimeControl(1e6), TimeControl(123.456789, 1e-7), TimeControl(1 / 3, 0.1)]:
+        assert TimeControl.parse(tc.describe()) == tc
+    assert TimeControl(1e6, 2.5).describe() == "1000000+2.5"
     for bad, message in [
         ("ten", "not BASE\\+INC"),
         ("10+x", "not BASE\\+INC"),

@@ -504,6 +504,31 @@ def test_plateau_engine_stop_and_quit_end_a_search() -> None:
         talk.proc.wait()
 
 
+
+def test_a_stop_ends_every_go_read_before_it() -> None:
+    # go, go, stop: the reader has both gos before the stop, which ends both searches (it
+    # ended the first only, and the second searched its billion iterations); a stop after the
+    # answers stops none
+    talk = _Talk([*PLATEAU, "engine", "--bot", f"mcts:iters={10**9}"])
+    try:
+        talk.send(HELLO)
+        talk.read_until("ready")
+        start = plateau.new_game("plateau-x", "mini")
+        talk.send("game plateau-x mini", "position start", "go", "go", "stop", "isready")
+        for _ in range(2):
+            answer = talk.read_until("bestaction")
+            assert start.why_illegal(answer[-1].split()[1]) is None
+        assert talk.read_until("ready") == ["ready"]
+        talk.send("go")  # (the stop was used up: this go searches on)
+        time.sleep(0.5)
+        assert talk.lines.empty()
+        talk.send("quit")
+        talk.read_until("bestaction")
+        assert talk.proc.wait(timeout=30) == 0
+    finally:
+        talk.proc.kill()
+        talk.proc.wait()
+
 _ESCAPER = """
 # an engine whose child leaves its process group (setsid) and forks once more, the second
 # child writing its pid and sleeping; the engine then plays as `plateau engine --bot random`

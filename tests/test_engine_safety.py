@@ -34,6 +34,7 @@ from plateau.engine import (
     EngineOutput,
     engine_spec,
     parse_engine_spec,
+    parse_info,
     printable,
     pump,
     serve,
@@ -621,3 +622,14 @@ def test_a_second_bestaction_written_later_is_refused_too() -> None:
     assert good.readies_owed == 1
     good.new_game(plateau.new_game("plateau-x", "mini"))
     assert good.readies_owed == 0
+
+
+def test_info_numbers_are_ascii() -> None:
+    """An engine's ``info`` score is read as the command line reads numbers: ASCII digits
+    without underscores (``float()`` read ``\u0663`` as 3 and ``1_0`` as 10), and -0 is 0."""
+    assert parse_info("info depth 2 score \u0663") == {"depth": 2}
+    assert parse_info("info score 1_0 nodes 5") == {"nodes": 5}
+    assert parse_info("info score \u0661.5") == {}
+    score = parse_info("info score -0")["score"]
+    assert score == 0.0 and str(score) == "0.0"
+    assert parse_info("info score -2.5e1") == {"score": -25.0}

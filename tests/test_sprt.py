@@ -109,6 +109,9 @@ def test_sprt_settings_bounds_and_parsing() -> None:
     assert SPRT.parse("elo0=0 elo1=10 alpha=0.05 beta=0.05") == t
     assert SPRT.parse(["elo0=-3,elo1=2", "model=trinomial"]) == SPRT(-3, 2, model="trinomial")
     assert SPRT.parse(t.describe()) == t
+    # (``:g`` kept six digits: alpha 0.4999999 came back as 0.5, which is refused)
+    odd = SPRT(elo0=-1.2345678, elo1=1 / 3, alpha=0.4999999, beta=1e-9)
+    assert SPRT.parse(odd.describe()) == odd
     assert SPRT(-2000, 2000).elo1 == 2000.0
     assert all(math.isfinite(b) for b in SPRT(alpha=1e-300, beta=1e-7).bounds)
     with pytest.raises(ValueError, match="finite"):

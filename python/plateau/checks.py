@@ -13,6 +13,7 @@ plateau.errors.InvalidArgumentError: depth must be an int in [0, 64), got True
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 import numbers
@@ -66,6 +67,18 @@ def plain_number(text: str) -> bool:
     (True, False, False)
     """
     return text.isascii() and "_" not in text
+
+
+def number_text(value: float) -> str:
+    """``value`` as text that ``float()`` and :func:`plain_number` read back to the same number:
+    its shortest round-trip digits, written out without an exponent, and no ``.0`` on a whole
+    number (``:g`` keeps six digits, ``1e6`` became ``1e+06``, where ``+`` may be a separator).
+
+    >>> number_text(60.0), number_text(1e6), number_text(123.456789), number_text(1e-7)
+    ('60', '1000000', '123.456789', '0.0000001')
+    """
+    text = format(decimal.Decimal(repr(float(value) + 0.0)), "f")
+    return text[:-2] if text.endswith(".0") else text
 
 
 def same_json(value: object, expected: object) -> bool:

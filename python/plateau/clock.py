@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from plateau.checks import plain_number, shown
+from plateau.checks import number_text, plain_number, shown
 from plateau.errors import InvalidArgumentError
 
 #: the longest time, in seconds (11.6 days), that a time control, a deadline or a command's
@@ -63,7 +63,8 @@ class TimeControl:
             ) from None
 
     def describe(self) -> str:
-        return f"{self.base:g}+{self.inc:g}"
+        """``"BASE+INC"``, which :meth:`parse` reads back to the same time control."""
+        return f"{number_text(self.base)}+{number_text(self.inc)}"
 
 
 def move_budget(remaining: float, inc: float) -> float:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from plateau.checks import load_outside_json, shown
+from plateau.checks import load_outside_json, plain_number, shown
 from plateau.clock import MAX_SECONDS, held_to_budget, own_seconds
 from plateau.errors import IllegalActionError, InvalidArgumentError, InvalidRecordError
 from plateau.registry import GameSpec, check_data_options, game_info
@@ -96,9 +96,10 @@ def parse_info(line: str | None) -> dict[str, Any]:
         if word in ("depth", "nodes") and word not in out:
             if value.isascii() and value.isdigit() and len(value) < 19:
                 out[word] = int(value)
-        elif word == "score" and word not in out:
+        elif word == "score" and word not in out and plain_number(value):
+            # (float() also read other scripts' digits and 1_0; + 0.0: -0 is 0)
             try:
-                number = float(value)
+                number = float(value) + 0.0
             except ValueError:
                 continue
             if math.isfinite(number):
@@ -486,14 +487,19 @@ def serve(
 
 class _Reader:
     """The input of :func:`serve`, read in a thread of its own (a daemon: an engine that exits
-    does not wait for its input). A ``stop`` or ``quit`` read while a ``go`` read before it is
-    not yet answered stops the engine's bot at once; one read between searches stops none."""
+    does not wait for its input). A ``stop`` or ``quit`` ends the search of every ``go`` read
+    before it and not yet answered: the engine's bot is stopped at once, and again for each
+    such ``go`` still queued (``go go stop`` read ahead stopped the first only); one read
+    between searches stops none."""
 
     def __init__(self, engine: BotEngine, lines: Iterable[str]) -> None:
         self.engine = engine
         self.queue: queue.Queue[str | None] = queue.Queue(READ_AHEAD)
         self.lock = threading.Lock()
         self.pending = 0  # ``go`` commands read and not yet answered
+        self.gos_read = 0  # ``go`` commands read so far
+        self.gos_answered = 0  # ... and answered
+        self.stop_through = 0  # the last stop ends the searches of gos up to this count read
         self.error: BaseException | None = None
         threading.Thread(
             target=self._read, args=(lines,), name="plateau-engine-input", daemon=True
@@ -512,7 +518,9 @@ class _Reader:
                 with self.lock:
                     if command == "go":
                         self.pending += 1
+                        self.gos_read += 1
                     elif command in ("stop", "quit") and self.pending:
+                        self.stop_through = self.gos_read
                         self.engine.request_stop()
                 self.queue.put(line)
                 if command == "quit":
@@ -526,12 +534,15 @@ class _Reader:
         return self.queue.get()
 
     def handled(self, line: str) -> None:
-        """``line`` is carried out: after a ``go``, a stop read from now on is for a later
-        one (the stop of this one, if it came too late, is dropped)."""
+        """``line`` is carried out: after a ``go``, its stop is cleared (one that came too late
+        is dropped), unless a stop read after a later ``go`` already holds for that one."""
         if self._command(line) == "go":
             with self.lock:
                 self.pending -= 1
+                self.gos_answered += 1
                 self.engine.clear_stop()
+                if self.stop_through > self.gos_answered:
+                    self.engine.request_stop()
 
     def raise_error(self) -> None:
         if self.error is not None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from plateau.checks import check_number, plain_number, shown
+from plateau.checks import check_number, number_text, plain_number, shown
 from plateau.errors import InvalidArgumentError
 
 #: the largest Elo difference an SPRT bound may name (a bot 2,000 Elo stronger is expected to
@@ -209,8 +209,8 @@ class SPRT:
         """``"elo0=0 elo1=10 alpha=0.05 beta=0.05 model=pentanomial"``, which :meth:`parse`
         reads back."""
         return (
-            f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g} "
-            f"model={self.model}"
+            f"elo0={number_text(self.elo0)} elo1={number_text(self.elo1)} "
+            f"alpha={number_text(self.alpha)} beta={number_text(self.beta)} model={self.model}"
         )
 
     def to_dict(self) -> dict[str, Any]:
