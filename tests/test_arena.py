@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -262,6 +263,29 @@ def test_ray_backend_on_a_local_instance() -> None:
     assert remote.sprt_state() == local.sprt_state()
     assert remote.results[0].engines["0"]["name"] == "plateau greedy"
 
+
+
+@pytest.mark.ray
+def test_ray_backend_keeps_a_bounded_number_of_games_in_flight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a task for each game was made and submitted before the first result: an arena of many
+    # games grew without bound (here 5,000 games, of which 30 are read before it stops)
+    require_extra("ray", "ray")
+    made: list[int] = []
+
+    def make(index: int) -> tuple[int]:
+        made.append(index)
+        return (index,)
+
+    monkeypatch.setattr(arena, "play_game", lambda index: 2 * index)
+    window = max(2, 2 * (os.cpu_count() or 1))
+    results = arena._run_ray(arena._Tasks(5000, {3: None}, make), None)
+    got = [next(results) for _ in range(30)]
+    results.close()  # (the consumer stops: the games in flight are cancelled)
+    assert len(made) <= 30 + window
+    assert set(got) <= {2 * i for i in made} and len(set(got)) == 30
+    assert 3 not in made  # (a game done before is not played again)
 
 def test_bots_get_the_game_s_view_and_results_its_scoring(
     monkeypatch: pytest.MonkeyPatch,

@@ -1524,14 +1524,31 @@ def _run_ray(tasks: _Tasks, address: str | None) -> Generator[GameResult, None, 
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    pending: list[Any] = []
     try:
         remote = ray.remote(play_game)
-        pending = [remote.remote(*task) for task in tasks]
-        while pending:
+        # as many games in flight as the cluster has CPUs, twice over (all of them at once
+        # held a task for each game: an arena of 10**9 games grew without bound)
+        window = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        source = iter(tasks)
+        more = True
+        while more or pending:
+            while more and len(pending) < window:
+                item = next(source, None)
+                more = item is not None
+                if item is not None:
+                    pending.append(remote.remote(*item))
+            if not pending:
+                break
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
                 yield ray.get(ref)
     finally:
+        # the end, an error, Ctrl-C or the consumer stopping (an SPRT decided): the games in
+        # flight are cancelled, on a cluster that outlives the arena too
+        for ref in pending:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref)
         if started_here:
             ray.shutdown()
 
