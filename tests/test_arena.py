@@ -264,7 +264,6 @@ def test_ray_backend_on_a_local_instance() -> None:
     assert remote.results[0].engines["0"]["name"] == "plateau greedy"
 
 
-
 @pytest.mark.ray
 def test_ray_backend_keeps_a_bounded_number_of_games_in_flight(
     monkeypatch: pytest.MonkeyPatch,
@@ -286,6 +285,7 @@ def test_ray_backend_keeps_a_bounded_number_of_games_in_flight(
     assert len(made) <= 30 + window
     assert set(got) <= {2 * i for i in made} and len(set(got)) == 30
     assert 3 not in made  # (a game done before is not played again)
+
 
 def test_bots_get_the_game_s_view_and_results_its_scoring(
     monkeypatch: pytest.MonkeyPatch,

@@ -504,7 +504,6 @@ def test_plateau_engine_stop_and_quit_end_a_search() -> None:
         talk.proc.wait()
 
 
-
 def test_a_stop_ends_every_go_read_before_it() -> None:
     # go, go, stop: the reader has both gos before the stop, which ends both searches (it
     # ended the first only, and the second searched its billion iterations); a stop after the
@@ -528,6 +527,7 @@ def test_a_stop_ends_every_go_read_before_it() -> None:
     finally:
         talk.proc.kill()
         talk.proc.wait()
+
 
 _ESCAPER = """
 # an engine whose child leaves its process group (setsid) and forks once more, the second
