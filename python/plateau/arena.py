@@ -1529,7 +1529,8 @@ def _run_ray(tasks: _Tasks, address: str | None) -> Generator[GameResult, None, 
         remote = ray.remote(play_game)
         # as many games in flight as the cluster has CPUs, twice over (all of them at once
         # held a task for each game: an arena of 10**9 games grew without bound)
-        window = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call,unused-ignore]
+        window = max(2, 2 * int(cpus))
         source = iter(tasks)
         more = True
         while more or pending:
