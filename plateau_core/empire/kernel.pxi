@@ -1124,7 +1124,8 @@ cdef int _frees(const EmpireState* s, int32_t* out, int n) noexcept nogil:
 #
 # [ruling 2026-12-01] While some sequence of this turn's army moves and frees (legal by the path
 # and budget rules) can still bring the total to 6, a move after which none can is illegal,
-# unless it ends the game; End needs a total of 6 or no legal army move. "Can the turn still
+# unless it ends the game; End needs a total of 6, or no legal army move and no sequence (of
+# frees, then moves) that reaches 6. "Can the turn still
 # reach 6?" is answered in tiers, cheapest first:
 #
 # 1. Witnesses (_witness): a plain path of ``need`` = 6 - total steps for the Emblem, and small
@@ -1852,7 +1853,10 @@ cdef int empire_list(const EmpireState* s, int32_t* out) noexcept nogil:
         _six_close(&q.x)
     nmoves = n
     n = _frees(s, out, nmoves)
-    if s.total >= EMPIRE_END_MIN or nmoves == 0:
+    # End with no army move legal, short of 6: not while frees and then moves could reach 6
+    # (the turn could still be lengthened; the search answers yes out of memory, and the frees
+    # are then legal actions)
+    if s.total >= EMPIRE_END_MIN or (nmoves == 0 and (n == nmoves or not _six_deep(s, NULL))):
         out[n] = s.bd.end_id
         n += 1
     return n

@@ -83,9 +83,12 @@ Interpretations (places where the page had to be read; each is implemented where
 4. Entering an enemy base that holds its Emblem records a capture of that Emblem (§A turn,
    rule 3: "a conquest (and a capture of the Emblem if it is there)") in the capture record,
    although that record entry can never be used for freeing.
-5. End legality: "End is legal once total >= 6" or "If no army move is legal".  Free actions
-   are not army moves, so in a free window End is also legal when frees remain but no army move
-   does (§Freeing: "zero or more free actions").
+5. End legality: "End is legal once total >= 6" or when no army move is legal, "a pass, or a
+   turn that nothing can lengthen".  In a free window with no army move legal, frees and then
+   moves may still lengthen the turn to 6: End is then illegal, as the headline of "Six steps
+   when possible" asks ("whenever some sequence of this turn's legal army moves and frees can
+   still reach it"); frees that cannot reach 6 are not forced (§Freeing: "zero or more free
+   actions").  (Until 2026-12-05 End was legal there whenever no army move was.)
 6. Six steps when possible (§A turn): "some sequence of this turn's legal army moves and
    frees" means moves legal by the path and budget rules; a sequence reaches 6 when ``total``
    does, so a game-ending move with ``total < 6`` reaches nothing (but is itself always legal).
@@ -661,12 +664,13 @@ class State:
         return result
 
     def end_legal(self, moves: list[tuple[int, int, int]] | None = None) -> bool:
-        """§A turn: End is legal when total >= 6, or when no army move is legal."""
+        """§A turn: End is legal when total >= 6, or when no army move is legal and the turn
+        cannot be lengthened to 6 (in a free window, frees and then moves might)."""
         if self.is_over():
             return False
         if moves is None:
             moves = self.moves()
-        return self.total >= END_MIN or not moves
+        return self.total >= END_MIN or (not moves and not self.can_reach_six())
 
     def legal_actions(self) -> list[str]:
         """The legal actions in the page's notation, in canonical order (module docstring)."""

@@ -693,8 +693,10 @@ def test_the_free_window_closes_at_the_next_move_or_end() -> None:
     assert u.free_window is None and u.army_at("a6") == "G4"
 
 
-def test_end_is_legal_in_a_free_window_when_no_move_is() -> None:
-    # the conquering 2 was the last Greek army: frees do not count as moves
+def test_end_in_a_free_window_waits_for_frees_that_can_reach_six() -> None:
+    # the conquering 2 was the last Greek army: no army move is legal, but freeing the 4 and
+    # moving it reaches 6, so the turn can still be lengthened and End is illegal (it was legal:
+    # frees were not counted)
     s = pos(
         {"h10": "G2", "m11": "BE", "e11": "ME"},
         variant="four",
@@ -703,9 +705,31 @@ def test_end_is_legal_in_a_free_window_when_no_move_is() -> None:
     )
     s.apply("h10-i11:2")
     legal = s.legal_action_strings()
-    assert "+4@a5" in legal and "end" in legal and s.budget()["total"] == 2
+    assert "+4@a5" in legal and "end" not in legal and s.budget()["total"] == 2
+    assert not any("-" in a for a in legal)
+    assert "frees and then moves" in str(s.why_illegal("end"))
     s.apply("+4@a5")
     assert "end" not in s.legal_action_strings()  # the freed 4 can move now
+    assert "a5-a4:1" not in s.legal_action_strings()  # and must make the 6
+    s.apply("a5-a1:4")
+    assert s.legal_action_strings() == ["end"]
+
+
+def test_end_in_a_free_window_when_the_frees_cannot_reach_six() -> None:
+    # the same with a captured 2 only: 2 + 2 steps stay short of 6, so End is legal at once,
+    # and after the free the 2 moves as it likes (the turn goes on while it can move)
+    s = pos(
+        {"h10": "G2", "m11": "BE", "e11": "ME"},
+        variant="four",
+        to_move="G",
+        captures=[["R", "G", "2", 1]],
+    )
+    s.apply("h10-i11:2")
+    legal = s.legal_action_strings()
+    assert "end" in legal and any(a.startswith("+2@") for a in legal)
+    s.apply(next(a for a in legal if a.startswith("+2@")))
+    legal = s.legal_action_strings()
+    assert "end" not in legal and any(a.endswith(":1") for a in legal)
 
 
 def test_freeing_in_two_frees_only_the_conquering_empires_own_armies() -> None:

@@ -819,8 +819,9 @@ def test_freeing_in_two_and_a_freed_emblem_moves() -> None:
             captures=[["M", "G", "E", 1]])  # fmt: skip
     s.apply("d10-e11:2")
     assert s.conquered == ["M"] and s.out == [] and not s.is_over()
-    # no army move is legal, so End is legal although total is 2 (interpretation 5)
-    assert s.legal_actions() == ["+E@a11", "end"]
+    # no army move is legal, but the freed Emblem could bring the total to 6: End is illegal
+    # (the turn can still be lengthened, by a free and then a move)
+    assert s.legal_actions() == ["+E@a11"]
     s.apply("+E@a11")
     assert "end" not in s.legal_actions()  # now a move is legal: total 2 is not enough
     assert s.armies[s.board.index_of("a11")] == ("G", "E")

@@ -370,8 +370,8 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         """The turn so far and what is left of it: ``total`` and ``small`` steps, whether the
         Emblem has moved and the small armies are locked, ``steps_left`` (of the turn's 12),
         ``small_steps_left`` (of the small armies' 6; 0 when locked), the dots of the armies
-        that have moved, and ``end_allowed_at_total`` (6; End is also legal when nothing can
-        move)."""
+        that have moved, and ``end_allowed_at_total`` (6; End is also legal when no army can
+        move and no frees and moves could make the 6)."""
         r = self._raw()
         dots = self.board.dots
         return {
@@ -496,9 +496,15 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         dots = board.dots
         n = len(dots)
         if action == n * n * 12 + 4 * n:
+            legal = self.legal_actions()
+            if len(legal) and legal[0] < n * n * 12:  # (ascending: moves come first)
+                return (
+                    f"End needs a total of {END_MIN} steps (the turn has {r['total']}) while "
+                    "an army can still move"
+                )
             return (
-                f"End needs a total of {END_MIN} steps (the turn has {r['total']}) while an "
-                "army can still move"
+                f"End needs a total of {END_MIN} steps (the turn has {r['total']}) while "
+                "frees and then moves can still reach it"
             )
         if action >= n * n * 12:
             ti, d = divmod(action - n * n * 12, n)
