@@ -13,7 +13,6 @@ plateau.errors.InvalidArgumentError: depth must be an int in [0, 64), got True
 
 from __future__ import annotations
 
-import decimal
 import json
 import math
 import numbers
@@ -77,6 +76,8 @@ def number_text(value: float) -> str:
     >>> number_text(60.0), number_text(1e6), number_text(123.456789), number_text(1e-7)
     ('60', '1000000', '123.456789', '0.0000001')
     """
+    import decimal  # (here: the module is not needed to import plateau)
+
     text = format(decimal.Decimal(repr(float(value) + 0.0)), "f")
     return text[:-2] if text.endswith(".0") else text
 
