@@ -877,8 +877,10 @@ cdef class EmpireCore(ListCore):
             s.cap[c][y][t] = k
         if nplayers - s.nout <= 1:
             s.result = EMPIRE_WON
-        elif (s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive)
+        elif ((s.empty_turns >= pl_popcount(<uint64_t><uint8_t>s.alive) and s.total == 0)
               or (limit and ended >= limit)):
+            # (the count is compared when a turn ends: a conquest in the middle of a turn may
+            # leave fewer Empires than the count, and that turn has steps: no draw)
             s.result = EMPIRE_DRAW
         self._tables = tables
         self._variant = v

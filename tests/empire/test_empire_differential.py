@@ -61,6 +61,12 @@ def play_both(
         assert mine.is_terminal() == ref.is_over(), where
         assert mine.current_player == ref.current_player, where
         assert mine.ranking() == ref.ranking(), where
+        # the position read back from its dict is the same game (a count of empty turns
+        # reached by a conquest mid-turn was read back as a draw)
+        back = EmpirePlateauState.from_position_dict(mine.position_dict(), board=board)
+        assert back.result == mine.result and back.legal_actions().tolist() == (
+            mine.legal_actions().tolist()
+        ), where
         if mine.is_terminal():
             winner = mine.ranking()[0][0] if mine.result == "win" else None
             assert winner == ref.winner, where

@@ -627,6 +627,17 @@ def test_a_conquest_that_leaves_fewer_empires_than_the_count_is_no_draw() -> Non
     s.apply("a10-a11:1")
     assert not s.is_terminal() and s.empty_turns == 2
     assert {"+6@i10", "+6@i9"} <= set(s.legal_action_strings())
+    # and its position, read back, is the same running game (the loader took a count of 2
+    # with 2 Empires in play for a draw, though the turn had a step: found by a helper's
+    # independent implementation, which rebuilt every position from its dict)
+    back = type(s).from_position_dict(s.position_dict())
+    assert not back.is_terminal() and back.result is None
+    assert back.legal_action_strings() == s.legal_action_strings()
+    for game in (s, back):
+        game.apply("+6@i10")
+    assert back.legal_action_strings() == s.legal_action_strings() and not back.is_terminal()
+    # a set-up at the start of a turn with the count reached is a draw, as after an End
+    assert pos({"m5": "B2"}, variant="four", empty_turns=4).result == "draw"
 
 
 def test_a_draw_with_two_players_scores_half_each() -> None:
