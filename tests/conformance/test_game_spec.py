@@ -5,6 +5,7 @@ one :class:`plateau.GameSpec`, resolved once, reaching every layer with its opti
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -242,6 +243,38 @@ def test_arena_results_name_their_options(
         assert from_record(r.record).options == spec.options
         assert main(["show", "--record", str(out), "--game-index", str(r.index)]) == 0
         assert f"{game} {variant}" in capsys.readouterr().out
+
+
+def test_every_position_of_a_game_sets_up_the_same_game(
+    game_variant: tuple[str, str],
+) -> None:
+    """Every game with set-up positions: along random games, each position read back from its
+    own position dict is the same game (hash, player to act, legal actions, result and
+    returns), and plays on the same (Empire Plateau read a position in the middle of a turn
+    whose conquest left fewer Empires than its count of empty turns as a draw with no legal
+    action)."""
+    game, variant = game_variant
+    info = plateau.game_info(game)
+    if info.from_setup is None or not hasattr(plateau.new_game(game, variant), "position_dict"):
+        pytest.skip(f"{game} has no set-up positions")
+    for seed in range(3):
+        rng = random.Random(f"setup/{game}/{variant}/{seed}")
+        state = plateau.new_game(game, variant)
+        while state.ply < 300:
+            back = info.from_setup(variant, state.position_dict())  # type: ignore[attr-defined]
+            where = f"{game}/{variant} seed {seed} ply {state.ply}"
+            assert back.hash == state.hash, where
+            assert back.current_player == state.current_player, where
+            assert back.is_terminal() == state.is_terminal(), where
+            assert back.returns() == state.returns(), where
+            legal = state.legal_actions().tolist()
+            assert back.legal_actions().tolist() == legal, where
+            if not legal:
+                break
+            action = legal[rng.randrange(len(legal))]
+            back.apply(action)
+            state.apply(action)
+            assert back.hash == state.hash, where
 
 
 def test_a_bad_set_up_position_is_an_invalid_position_error(
