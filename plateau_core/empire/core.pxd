@@ -17,7 +17,8 @@ cdef enum:
     EMPIRE_T_2 = 3
     EMPIRE_MAX_STEPS = 12       # steps in a turn, and the Emblem's reach
     EMPIRE_SMALL_STEPS = 6      # steps of the small armies in a turn
-    EMPIRE_END_MIN = 6          # End is legal from this total on (or when nothing can move)
+    EMPIRE_END_MIN = 6          # End is legal from this total on (or when nothing can lengthen
+                                # the turn: no army move, and no frees then moves reach 6)
     EMPIRE_COSTS = 12           # a move id holds its cost n in 1..12
     EMPIRE_MAX_START = 12       # starting dots of one Empire and type (twelve 2s)
     EMPIRE_RUNNING = 0          # EmpireState.result

@@ -2024,7 +2024,7 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
     """1 if ``a`` (an id in range) is legal in ``s``, 0 if not (the answer of looking it up in
     ``empire_list``), found from the one army or free it names (``buf``: room for
     ``bd.max_legal`` ids); -1 for End before a total of 6, which only the whole list can tell
-    (legal when nothing can move). An Emblem's move is checked as ``empire_random_action``
+    (legal when no army move is, and no frees and then moves could reach 6). An Emblem's move is checked as ``empire_random_action``
     checks a draw: inside the breadth-first superset, then a shortest pair or a search for one
     path of exactly that cost. A move the path rules allow then meets the six-step rule."""
     cdef const EmpireBoard* bd = s.bd

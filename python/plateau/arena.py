@@ -1527,13 +1527,14 @@ def _run_ray(tasks: _Tasks, address: str | None) -> Generator[GameResult, None, 
     pending: list[Any] = []
     try:
         remote = ray.remote(play_game)
-        # as many games in flight as the cluster has CPUs, twice over (all of them at once
-        # held a task for each game: an arena of 10**9 games grew without bound)
-        cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call,unused-ignore]
-        window = max(2, 2 * int(cpus))
         source = iter(tasks)
         more = True
         while more or pending:
+            # as many games in flight as the cluster has CPUs, twice over, read again as games
+            # end: a cluster that scales grows the window (all the games at once held a task
+            # for each: an arena of 10**9 games grew without bound)
+            cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call,unused-ignore]
+            window = max(2, 2 * int(cpus))
             while more and len(pending) < window:
                 item = next(source, None)
                 more = item is not None
@@ -1546,7 +1547,9 @@ def _run_ray(tasks: _Tasks, address: str | None) -> Generator[GameResult, None, 
                 yield ray.get(ref)
     finally:
         # the end, an error, Ctrl-C or the consumer stopping (an SPRT decided): the games in
-        # flight are cancelled, on a cluster that outlives the arena too
+        # flight are cancelled, on a cluster that outlives the arena too (a game waiting in a
+        # call, such as a read of an engine's answer, ends when the call returns: not forced,
+        # so that its engines are stopped by the game)
         for ref in pending:
             with contextlib.suppress(Exception):
                 ray.cancel(ref)
