@@ -511,6 +511,7 @@ def test_a_4_may_jump_an_enemy_and_step_back_onto_it() -> None:
 def test_no_jump_over_the_own_base_but_over_another_base() -> None:
     own = pos({"l11": "B4", "m11": "BE"})
     assert "n11:2" not in moves_of(own, "l11") and "n11:4" in moves_of(own, "l11")
+    assert "never over its own Empire's base" in str(own.why_illegal("l11-n11:2"))
     friendly = pos({"d11": "B4", "e11": "ME"})  # over the friendly Emblem on its base
     assert "f11:2" in moves_of(friendly, "d11")
     enemy = pos({"h11": "B4", "i11": "RE"})  # over the enemy Emblem on its base
@@ -722,6 +723,7 @@ def test_end_in_a_free_window_waits_for_frees_that_can_reach_six() -> None:
     s.apply("+4@a5")
     assert "end" not in s.legal_action_strings()  # the freed 4 can move now
     assert "a5-a4:1" not in s.legal_action_strings()  # and must make the 6
+    assert "no sequence of moves and frees could" in str(s.why_illegal("a5-a4:1"))
     s.apply("a5-a1:4")
     assert s.legal_action_strings() == ["end"]
 

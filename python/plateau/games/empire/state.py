@@ -593,16 +593,22 @@ class EmpirePlateauState(_e.EmpireCore, GameState):
         if self._army_moves(f).tolist().count((f * len(dots) + to) * 12 + cost - 1):
             return (
                 f"the turn must reach {END_MIN} steps while it can (six steps when possible): "
-                f"after this move no sequence of moves could, and it does not win"
+                f"after this move no sequence of moves and frees could, and it does not win"
             )
         if t == "2" and enemy:
             if cost == 1:
                 return "a 2 never captures after a single step: only along an L of two steps"
             return "a 2 captures only along an L: one radial and one tangential step"
+        jumps = (
+            "a 4 jumps only over an army next to it, straight on, as its first link, and never "
+            "over its own Empire's base"
+            if t == "4"
+            else "only 4s jump"
+        )
         return (
             f"no allowed path of {cost} step{'s' if cost > 1 else ''} leads from {dots[f]} to "
             f"{dots[to]} (a path visits no dot twice, passes only through empty dots that are "
-            "not bases, ends at the first army or enemy base it enters, and only 4s jump)"
+            f"not bases, ends at the first army or enemy base it enters, and {jumps})"
         )
 
     # -- set-up positions ---------------------------------------------------------------------
