@@ -262,6 +262,14 @@ def test_ray_backend_on_a_local_instance() -> None:
     assert all(r.forfeit is None and r.tc == "30+0.1" for r in remote.results)
     assert remote.sprt_state() == local.sprt_state()
     assert remote.results[0].engines["0"]["name"] == "plateau greedy"
+    # and a process arena in the same process after Ray: its forked workers crashed (SIGSEGV)
+    # when their collector finalized objects inherited from the Ray runs
+    import own_bots
+
+    after = arena.run(
+        "plateau-x", "mini", [own_bots.FirstLegal, own_bots.last_legal], games=4, jobs=2, seed=5
+    )
+    assert len(after.results) == 4 and not any(r.forfeit for r in after.results)
 
 
 @pytest.mark.ray

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import gc
 import io
 import itertools
 import json
@@ -1482,6 +1483,11 @@ def _kill_child_groups() -> None:
 
 def _init_worker() -> None:
     global _POOL
+    # what the worker inherited from the arena's process is never collected here: a process
+    # that had run a Ray arena left objects whose finalizers, run by a forked worker's
+    # collector, crashed it (SIGSEGV: the games died as a worker died); it also keeps the
+    # pages of those objects shared with the parent
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in ENDING_SIGNALS:  # not the arena's Terminated, inherited through fork
         signal.signal(signum, signal.SIG_DFL)
