@@ -1125,8 +1125,8 @@ cdef int _frees(const EmpireState* s, int32_t* out, int n) noexcept nogil:
 # [ruling 2026-12-01] While some sequence of this turn's army moves and frees (legal by the path
 # and budget rules) can still bring the total to 6, a move after which none can is illegal,
 # unless it ends the game; End needs a total of 6, or no legal army move and no sequence (of
-# frees, then moves) that reaches 6. "Can the turn still
-# reach 6?" is answered in tiers, cheapest first:
+# frees, then moves) that reaches 6. "Can the turn still reach 6?" is answered in tiers,
+# cheapest first:
 #
 # 1. Witnesses (_witness): a plain path of ``need`` = 6 - total steps for the Emblem, and small
 #    armies walked greedily one after another along plain paths. A path of more than ``need``
@@ -2024,9 +2024,10 @@ cdef int empire_is_legal(const EmpireState* s, int a, int32_t* buf) noexcept nog
     """1 if ``a`` (an id in range) is legal in ``s``, 0 if not (the answer of looking it up in
     ``empire_list``), found from the one army or free it names (``buf``: room for
     ``bd.max_legal`` ids); -1 for End before a total of 6, which only the whole list can tell
-    (legal when no army move is, and no frees and then moves could reach 6). An Emblem's move is checked as ``empire_random_action``
-    checks a draw: inside the breadth-first superset, then a shortest pair or a search for one
-    path of exactly that cost. A move the path rules allow then meets the six-step rule."""
+    (legal when no army move is, and no frees and then moves could reach 6). An Emblem's move
+    is checked as ``empire_random_action`` checks a draw: inside the breadth-first superset,
+    then a shortest pair or a search for one path of exactly that cost. A move the path rules
+    allow then meets the six-step rule."""
     cdef const EmpireBoard* bd = s.bd
     cdef int D = bd.ndots, d, u, t, cost, budget, ok
     cdef uint8_t b
